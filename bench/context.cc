@@ -1,0 +1,88 @@
+#include "context.h"
+
+#include <benchmark/benchmark.h>
+#include <hwy/targets.h>
+#include <oneapi/tbb/version.h>
+#include <xxhash.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+namespace chbench::bench {
+
+namespace {
+
+std::string cpuinfo_field(const std::string& field) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field, 0) != 0) continue;
+    auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    auto value = line.substr(colon + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    return value;
+  }
+  return "unknown";
+}
+
+// Runs a short command and returns its first line of output, or "".
+std::string first_line_of(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  if (!pipe) return "";
+  std::array<char, 256> buf{};
+  std::string out;
+  if (fgets(buf.data(), buf.size(), pipe.get())) out = buf.data();
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+std::string targets_string(int64_t targets) {
+  std::string out;
+  for (int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1)
+    if (targets & bit) {
+      if (!out.empty()) out += ',';
+      out += hwy::TargetName(bit);
+    }
+  return out;
+}
+
+}  // namespace
+
+std::string cpu_model() { return cpuinfo_field("model name"); }
+
+void add_run_context(const std::string& sweep) {
+  using benchmark::AddCustomContext;
+  // The commit is read when the bench runs, so a rebuilt binary never reports a
+  // stale one; "-dirty" marks uncommitted changes in the source tree.
+  std::string commit =
+      first_line_of("git -C '" CHBENCH_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null");
+  if (commit.empty())
+    commit = "unknown";
+  else if (!first_line_of("git -C '" CHBENCH_SOURCE_DIR
+                          "' status --porcelain --untracked-files=no 2>/dev/null")
+                .empty())
+    commit += "-dirty";
+  AddCustomContext("chbench_commit", commit);
+  AddCustomContext("chbench_build_type", CHBENCH_BUILD_TYPE);
+  AddCustomContext("chbench_compiler", CHBENCH_COMPILER);
+  AddCustomContext("chbench_cxx_flags", CHBENCH_CXX_FLAGS);
+  AddCustomContext("chbench_cpu_model", cpu_model());
+  AddCustomContext("chbench_cpu_flags", cpuinfo_field("flags"));
+  const int64_t supported = hwy::SupportedTargets();
+  AddCustomContext("chbench_hwy_targets_compiled", targets_string(HWY_TARGETS));
+  AddCustomContext("chbench_hwy_targets_supported", targets_string(supported & HWY_TARGETS));
+  // The best target is the lowest set bit of the supported, compiled ones.
+  const int64_t usable = supported & HWY_TARGETS;
+  AddCustomContext("chbench_hwy_target", usable ? hwy::TargetName(usable & -usable) : "none");
+  AddCustomContext("chbench_tbb_version", TBB_runtime_version());
+  AddCustomContext("chbench_benchmark_version", CHBENCH_BENCHMARK_VERSION);
+  AddCustomContext("chbench_xxhash_version", std::to_string(XXH_versionNumber()));
+  AddCustomContext("chbench_hardware_threads", std::to_string(std::thread::hardware_concurrency()));
+  AddCustomContext("chbench_sweep", sweep);
+}
+
+}  // namespace chbench::bench

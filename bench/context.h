@@ -1,0 +1,16 @@
+// Machine and build facts recorded in every results JSON.
+#pragma once
+
+#include <string>
+
+namespace chbench::bench {
+
+// Adds chbench_* fields to Google Benchmark's "context": commit, build type,
+// compiler and flags, CPU model and flags, Highway targets (compiled, supported,
+// chosen), oneTBB / Google Benchmark / xxHash versions, hardware threads, sweep.
+void add_run_context(const std::string& sweep);
+
+// CPU model name from /proc/cpuinfo, or "unknown".
+std::string cpu_model();
+
+}  // namespace chbench::bench

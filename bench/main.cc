@@ -1,0 +1,462 @@
+// chbench_bench: times every kernel of every scheme over a sweep of node, token,
+// batch and thread counts, after checking each configuration's owners against
+// the scheme's reference. Google Benchmark does the timing and the JSON.
+#include <benchmark/benchmark.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "chbench/hash.h"
+#include "chbench/parallel.h"
+#include "chbench/scheme.h"
+#include "context.h"
+#include "sweep.h"
+
+namespace chbench::bench {
+namespace {
+
+int g_mismatches = 0;
+
+// ---- prepared state, one configuration at a time ------------------------------
+// Google Benchmark calls a benchmark function several times (to size the
+// iteration count, then once per repetition); everything that is not timed is
+// built once here and reused until the next configuration needs something else.
+
+struct Keys {
+  uint64_t count = 0;
+  std::vector<uint64_t> hashes;
+  std::vector<char> bytes;        // key strings back to back ("hashed" only)
+  std::vector<uint32_t> offsets;  // count + 1 offsets into bytes
+};
+
+struct Expected {
+  Scheme scheme{};
+  uint32_t nodes = 0, vnodes = 0;
+  uint64_t keys = 0;
+  std::vector<uint32_t> owners;
+};
+
+struct Prepared {
+  std::string name;
+  std::unique_ptr<OwnerTable> table;
+  std::unique_ptr<ThreadTeam> team;
+  std::vector<uint32_t> out;
+  unsigned threads_ran = 0;
+  uint64_t tokens = 0;
+  std::string error;  // non-empty: do not time
+};
+
+Keys g_keys;
+Expected g_expected;
+Prepared g_prepared;
+
+const Keys& keys_for(const Config& c) {
+  const bool need_bytes = c.family == "hashed";
+  if (g_keys.count != c.keys || (need_bytes && g_keys.offsets.empty())) {
+    g_keys = Keys{};
+    g_keys.count = c.keys;
+    g_keys.hashes = default_key_hashes(c.keys);
+  }
+  if (need_bytes && g_keys.offsets.empty()) {
+    g_keys.offsets.reserve(c.keys + 1);
+    g_keys.offsets.push_back(0);
+    for (uint64_t i = 1; i <= c.keys; ++i) {
+      const std::string key = default_key(i);
+      g_keys.bytes.insert(g_keys.bytes.end(), key.begin(), key.end());
+      g_keys.offsets.push_back(static_cast<uint32_t>(g_keys.bytes.size()));
+    }
+  }
+  return g_keys;
+}
+
+const std::vector<uint32_t>& expected_for(const Config& c, const NodeSet& nodes, const Keys& keys) {
+  const Scheme s = c.kernel->scheme;
+  const uint32_t v = s == Scheme::kRing ? c.vnodes : 0;
+  if (g_expected.scheme != s || g_expected.nodes != c.nodes || g_expected.vnodes != v ||
+      g_expected.keys != c.keys || g_expected.owners.size() != c.keys) {
+    g_expected = Expected{};
+    auto reference = build_reference(s, nodes);
+    std::vector<uint32_t> owners(c.keys);
+    reference->owners(keys.hashes, owners);
+    g_expected = Expected{s, c.nodes, v, c.keys, std::move(owners)};
+  }
+  return g_expected.owners;
+}
+
+// Hashes key strings in blocks and looks each block up: the cost a client pays
+// from key bytes to owner. Block size keeps the hashes in L1.
+void hashed_owners(const OwnerTable& table, const Keys& keys, std::span<uint32_t> out) {
+  constexpr std::size_t kBlock = 1024;
+  uint64_t hashes[kBlock];
+  const char* bytes = keys.bytes.data();
+  for (std::size_t begin = 0; begin < keys.count; begin += kBlock) {
+    const std::size_t n = std::min<std::size_t>(kBlock, keys.count - begin);
+    for (std::size_t i = 0; i < n; ++i) {
+      const uint32_t from = keys.offsets[begin + i], to = keys.offsets[begin + i + 1];
+      hashes[i] = key_hash(std::string_view(bytes + from, to - from));
+    }
+    table.owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
+  }
+}
+
+std::string describe_mismatch(const Config& c, const Keys& keys, std::span<const uint32_t> got,
+                              std::span<const uint32_t> want) {
+  std::size_t bad = 0, first = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i]) {
+      if (first == got.size()) first = i;
+      ++bad;
+    }
+  std::ostringstream s;
+  s << "ownership mismatch in " << c.name() << ": " << bad << " of " << got.size()
+    << " keys differ from the reference; first: key user:" << first + 1 << " (key hash 0x"
+    << std::hex << keys.hashes[first] << std::dec << ") owner " << got[first] << ", reference "
+    << want[first];
+  return s.str();
+}
+
+Prepared& prepare(const Config& c) {
+  const std::string name = c.name();
+  if (g_prepared.name == name) return g_prepared;
+  g_prepared = Prepared{};  // free the previous configuration first
+  g_prepared.name = name;
+  try {
+    const NodeSet nodes = default_nodes(c.nodes, c.vnodes);
+    const Keys& keys = keys_for(c);
+    const auto& want = expected_for(c, nodes, keys);
+    g_prepared.table = c.kernel->build(nodes);
+    g_prepared.team = std::make_unique<ThreadTeam>(c.threads);
+    g_prepared.out.assign(c.keys, 0);
+    if (c.kernel->scheme == Scheme::kRing) g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
+    // The first run is the warm-up and the check; it also counts the threads.
+    if (c.family == "hashed") {
+      hashed_owners(*g_prepared.table, keys, g_prepared.out);
+      g_prepared.threads_ran = 1;
+    } else {
+      g_prepared.threads_ran =
+          g_prepared.team->owners_counting_threads(*g_prepared.table, keys.hashes, g_prepared.out);
+    }
+    if (g_prepared.out != want) {
+      g_prepared.error = describe_mismatch(c, keys, g_prepared.out, want);
+      ++g_mismatches;
+      std::cerr << "chbench_bench: " << g_prepared.error << "\n";
+    }
+  } catch (const std::exception& e) {
+    g_prepared.error = name + ": " + e.what();
+    ++g_mismatches;
+    std::cerr << "chbench_bench: " << g_prepared.error << "\n";
+  }
+  return g_prepared;
+}
+
+void time_config(benchmark::State& state, const Config& c) {
+  Prepared& p = prepare(c);
+  if (!p.error.empty()) {
+    state.SkipWithError(p.error.c_str());
+    return;
+  }
+  const Keys& keys = g_keys;
+  const auto start = std::chrono::steady_clock::now();
+  if (c.family == "hashed") {
+    for (auto _ : state) {
+      hashed_owners(*p.table, keys, p.out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+    }
+  } else {
+    for (auto _ : state) {
+      p.team->owners(*p.table, keys.hashes, p.out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+    }
+  }
+  const double ns =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  const double ns_per_key = ns / (static_cast<double>(state.iterations()) * c.keys);
+  state.counters["keys"] = static_cast<double>(c.keys);
+  state.counters["nodes"] = c.nodes;
+  state.counters["vnodes"] = c.vnodes;
+  state.counters["tokens"] = static_cast<double>(p.tokens);
+  state.counters["threads"] = c.threads;
+  state.counters["threads_ran"] = p.threads_ran;
+  state.counters["ns_per_key"] = ns_per_key;
+  state.counters["keys_per_second"] = 1e9 / ns_per_key;
+  state.counters["memory_bytes"] = static_cast<double>(p.table->memory_bytes());
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
+}
+
+// ---- progress ------------------------------------------------------------------
+
+// Console output as usual on stdout; one progress line per finished
+// configuration on stderr: count, elapsed time and a rough time left.
+class ProgressReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit ProgressReporter(std::size_t total)
+      : total_(total), start_(std::chrono::steady_clock::now()) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    if (runs.empty()) return;
+    const std::string name = runs.front().run_name.str();
+    if (name == last_) return;  // aggregates of a configuration already counted
+    last_ = name;
+    ++done_;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double left = elapsed / done_ * (total_ - done_);
+    std::fprintf(stderr, "[%4zu/%zu] %s elapsed, ~%s left  %s\n", done_, total_,
+                 clock_string(elapsed).c_str(), clock_string(left).c_str(), name.c_str());
+    std::fflush(stderr);
+  }
+
+ private:
+  static std::string clock_string(double seconds) {
+    const long s = static_cast<long>(seconds + 0.5);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+  }
+
+  std::size_t total_, done_ = 0;
+  std::string last_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// ---- command line ----------------------------------------------------------------
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+struct Options {
+  std::string sweep = "quick";
+  std::string families, schemes, kernels;
+  std::optional<uint32_t> nodes, vnodes;
+  std::optional<uint64_t> keys;
+  std::optional<unsigned> threads;
+  unsigned max_threads = std::max(1u, std::thread::hardware_concurrency());
+  std::optional<unsigned> repetitions;
+  std::optional<double> min_time;
+  bool list = false;
+};
+
+[[noreturn]] void fail(const std::string& message) {
+  std::cerr << "chbench_bench: error: " << message << "\n";
+  std::exit(2);
+}
+
+std::string kernel_list() {
+  std::string out;
+  for (const auto& k : all_kernels())
+    out += "  " + k.full_name() +
+           std::string(24 - std::min<std::size_t>(22, k.full_name().size()), ' ') +
+           std::string(k.summary) + "\n";
+  return out;
+}
+
+std::vector<Config> configs_from(const Options& o) {
+  const std::vector<std::string> known_families = {"tokens", "nodes", "batch", "threads", "hashed"};
+  SweepOptions so;
+  so.full = o.sweep == "full";
+  so.max_threads = o.max_threads;
+  for (const auto& f : split_list(o.families)) {
+    if (std::find(known_families.begin(), known_families.end(), f) == known_families.end())
+      fail("unknown family '" + f + "' (known: tokens, nodes, batch, threads, hashed)");
+    so.families.push_back(f);
+  }
+  std::set<Scheme> schemes;
+  for (const auto& s : split_list(o.schemes)) schemes.insert(parse_scheme(s));
+  for (const auto& name : split_list(o.kernels)) {
+    const auto slash = name.find('/');
+    if (slash == std::string::npos)
+      fail("kernel '" + name + "' must be written scheme/kernel, e.g. ring/eytzinger");
+    so.kernels.push_back(&find_kernel(parse_scheme(name.substr(0, slash)), name.substr(slash + 1)));
+  }
+  if (so.kernels.empty() && !schemes.empty())
+    for (const auto& k : all_kernels())
+      if (schemes.count(k.scheme)) so.kernels.push_back(&k);
+  if (!schemes.empty())
+    std::erase_if(so.kernels, [&](const KernelInfo* k) { return !schemes.count(k->scheme); });
+  if (so.kernels.empty() && (!o.schemes.empty() || !o.kernels.empty()))
+    fail("--schemes and --kernels select no kernel together");
+
+  const bool custom = o.nodes || o.vnodes || o.keys || o.threads;
+  if (!custom) return make_sweep(so);
+
+  // One configuration per selected kernel, from the values given.
+  Config c;
+  c.family = "custom";
+  c.nodes = o.nodes.value_or(1000);
+  c.vnodes = o.vnodes.value_or(100);
+  c.keys = o.keys.value_or(1'000'000);
+  c.threads = o.threads.value_or(1);
+  if (c.nodes == 0) fail("--nodes must be at least 1 (N = 0)");
+  if (c.vnodes == 0) fail("--vnodes must be at least 1 (V = 0)");
+  if (c.keys == 0) fail("--keys must be at least 1 (K = 0)");
+  if (c.threads == 0) fail("--threads must be at least 1");
+  std::vector<Config> out;
+  const auto chosen = so.kernels.empty() ? [] {
+    std::vector<const KernelInfo*> all;
+    for (const auto& k : all_kernels()) all.push_back(&k);
+    return all;
+  }() : so.kernels;
+  for (const auto* k : chosen) {
+    if (k->scheme == Scheme::kRing && uint64_t{c.nodes} * c.vnodes > 0xffffffffu)
+      fail("N * V = " + std::to_string(uint64_t{c.nodes} * c.vnodes) +
+           " tokens exceeds the 2^32 - 1 a ring indexes");
+    if (k->scheme == Scheme::kJump && c.nodes > 0x7fffffffu)
+      fail("jump hash takes at most 2^31 - 1 buckets");
+    c.kernel = k;
+    out.push_back(c);
+  }
+  return out;
+}
+
+void check_memory(const std::vector<Config>& configs) {
+  const uint64_t available = available_memory_bytes();
+  if (available == 0) return;
+  const Config* worst = nullptr;
+  for (const auto& c : configs)
+    if (!worst || c.peak_bytes() > worst->peak_bytes()) worst = &c;
+  // Leave a tenth for the process itself and the rest of the machine.
+  if (worst && worst->peak_bytes() > available / 10 * 9) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "%s would need about %.1f GiB but only %.1f GiB of memory is available; "
+                  "lower --nodes, --vnodes or --keys",
+                  worst->name().c_str(), worst->peak_bytes() / 1073741824.0,
+                  available / 1073741824.0);
+    fail(msg);
+  }
+}
+
+}  // namespace
+}  // namespace chbench::bench
+
+int main(int argc, char** argv) {
+  using namespace chbench;
+  using namespace chbench::bench;
+
+  Options o;
+  CLI::App app{
+      "chbench_bench: ns per key of every consistent-hashing kernel (ring, rendezvous/HRW, jump, "
+      "mod-N),\nchecked owner for owner against each scheme's reference before it is timed.\n"
+      "Google Benchmark's own flags (--benchmark_out=FILE, --benchmark_filter=REGEX, ...) pass "
+      "through;\n--help-benchmark lists them. Exit status: 0 ok, 1 an ownership mismatch, 2 bad "
+      "input.",
+      "chbench_bench"};
+  app.footer("Kernels:\n" + kernel_list());
+  app.add_option("--sweep", o.sweep, "quick (default, minutes on 2 cores) or full")
+      ->check(CLI::IsMember({"quick", "full"}));
+  app.add_option("--families", o.families,
+                 "comma list of tokens,nodes,batch,threads,hashed (default: all)");
+  app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
+  app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
+  app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
+  app.add_option("--vnodes", o.vnodes, "custom run: virtual nodes per node V (default 100)");
+  app.add_option("--keys", o.keys, "custom run: batch size K (default 1000000)");
+  app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)");
+  app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--repetitions", o.repetitions,
+                 "repetitions per configuration (default 5 quick, 10 full)")
+      ->check(CLI::Range(1u, 1000u));
+  app.add_option("--min-time", o.min_time,
+                 "minimum seconds per repetition (default 0.1 quick, 0.5 full)")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_flag("--list", o.list, "print the configurations and their memory, then exit");
+  bool help_benchmark = false;
+  app.add_flag("--help-benchmark", help_benchmark, "print Google Benchmark's flags and exit");
+  // CLI11 parses ours and leaves the rest; Google Benchmark then takes its
+  // --benchmark_* flags from the rest, after the defaults below (later flags
+  // win, so a user's own --benchmark_repetitions overrides ours). Anything left
+  // after both is an unknown flag.
+  app.allow_extras();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "chbench_bench: error: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+  if (help_benchmark) {
+    char help[] = "--help";
+    char* bargv[] = {argv[0], help, nullptr};
+    int bargc = 2;
+    benchmark::Initialize(&bargc, bargv);  // prints the usage and exits
+  }
+  const bool full = o.sweep == "full";
+  const unsigned reps = o.repetitions.value_or(full ? 10 : 5);
+  const double min_time = o.min_time.value_or(full ? 0.5 : 0.1);
+  std::vector<std::string> bench_args = {argv[0], "--benchmark_repetitions=" + std::to_string(reps),
+                                         "--benchmark_min_time=" + std::to_string(min_time),
+                                         "--benchmark_display_aggregates_only=true"};
+  for (const auto& extra : app.remaining()) bench_args.push_back(extra);
+  std::vector<char*> bargv;
+  for (auto& a : bench_args) bargv.push_back(a.data());
+  bargv.push_back(nullptr);
+  int bargc = static_cast<int>(bench_args.size());
+  benchmark::Initialize(&bargc, bargv.data());
+  if (bargc > 1) fail(std::string("unknown option '") + bargv[1] + "' (see --help)");
+
+  std::vector<Config> configs;
+  try {
+    configs = configs_from(o);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  if (configs.empty()) fail("the selection leaves no configuration to run");
+  check_memory(configs);
+
+  if (o.list) {
+    for (const auto& c : configs)
+      std::printf("%-60s %10.1f MiB\n", c.name().c_str(), c.peak_bytes() / 1048576.0);
+    std::printf("%zu configurations\n", configs.size());
+    return 0;
+  }
+
+  for (const auto& c : configs) {
+    // Real time: with TBB the work runs on threads the timer does not see.
+    benchmark::RegisterBenchmark(c.name().c_str(),
+                                 [c](benchmark::State& st) { time_config(st, c); })
+        ->UseRealTime()
+        ->Unit(benchmark::kMillisecond);
+  }
+  add_run_context(o.sweep);
+  benchmark::AddCustomContext("chbench_repetitions", std::to_string(reps));
+
+  ProgressReporter progress(configs.size());
+  std::fprintf(stderr, "chbench_bench: %zu configurations, %u repetitions each\n", configs.size(),
+               reps);
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&progress);
+  benchmark::Shutdown();
+  if (g_mismatches > 0) {
+    std::fprintf(stderr, "chbench_bench: FAILED: %d configuration(s) did not match the reference\n",
+                 g_mismatches);
+    return 1;
+  }
+  if (ran == 0) {
+    std::fprintf(stderr, "chbench_bench: error: no benchmark matched --benchmark_filter\n");
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,132 @@
+#include "sweep.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace chbench::bench {
+
+std::string Config::name() const {
+  std::ostringstream s;
+  s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name << "/N:" << nodes
+    << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
+  return s.str();
+}
+
+uint64_t Config::peak_bytes() const {
+  // Key hashes, kernel output and reference output; key strings for "hashed".
+  uint64_t bytes = keys * (8 + 4 + 4);
+  if (family == "hashed") bytes += keys * 24;
+  if (kernel->scheme == Scheme::kRing) {
+    // Reference entries (16 B/token) stay alive while a kernel builds from a
+    // second copy of the entries, a sorted ring (12 B) and its own layout (12 B).
+    bytes += uint64_t{nodes} * vnodes * (16 + 16 + 12 + 12);
+  } else {
+    bytes += uint64_t{nodes} * 16;
+  }
+  return bytes;
+}
+
+namespace {
+
+bool wanted(const SweepOptions& o, const std::string& family) {
+  return o.families.empty() ||
+         std::find(o.families.begin(), o.families.end(), family) != o.families.end();
+}
+
+std::vector<const KernelInfo*> selected(const SweepOptions& o, Scheme scheme) {
+  std::vector<const KernelInfo*> out;
+  for (const auto* k : kernels_of(scheme))
+    if (o.kernels.empty() || std::find(o.kernels.begin(), o.kernels.end(), k) != o.kernels.end())
+      out.push_back(k);
+  return out;
+}
+
+void add(std::vector<Config>& out, const std::string& family, const KernelInfo* k, uint32_t n,
+         uint32_t v, uint64_t keys, unsigned threads) {
+  out.push_back(Config{family, k, n, v, keys, threads});
+}
+
+}  // namespace
+
+std::vector<Config> make_sweep(const SweepOptions& o) {
+  std::vector<Config> out;
+  const uint64_t k_default = o.full ? 1'000'000 : 300'000;
+
+  // Ring kernels against total tokens N*V. V = 100 virtual nodes throughout,
+  // except the smallest rings; token counts step by ~3x and avoid 2^k.
+  if (wanted(o, "tokens")) {
+    struct Ring {
+      uint32_t n, v;
+    };
+    std::vector<Ring> rings = {{10, 1},      {30, 1},       {10, 10},     {30, 10},
+                               {10, 100},    {30, 100},     {100, 100},   {300, 100},
+                               {655, 100},   {1000, 100},   {3000, 100},  {10000, 100},
+                               {30000, 100}, {100000, 100}, {160000, 100}};
+    if (!o.full) {
+      // Quick: every other point, keeping 64k, 1M and 16M tokens.
+      rings = {{10, 1},     {10, 10},     {10, 100},    {100, 100},    {655, 100},
+               {3000, 100}, {10000, 100}, {30000, 100}, {100000, 100}, {160000, 100}};
+    }
+    for (auto [n, v] : rings)
+      for (const auto* k : selected(o, Scheme::kRing)) add(out, "tokens", k, n, v, k_default, 1);
+  }
+
+  // Every scheme against node count at a fixed V = 100 for the ring.
+  if (wanted(o, "nodes")) {
+    std::vector<uint32_t> ns =
+        o.full ? std::vector<uint32_t>{2,   3,   5,   7,   10,  20,   30,   50,   70,
+                                       100, 200, 300, 500, 700, 1000, 2000, 3000, 4096}
+               : std::vector<uint32_t>{2, 5, 10, 20, 50, 100, 200, 500, 1000, 4096};
+    const uint64_t keys = o.full ? 300'000 : 100'000;
+    for (uint32_t n : ns)
+      for (Scheme s : all_schemes())
+        for (const auto* k : selected(o, s)) add(out, "nodes", k, n, 100, keys, 1);
+    // Jump and mod-N need no table: carry on to a million buckets.
+    for (uint32_t n : {10'000u, 100'000u, 1'000'000u})
+      for (Scheme s : {Scheme::kJump, Scheme::kModN})
+        for (const auto* k : selected(o, s)) add(out, "nodes", k, n, 100, keys, 1);
+  }
+
+  // Batch size K from 10^3 to 10^7 at a mid-size fleet.
+  if (wanted(o, "batch")) {
+    std::vector<uint64_t> ks = {1'000,   3'000,     10'000,    30'000,    100'000,
+                                300'000, 1'000'000, 3'000'000, 10'000'000};
+    if (o.full)
+      ks = {1'000,   2'000,   5'000,     10'000,    20'000,    50'000,    100'000,
+            200'000, 500'000, 1'000'000, 2'000'000, 5'000'000, 10'000'000};
+    for (uint64_t keys : ks)
+      for (Scheme s : {Scheme::kRing, Scheme::kJump, Scheme::kModN})
+        for (const auto* k : selected(o, s)) add(out, "batch", k, 1000, 100, keys, 1);
+  }
+
+  // Threads 1 ... max on a ring of ~64k tokens and the other schemes.
+  if (wanted(o, "threads")) {
+    const uint64_t keys = 1'000'000;
+    for (Scheme s : all_schemes())
+      for (const auto* k : selected(o, s))
+        for (unsigned t = 1; t <= o.max_threads; ++t) {
+          const uint32_t n = s == Scheme::kRing ? 655 : s == Scheme::kRendezvous ? 64 : 1000;
+          add(out, "threads", k, n, 100, s == Scheme::kRendezvous ? keys / 4 : keys, t);
+        }
+  }
+
+  // Lookups including XXH3 of the key strings, one thread.
+  if (wanted(o, "hashed")) {
+    for (Scheme s : all_schemes())
+      for (const auto* k : selected(o, s)) add(out, "hashed", k, 1000, 100, k_default, 1);
+  }
+  return out;
+}
+
+uint64_t available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+}  // namespace chbench::bench

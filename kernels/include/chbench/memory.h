@@ -1,0 +1,41 @@
+// Arrays for lookup tables: cache-line aligned, and backed by transparent huge
+// pages when large, so that random probes into a table of many megabytes miss
+// the TLB far less often (Linux madvise(MADV_HUGEPAGE); elsewhere a no-op).
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+namespace chbench {
+
+struct FreeDeleter {
+  void operator()(void* p) const noexcept { std::free(p); }
+};
+
+template <class T>
+using TableArray = std::unique_ptr<T[], FreeDeleter>;
+
+// `count` uninitialised elements of a trivially copyable T, aligned to 64 bytes
+// (2 MiB, with huge pages requested, from 2 MiB up). Throws std::bad_alloc.
+template <class T>
+TableArray<T> allocate_table(std::size_t count) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  if (count > (~std::size_t{0} - kHuge) / sizeof(T)) throw std::bad_alloc();
+  const std::size_t bytes = count * sizeof(T);
+  const std::size_t align = bytes >= kHuge ? kHuge : 64;
+  const std::size_t rounded = (bytes + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  if (align == kHuge) madvise(p, rounded, MADV_HUGEPAGE);  // advisory; failure is harmless
+#endif
+  return TableArray<T>(static_cast<T*>(p));
+}
+
+}  // namespace chbench

@@ -1,0 +1,28 @@
+// The node list every scheme is built from (SPEC.md "Inputs").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace chbench {
+
+// An ordered list of distinct node names; a node's owner index is its position.
+// `vnodes` is the number of virtual nodes (ring tokens) per node and is used by
+// the ring only; every scheme still requires it to be at least 1.
+struct NodeSet {
+  std::vector<std::string> names;
+  uint32_t vnodes = 1;
+
+  uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
+};
+
+// Throws std::invalid_argument with a one-line message when `nodes` is empty,
+// has more than 2^32 - 1 names, an empty name, a duplicate name, or vnodes == 0.
+void validate(const NodeSet& nodes);
+
+// The default node list node-0 ... node-(n-1) with `vnodes` virtual nodes each.
+// Throws std::invalid_argument if n == 0 or vnodes == 0.
+NodeSet default_nodes(uint32_t n, uint32_t vnodes = 1);
+
+}  // namespace chbench

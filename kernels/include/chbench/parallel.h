@@ -1,0 +1,46 @@
+// Running a kernel over a batch with oneTBB, as SPEC.md "Measurement" fixes it.
+#pragma once
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+// A fixed team of threads for timed runs: a tbb::task_arena of `threads` slots
+// and a tbb::global_control that allows that much parallelism (an arena alone
+// may run fewer threads than asked). Build it outside the timed loop.
+// Throws std::invalid_argument if threads == 0.
+class ThreadTeam {
+ public:
+  explicit ThreadTeam(unsigned threads);
+  ~ThreadTeam();
+  ThreadTeam(const ThreadTeam&) = delete;
+  ThreadTeam& operator=(const ThreadTeam&) = delete;
+
+  unsigned requested() const noexcept { return threads_; }
+
+  // Splits the batch into equal contiguous chunks, one per thread
+  // (tbb::static_partitioner), and calls table.owners on each. Shapes as
+  // OwnerTable::owners; throws std::invalid_argument if the sizes differ.
+  void owners(const OwnerTable& table, std::span<const uint64_t> key_hashes,
+              std::span<uint32_t> out);
+
+  // Like owners(), and returns how many distinct threads took part: the thread
+  // count that actually ran, to be recorded beside the requested one.
+  unsigned owners_counting_threads(const OwnerTable& table, std::span<const uint64_t> key_hashes,
+                                   std::span<uint32_t> out);
+
+ private:
+  unsigned threads_;
+  std::unique_ptr<tbb::global_control> control_;
+  std::unique_ptr<tbb::task_arena> arena_;
+};
+
+}  // namespace chbench

@@ -1,0 +1,39 @@
+// Rendezvous / highest random weight hashing: Thaler & Ravishankar, "Using
+// Name-Based Mappings to Increase Hit Rates", IEEE/ACM ToN 6(1), 1998 (tech.
+// report 1996), section 3. Every node scores the key; the highest score wins.
+// Score and ties are SPEC.md's: w(h, n) = fmix64(h ^ seed_n), lower index wins.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "chbench/hash.h"
+#include "chbench/nodes.h"
+
+namespace chbench {
+
+// Node seeds s_n = XXH3_64bits(name_n), in node order. Throws
+// std::invalid_argument on an invalid node list.
+std::vector<uint64_t> rendezvous_seeds(const NodeSet& nodes);
+
+// SPEC.md's score of key hash h at a node with seed s.
+constexpr uint64_t rendezvous_score(uint64_t h, uint64_t seed) noexcept { return fmix64(h ^ seed); }
+
+// Scalar HRW over contiguous seeds: one pass over the N seeds, keeping the first
+// maximum. Precondition: seeds is non-empty. O(N) per key.
+inline uint32_t rendezvous_owner(uint64_t h, std::span<const uint64_t> seeds) noexcept {
+  uint64_t best = rendezvous_score(h, seeds[0]);
+  uint32_t owner = 0;
+  for (uint32_t n = 1; n < seeds.size(); ++n) {
+    const uint64_t w = rendezvous_score(h, seeds[n]);
+    // Strictly greater: on equal scores the lower index keeps the key.
+    if (w > best) {
+      best = w;
+      owner = n;
+    }
+  }
+  return owner;
+}
+
+}  // namespace chbench

@@ -1,0 +1,74 @@
+// The one kernel interface shared by every scheme, and the registry of kernels
+// that tests and benchmarks iterate over.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chbench/nodes.h"
+
+namespace chbench {
+
+// The placement schemes of SPEC.md.
+enum class Scheme { kModN, kRing, kRendezvous, kJump };
+
+// Short name used on command lines and in benchmark names: "modn", "ring",
+// "hrw", "jump".
+std::string_view scheme_name(Scheme scheme) noexcept;
+
+// Parses a short name (also accepts "rendezvous" for "hrw"). Throws
+// std::invalid_argument naming the valid schemes for anything else.
+Scheme parse_scheme(std::string_view name);
+
+// Every scheme, in a fixed order.
+std::span<const Scheme> all_schemes() noexcept;
+
+// A placement table built once from a node list; answers batches of lookups.
+// Implementations are immutable after construction, so `owners` may be called
+// from many threads at once on disjoint output ranges.
+class OwnerTable {
+ public:
+  virtual ~OwnerTable() = default;
+
+  // For each key hash key_hashes[i], writes the owner's node index to out[i].
+  // Shapes: out.size() == key_hashes.size() (checked by callers; a shorter
+  // `out` is a precondition violation). Any batch size, including 0.
+  virtual void owners(std::span<const uint64_t> key_hashes, std::span<uint32_t> out) const = 0;
+
+  // Bytes of lookup structure held by the table (not counting the node names).
+  virtual std::size_t memory_bytes() const noexcept = 0;
+};
+
+// One kernel of one scheme: a named way to build an OwnerTable.
+struct KernelInfo {
+  Scheme scheme;
+  std::string_view name;     // unique within the scheme, e.g. "eytzinger"
+  std::string_view summary;  // one line for --help and reports
+  // Builds the table. Throws std::invalid_argument on an invalid node list
+  // (see validate()) or a node count the scheme cannot represent.
+  std::unique_ptr<OwnerTable> (*build)(const NodeSet& nodes);
+
+  // "scheme/name", e.g. "ring/eytzinger".
+  std::string full_name() const;
+};
+
+// Every kernel of every scheme (references excluded), grouped by scheme.
+std::span<const KernelInfo> all_kernels() noexcept;
+
+// The kernels of one scheme.
+std::vector<const KernelInfo*> kernels_of(Scheme scheme);
+
+// Looks a kernel up by scheme and name. Throws std::invalid_argument listing
+// the scheme's kernels when there is no such kernel.
+const KernelInfo& find_kernel(Scheme scheme, std::string_view name);
+
+// The scheme's reference: the plainest implementation of SPEC.md, which every
+// kernel must match owner for owner. Throws like KernelInfo::build.
+std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const NodeSet& nodes);
+
+}  // namespace chbench
