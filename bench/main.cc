@@ -29,6 +29,10 @@ namespace chbench::bench {
 namespace {
 
 int g_mismatches = 0;
+// Test hook (--corrupt-one-owner, hidden from --help): flips one owner of every
+// configuration after the kernel ran, so tests can see the mismatch path fail
+// the run loudly.
+bool g_corrupt_one_owner = false;
 
 // ---- prepared state, one configuration at a time ------------------------------
 // Google Benchmark calls a benchmark function several times (to size the
@@ -149,6 +153,7 @@ Prepared& prepare(const Config& c) {
       g_prepared.threads_ran =
           g_prepared.team->owners_counting_threads(*g_prepared.table, keys.hashes, g_prepared.out);
     }
+    if (g_corrupt_one_owner && !g_prepared.out.empty()) g_prepared.out[c.keys / 2] ^= 1;
     if (g_prepared.out != want) {
       g_prepared.error = describe_mismatch(c, keys, g_prepared.out, want);
       ++g_mismatches;
@@ -383,6 +388,7 @@ int main(int argc, char** argv) {
                  "minimum seconds per repetition (default 0.1 quick, 0.5 full)")
       ->check(CLI::Range(0.0, 3600.0));
   app.add_flag("--list", o.list, "print the configurations and their memory, then exit");
+  app.add_flag("--corrupt-one-owner", g_corrupt_one_owner)->group("");
   bool help_benchmark = false;
   app.add_flag("--help-benchmark", help_benchmark, "print Google Benchmark's flags and exit");
   // CLI11 parses ours and leaves the rest; Google Benchmark then takes its
