@@ -69,7 +69,9 @@ void add_run_context(const std::string& sweep) {
   AddCustomContext("chbench_commit", commit);
   AddCustomContext("chbench_build_type", CHBENCH_BUILD_TYPE);
   AddCustomContext("chbench_compiler", CHBENCH_COMPILER);
-  AddCustomContext("chbench_cxx_flags", CHBENCH_CXX_FLAGS);
+  std::string flags = CHBENCH_CXX_FLAGS;
+  flags.erase(0, flags.find_first_not_of(' '));
+  AddCustomContext("chbench_cxx_flags", flags);
   AddCustomContext("chbench_cpu_model", cpu_model());
   AddCustomContext("chbench_cpu_flags", cpuinfo_field("flags"));
   const int64_t supported = hwy::SupportedTargets();
@@ -80,7 +82,10 @@ void add_run_context(const std::string& sweep) {
   AddCustomContext("chbench_hwy_target", usable ? hwy::TargetName(usable & -usable) : "none");
   AddCustomContext("chbench_tbb_version", TBB_runtime_version());
   AddCustomContext("chbench_benchmark_version", CHBENCH_BENCHMARK_VERSION);
-  AddCustomContext("chbench_xxhash_version", std::to_string(XXH_versionNumber()));
+  const unsigned xxh = XXH_versionNumber();  // major * 10000 + minor * 100 + release
+  AddCustomContext("chbench_xxhash_version", std::to_string(xxh / 10000) + "." +
+                                                 std::to_string(xxh / 100 % 100) + "." +
+                                                 std::to_string(xxh % 100));
   AddCustomContext("chbench_hardware_threads", std::to_string(std::thread::hardware_concurrency()));
   AddCustomContext("chbench_sweep", sweep);
 }

@@ -15,8 +15,10 @@ std::string Config::name() const {
 
 uint64_t Config::peak_bytes() const {
   // Key hashes, kernel output and reference output; key strings for "hashed".
-  uint64_t bytes = keys * (8 + 4 + 4);
-  if (family == "hashed") bytes += keys * 24;
+  // Small batches are drawn from a pool of at least ~10^5 keys (main.cc).
+  const uint64_t pool = std::max<uint64_t>(keys, 100'003 + keys);
+  uint64_t bytes = pool * (8 + 4 + 4);
+  if (family == "hashed") bytes += pool * 24;
   if (kernel->scheme == Scheme::kRing) {
     // Reference entries (16 B/token) stay alive while a kernel builds from a
     // second copy of the entries, a sorted ring (12 B) and its own layout (12 B).

@@ -6,18 +6,56 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace chbench {
 
-ThreadTeam::ThreadTeam(unsigned threads) : threads_(threads) {
+namespace {
+
+// The process-wide arenas and the parallelism limit above them. Never
+// destroyed: worker threads may still be leaving an arena at exit.
+struct Registry {
+  std::mutex mutex;
+  std::unique_ptr<tbb::global_control> control;
+  unsigned limit = 0;
+  std::map<unsigned, std::unique_ptr<tbb::task_arena>> arenas;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry;
+  return *r;
+}
+
+tbb::task_arena& arena_for(unsigned threads) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mutex);
+  // The limit is never set below the hardware threads, and only ever raised.
+  const unsigned limit = std::max(threads, std::thread::hardware_concurrency());
+  if (limit > r.limit) {
+    r.control.reset();
+    r.control =
+        std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, limit);
+    r.limit = limit;
+  }
+  auto& arena = r.arenas[threads];
+  if (!arena) {
+    arena = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
+    arena->initialize();
+  }
+  return *arena;
+}
+
+}  // namespace
+
+ThreadTeam::ThreadTeam(unsigned threads) : threads_(threads), arena_(nullptr) {
   if (threads == 0) throw std::invalid_argument("the thread count must be at least 1");
-  control_ =
-      std::make_unique<tbb::global_control>(tbb::global_control::max_allowed_parallelism, threads);
-  arena_ = std::make_unique<tbb::task_arena>(static_cast<int>(threads));
-  arena_->initialize();
+  arena_ = &arena_for(threads);
 }
 
 ThreadTeam::~ThreadTeam() = default;

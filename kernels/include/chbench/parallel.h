@@ -14,14 +14,19 @@
 namespace chbench {
 
 // A fixed team of threads for timed runs: a tbb::task_arena of `threads` slots
-// and a tbb::global_control that allows that much parallelism (an arena alone
-// may run fewer threads than asked). Build it outside the timed loop.
-// Throws std::invalid_argument if threads == 0.
+// under a tbb::global_control that allows at least that much parallelism (an
+// arena alone may run fewer threads than asked). Arenas live for the whole
+// process, one per thread count, and teams share them: with oneTBB 2021.8 a
+// worker does not join an arena created right after another was destroyed, so
+// fresh arenas per configuration ran one thread where two were asked.
+// Build a team outside the timed loop. Throws std::invalid_argument if
+// threads == 0.
 class ThreadTeam {
  public:
   explicit ThreadTeam(unsigned threads);
   ~ThreadTeam();
   ThreadTeam(const ThreadTeam&) = delete;
+  ThreadTeam& operator=(ThreadTeam&&) = delete;
   ThreadTeam& operator=(const ThreadTeam&) = delete;
 
   unsigned requested() const noexcept { return threads_; }
@@ -39,8 +44,7 @@ class ThreadTeam {
 
  private:
   unsigned threads_;
-  std::unique_ptr<tbb::global_control> control_;
-  std::unique_ptr<tbb::task_arena> arena_;
+  tbb::task_arena* arena_;  // owned by the process-wide registry
 };
 
 }  // namespace chbench
