@@ -1,7 +1,6 @@
 #include "context.h"
 
 #include <benchmark/benchmark.h>
-#include <hwy/targets.h>
 #include <oneapi/tbb/version.h>
 #include <xxhash.h>
 
@@ -10,6 +9,8 @@
 #include <fstream>
 #include <memory>
 #include <thread>
+
+#include "chbench/simd.h"
 
 namespace chbench::bench {
 
@@ -40,16 +41,6 @@ std::string first_line_of(const std::string& command) {
   return out;
 }
 
-std::string targets_string(int64_t targets) {
-  std::string out;
-  for (int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1)
-    if (targets & bit) {
-      if (!out.empty()) out += ',';
-      out += hwy::TargetName(bit);
-    }
-  return out;
-}
-
 }  // namespace
 
 std::string cpu_model() { return cpuinfo_field("model name"); }
@@ -74,12 +65,15 @@ void add_run_context(const std::string& sweep) {
   AddCustomContext("chbench_cxx_flags", flags);
   AddCustomContext("chbench_cpu_model", cpu_model());
   AddCustomContext("chbench_cpu_flags", cpuinfo_field("flags"));
-  const int64_t supported = hwy::SupportedTargets();
-  AddCustomContext("chbench_hwy_targets_compiled", targets_string(HWY_TARGETS));
-  AddCustomContext("chbench_hwy_targets_supported", targets_string(supported & HWY_TARGETS));
-  // The best target is the lowest set bit of the supported, compiled ones.
-  const int64_t usable = supported & HWY_TARGETS;
-  AddCustomContext("chbench_hwy_target", usable ? hwy::TargetName(usable & -usable) : "none");
+  // As the kernels library sees them: compiled there, runnable on this CPU
+  // (what the targets family forces, one after another), and the one dispatch
+  // picks for every other configuration.
+  int64_t compiled = 0, runnable = 0;
+  for (int64_t t : simd::compiled_targets()) compiled |= t;
+  for (int64_t t : simd::runnable_targets()) runnable |= t;
+  AddCustomContext("chbench_hwy_targets_compiled", simd::target_names(compiled));
+  AddCustomContext("chbench_hwy_targets_supported", simd::target_names(runnable));
+  AddCustomContext("chbench_hwy_target", simd::dispatched_target_name());
   AddCustomContext("chbench_tbb_version", TBB_runtime_version());
   AddCustomContext("chbench_benchmark_version", CHBENCH_BENCHMARK_VERSION);
   const unsigned xxh = XXH_versionNumber();  // major * 10000 + minor * 100 + release

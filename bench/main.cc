@@ -22,6 +22,7 @@
 #include "chbench/hash.h"
 #include "chbench/parallel.h"
 #include "chbench/scheme.h"
+#include "chbench/simd.h"
 #include "context.h"
 #include "sweep.h"
 
@@ -180,6 +181,24 @@ Prepared& prepare(const Config& c) {
 }
 
 void time_config(benchmark::State& state, const Config& c) {
+  // A forced target holds for the build, the check and the timed loop alike,
+  // and is lifted on return. It is process-global, so it is set here, outside
+  // the TBB region that runs the kernel.
+  std::optional<simd::ForcedTarget> forced;
+  try {
+    forced.emplace(c.target);
+  } catch (const std::exception& e) {
+    const std::string error = c.name() + ": " + e.what();
+    if (g_prepared.name != c.name()) {
+      g_prepared = Prepared{};
+      g_prepared.name = c.name();
+      g_prepared.error = error;
+      ++g_mismatches;
+      std::cerr << "chbench_bench: " << error << "\n";
+    }
+    state.SkipWithError(error.c_str());
+    return;
+  }
   Prepared& p = prepare(c);
   if (!p.error.empty()) {
     state.SkipWithError(p.error.c_str());
@@ -220,6 +239,12 @@ void time_config(benchmark::State& state, const Config& c) {
   state.counters["keys_per_second"] = 1e9 / ns_per_key;
   state.counters["memory_bytes"] = static_cast<double>(p.table->memory_bytes());
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
+  if (simd::is_simd_kernel(*c.kernel)) {
+    // The Highway target that ran, forced or dispatched: name and HWY_* bit.
+    state.SetLabel(simd::dispatched_target_name());
+    state.counters["hwy_target"] = static_cast<double>(simd::dispatched_target());
+    state.counters["hwy_target_forced"] = c.target != 0;
+  }
 }
 
 // ---- progress ------------------------------------------------------------------
@@ -276,6 +301,7 @@ struct Options {
   std::optional<uint32_t> nodes, vnodes;
   std::optional<uint64_t> keys;
   std::optional<unsigned> threads;
+  std::string target;
   unsigned max_threads = std::max(1u, std::thread::hardware_concurrency());
   std::optional<unsigned> repetitions;
   std::optional<double> min_time;
@@ -297,7 +323,8 @@ std::string kernel_list() {
 }
 
 std::vector<Config> configs_from(const Options& o) {
-  const std::vector<std::string> known_families = {"tokens", "nodes", "batch", "threads", "hashed"};
+  const std::vector<std::string> known_families = {"tokens",  "nodes",  "batch",
+                                                   "threads", "hashed", "targets"};
   SweepOptions so;
   so.full = o.sweep == "full";
   so.max_threads = o.max_threads;
@@ -322,7 +349,18 @@ std::vector<Config> configs_from(const Options& o) {
   if (so.kernels.empty() && (!o.schemes.empty() || !o.kernels.empty()))
     fail("--schemes and --kernels select no kernel together");
 
-  const bool custom = o.nodes || o.vnodes || o.keys || o.threads;
+  int64_t target = 0;
+  if (!o.target.empty()) {
+    std::string names;
+    for (int64_t t : simd::runnable_targets()) {
+      if (simd::target_name(t) == o.target) target = t;
+      names += (names.empty() ? "" : ", ") + simd::target_name(t);
+    }
+    if (target == 0)
+      fail("--target " + o.target + " is not a Highway target this build and this CPU can run (" +
+           names + ")");
+  }
+  const bool custom = o.nodes || o.vnodes || o.keys || o.threads || target != 0;
   if (!custom) return make_sweep(so);
 
   // One configuration per selected kernel, from the values given.
@@ -349,6 +387,7 @@ std::vector<Config> configs_from(const Options& o) {
     if (k->scheme == Scheme::kJump && c.nodes > 0x7fffffffu)
       fail("jump hash takes at most 2^31 - 1 buckets");
     c.kernel = k;
+    c.target = simd::is_simd_kernel(*k) ? target : 0;  // the others have no target to force
     out.push_back(c);
   }
   return out;
@@ -391,13 +430,16 @@ int main(int argc, char** argv) {
   app.add_option("--sweep", o.sweep, "quick (default, minutes on 2 cores) or full")
       ->check(CLI::IsMember({"quick", "full"}));
   app.add_option("--families", o.families,
-                 "comma list of tokens,nodes,batch,threads,hashed (default: all)");
+                 "comma list of tokens,nodes,batch,threads,hashed,targets (default: all)");
   app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
   app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
   app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
   app.add_option("--vnodes", o.vnodes, "custom run: virtual nodes per node V (default 100)");
   app.add_option("--keys", o.keys, "custom run: batch size K (default 1000000)");
   app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)");
+  app.add_option("--target", o.target,
+                 "custom run with the SIMD kernels forced to this Highway target (AVX3, AVX2, "
+                 "SSE4, SSSE3, SCALAR; default: dispatch picks)");
   app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--repetitions", o.repetitions,

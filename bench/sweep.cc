@@ -3,13 +3,18 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "chbench/simd.h"
 
 namespace chbench::bench {
 
 std::string Config::name() const {
   std::ostringstream s;
-  s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name << "/N:" << nodes
-    << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
+  s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
+  if (target != 0) s << '@' << simd::target_name(target);
+  s << "/N:" << nodes << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
   return s.str();
 }
 
@@ -45,8 +50,8 @@ std::vector<const KernelInfo*> selected(const SweepOptions& o, Scheme scheme) {
 }
 
 void add(std::vector<Config>& out, const std::string& family, const KernelInfo* k, uint32_t n,
-         uint32_t v, uint64_t keys, unsigned threads) {
-  out.push_back(Config{family, k, n, v, keys, threads});
+         uint32_t v, uint64_t keys, unsigned threads, int64_t target = 0) {
+  out.push_back(Config{family, k, n, v, keys, threads, target});
 }
 
 }  // namespace
@@ -111,6 +116,40 @@ std::vector<Config> make_sweep(const SweepOptions& o) {
           const uint32_t n = s == Scheme::kRing ? 655 : s == Scheme::kRendezvous ? 64 : 1000;
           add(out, "threads", k, n, 100, s == Scheme::kRendezvous ? keys / 4 : keys, t);
         }
+  }
+
+  // SIMD kernels at dispatch and forced to each target the CPU runs (SCALAR,
+  // one lane, included), after the scalar kernels they are measured against,
+  // at the sizes the speed-up figures quote. One thread, so that the ratios
+  // come from one run on one core.
+  if (wanted(o, "targets")) {
+    struct Point {
+      Scheme scheme;
+      uint32_t n, v;
+      uint64_t keys;
+      std::vector<std::string_view> scalar;  // the counterparts to time once
+    };
+    const uint64_t keys = o.full ? 300'000 : 100'000;
+    const std::vector<Point> points = {
+        {Scheme::kRendezvous, 64, 100, keys, {"scalar"}},
+        {Scheme::kRendezvous, 1000, 100, keys / 5, {"scalar"}},
+        {Scheme::kJump, 1000, 100, keys, {"scalar", "interleaved"}},
+        {Scheme::kJump, 1'000'000, 100, keys, {"scalar", "interleaved"}},
+        {Scheme::kRing, 655, 100, keys, {"branchless", "eytzinger"}},
+        {Scheme::kModN, 1000, 100, keys, {"scalar"}},
+    };
+    const auto targets = simd::runnable_targets();
+    for (const auto& p : points) {
+      const auto kernels = selected(o, p.scheme);
+      for (const auto* k : kernels)
+        if (std::find(p.scalar.begin(), p.scalar.end(), k->name) != p.scalar.end())
+          add(out, "targets", k, p.n, p.v, p.keys, 1);
+      for (const auto* k : kernels) {
+        if (!simd::is_simd_kernel(*k)) continue;
+        add(out, "targets", k, p.n, p.v, p.keys, 1);
+        for (int64_t t : targets) add(out, "targets", k, p.n, p.v, p.keys, 1, t);
+      }
+    }
   }
 
   // Lookups including XXH3 of the key strings, one thread.

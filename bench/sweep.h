@@ -12,7 +12,10 @@ namespace chbench::bench {
 // One timed configuration: a kernel, a node list of `nodes` default names with
 // `vnodes` virtual nodes, a batch of `keys` default key hashes, `threads` TBB
 // threads. `family` groups configurations for plots: tokens, nodes, batch,
-// threads, hashed (lookups including XXH3 of the key strings), custom.
+// threads, hashed (lookups including XXH3 of the key strings), targets (SIMD
+// kernels forced to each Highway target), custom. `target` is one Highway
+// target bit (HWY_AVX2, ...) that a SIMD kernel is forced to while it is
+// prepared and timed, or 0 for the target dispatch picks.
 struct Config {
   std::string family;
   const KernelInfo* kernel = nullptr;
@@ -20,8 +23,11 @@ struct Config {
   uint32_t vnodes = 1;
   uint64_t keys = 1;
   unsigned threads = 1;
+  int64_t target = 0;
 
-  // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>"
+  // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
+  // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd_keys@AVX2) when a
+  // target is forced.
   std::string name() const;
   // Peak bytes the bench holds while preparing and timing this configuration
   // (keys, owners, reference and kernel tables), an upper estimate.
@@ -38,8 +44,12 @@ struct SweepOptions {
 
 // The default (quick) or full sweep: ring token counts ~10 to ~16M, rendezvous
 // N 2 to 4,096, jump and mod-N N up to 10^6, batch sizes 10^3 to 10^7
-// log-spaced and off the powers of two, threads 1 to max_threads. Configurations
-// are ordered so that those sharing a node list and key batch are adjacent.
+// log-spaced and off the powers of two, threads 1 to max_threads, and the
+// targets family: each SIMD kernel at dispatch and forced to every target this
+// CPU runs, beside its scalar counterparts, one thread (rendezvous N 64 and
+// 1,000, jump N 1,000 and 10^6, a ring of 65,500 tokens, mod-N N 1,000).
+// Configurations are ordered so that those sharing a node list and key batch
+// are adjacent.
 std::vector<Config> make_sweep(const SweepOptions& options);
 
 // Bytes of memory the machine can still give (MemAvailable of /proc/meminfo),

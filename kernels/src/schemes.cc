@@ -9,6 +9,7 @@
 #include "chbench/rendezvous.h"
 #include "chbench/ring.h"
 #include "chbench/scheme.h"
+#include "chbench/simd.h"
 
 namespace chbench {
 
@@ -92,10 +93,13 @@ class RendezvousReference final : public OwnerTable {
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) {
       uint32_t owner = 0;
+      uint64_t best = rendezvous_score(h[i], seeds_[0]);
       for (uint32_t n = 1; n < seeds_.size(); ++n) {
         const uint64_t w = rendezvous_score(h[i], seeds_[n]);
-        const uint64_t best = rendezvous_score(h[i], seeds_[owner]);
-        if (w > best) owner = n;
+        if (w > best) {  // a tie keeps the lower index
+          best = w;
+          owner = n;
+        }
       }
       out[i] = owner;
     }
@@ -189,19 +193,31 @@ std::unique_ptr<OwnerTable> make(const NodeSet& nodes) {
   return std::make_unique<Table>(nodes);
 }
 
-const std::array<KernelInfo, 7> kKernels = {{
+const std::array<KernelInfo, 13> kKernels = {{
     {Scheme::kModN, "scalar", "h % N, one key at a time", &make<ModNScalar>},
+    {Scheme::kModN, "simd", "exact reciprocal-multiply remainder, keys in lanes (Highway)",
+     &simd::build_modn_simd},
     {Scheme::kRing, "lower_bound", "std::lower_bound over sorted tokens (the usual baseline)",
      &make<RingTable<RingLowerBound>>},
     {Scheme::kRing, "branchless", "branchless binary search (cmov halving)",
      &make<RingTable<RingBranchless>>},
-    {Scheme::kRing, "eytzinger", "Eytzinger (BFS) layout, branchless descent, prefetch",
+    {Scheme::kRing, "eytzinger", "Eytzinger (BFS) layout, prefetch, 16 keys descending in lockstep",
      &make<RingTable<RingEytzinger>>},
+    {Scheme::kRing, "simd_branchless", "branchless binary search, keys in lanes, gathers (Highway)",
+     &simd::build_ring_simd_branchless},
+    {Scheme::kRing, "simd_eytzinger", "Eytzinger descent, keys in lanes, gathers (Highway)",
+     &simd::build_ring_simd_eytzinger},
     {Scheme::kRendezvous, "scalar", "scores every node, keeps the first maximum",
      &make<RendezvousScalar>},
+    {Scheme::kRendezvous, "simd_nodes", "one key, node seeds in lanes, max-reduction (Highway)",
+     &simd::build_hrw_simd_nodes},
+    {Scheme::kRendezvous, "simd_keys", "keys in lanes, loop over nodes (Highway)",
+     &simd::build_hrw_simd_keys},
     {Scheme::kJump, "scalar", "the paper's loop, one key at a time", &make<JumpScalar>},
     {Scheme::kJump, "interleaved", "the paper's loop, four keys interleaved",
      &make<JumpInterleaved>},
+    {Scheme::kJump, "simd", "keys in lanes, per-lane masks, bit-identical steps (Highway)",
+     &simd::build_jump_simd},
 }};
 
 }  // namespace

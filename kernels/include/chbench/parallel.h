@@ -38,7 +38,8 @@ class ThreadTeam {
               std::span<uint32_t> out);
 
   // Like owners(), and returns how many distinct threads took part: the thread
-  // count that actually ran, to be recorded beside the requested one.
+  // count that actually ran, to be recorded beside the requested one (0 for an
+  // empty batch, where no chunk runs).
   unsigned owners_counting_threads(const OwnerTable& table, std::span<const uint64_t> key_hashes,
                                    std::span<uint32_t> out);
 

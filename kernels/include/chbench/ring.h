@@ -171,8 +171,30 @@ class RingEytzinger {
     k >>= std::countr_one(k) + 1;
     return owners_[k];
   }
+  // Batches descend kGroup keys in lockstep, level by level: their loads are
+  // independent, so up to kGroup cache misses are in flight at once instead of
+  // one chain of dependent misses per key. Same path per key as owner().
   void owners(std::span<const Token> keys, std::span<uint32_t> out) const noexcept {
-    for (std::size_t i = 0; i < keys.size(); ++i) out[i] = owner(keys[i]);
+    const Token* t = tokens_.get();
+    std::size_t i = 0;
+    for (; i + kGroup <= keys.size(); i += kGroup) {
+      std::size_t k[kGroup];
+      for (std::size_t g = 0; g < kGroup; ++g) k[g] = 1;
+      for (unsigned level = 0; level < levels_; ++level) {
+        for (std::size_t g = 0; g < kGroup; ++g) {
+          prefetch(t, k[g] * kLine);
+          k[g] = 2 * k[g] + static_cast<std::size_t>(t[k[g]] < keys[i + g]);
+        }
+      }
+      for (std::size_t g = 0; g < kGroup; ++g) {
+        const std::size_t next =
+            2 * k[g] + static_cast<std::size_t>(t[std::min(k[g], n_)] < keys[i + g]);
+        std::size_t kk = k[g] <= n_ ? next : k[g];
+        kk >>= std::countr_one(kk) + 1;
+        out[i + g] = owners_[kk];
+      }
+    }
+    for (; i < keys.size(); ++i) out[i] = owner(keys[i]);
   }
   std::size_t memory_bytes() const noexcept {
     return (n_ + 1) * (sizeof(Token) + sizeof(uint32_t));
@@ -180,6 +202,9 @@ class RingEytzinger {
 
  private:
   static constexpr std::size_t kLine = 64 / sizeof(Token);
+  // Keys descending together in owners(): 16 measured best here (8: half the
+  // speed on 16M tokens; 32: slower on 64k tokens, from register pressure).
+  static constexpr std::size_t kGroup = 16;
 
   static void prefetch(const Token* base, std::size_t index) noexcept {
     // The address may lie past the array's end near the leaves; a prefetch never

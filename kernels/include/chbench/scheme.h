@@ -50,7 +50,9 @@ struct KernelInfo {
   std::string_view name;     // unique within the scheme, e.g. "eytzinger"
   std::string_view summary;  // one line for --help and reports
   // Builds the table. Throws std::invalid_argument on an invalid node list
-  // (see validate()) or a node count the scheme cannot represent.
+  // (see validate()) or a node count the scheme cannot represent (jump: more
+  // than 2^31 - 1 buckets), std::length_error for a ring of more than 2^32 - 1
+  // tokens, std::bad_alloc when the table does not fit in memory.
   std::unique_ptr<OwnerTable> (*build)(const NodeSet& nodes);
 
   // "scheme/name", e.g. "ring/eytzinger".

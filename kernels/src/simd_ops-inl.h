@@ -1,0 +1,125 @@
+// Per-target building blocks shared by the SIMD kernels (simd_*.cc). Included
+// from inside each kernel file after <hwy/foreach_target.h>, so it is compiled
+// once per Highway target; the toggling guard below is Highway's idiom for that.
+//
+// Lanes are 64 bits throughout (uint64_t keys, int64_t indices, doubles), so
+// one descriptor's lane count serves every vector of a kernel.
+#if defined(CHBENCH_SIMD_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CHBENCH_SIMD_OPS_INL_H_
+#undef CHBENCH_SIMD_OPS_INL_H_
+#else
+#define CHBENCH_SIMD_OPS_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using D64 = hn::ScalableTag<uint64_t>;
+using DI64 = hn::RebindToSigned<D64>;
+using DF64 = hn::RebindToFloat<D64>;
+using V64 = hn::Vec<D64>;
+using VI64 = hn::Vec<DI64>;
+using VF64 = hn::Vec<DF64>;
+
+// Lanes of the widest vector of any target: stack buffers for padded tails.
+inline constexpr std::size_t kMaxLanes64 = HWY_MAX_BYTES / sizeof(uint64_t);
+
+// a * c mod 2^64 in every lane. AVX-512 (AVX3) multiplies 64-bit lanes in one
+// instruction and the SCALAR target is plain C++; the others build the product
+// from 32 x 32 -> 64 bit products of the halves (MulEven):
+// lo(a)lo(c) + ((hi(a)lo(c) + lo(a)hi(c)) << 32), the high product drops out.
+HWY_INLINE V64 MulConst64(V64 a, uint64_t c) {
+  const D64 d;
+#if HWY_TARGET == HWY_SCALAR || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
+  return hn::Mul(a, hn::Set(d, c));
+#else
+  const hn::Repartition<uint32_t, D64> d32;
+  const auto c_lo = hn::BitCast(d32, hn::Set(d, c & 0xffffffffu));
+  const auto c_hi = hn::BitCast(d32, hn::Set(d, c >> 32));
+  const V64 lolo = hn::MulEven(hn::BitCast(d32, a), c_lo);
+  const V64 cross = hn::Add(hn::MulEven(hn::BitCast(d32, hn::ShiftRight<32>(a)), c_lo),
+                            hn::MulEven(hn::BitCast(d32, a), c_hi));
+  return hn::Add(lolo, hn::ShiftLeft<32>(cross));
+#endif
+}
+
+// a * b in every lane for a, b < 2^32 (the full product fits 64 bits).
+HWY_INLINE V64 Mul32x32(V64 a, V64 b) {
+#if HWY_TARGET == HWY_SCALAR
+  return hn::Mul(a, b);
+#else
+  const hn::Repartition<uint32_t, D64> d32;
+  return hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, b));
+#endif
+}
+
+// Order-preserving map of uint64_t onto int64_t (flip the top bit), so that the
+// signed compare, native on every x86 target from SSE4 on, orders the lanes as
+// unsigned values. SPEC.md's ring and scores compare unsigned.
+template <class V>
+HWY_INLINE auto ToOrdered(V v) {
+  const hn::DFromV<V> d;
+  return hn::BitCast(hn::RebindToSigned<decltype(d)>(), hn::Xor(v, hn::Set(d, uint64_t{1} << 63)));
+}
+
+// Stores the low 32 bits of each 64-bit lane to out[0 .. Lanes).
+template <class V>
+HWY_INLINE void StoreLow32(V v, uint32_t* HWY_RESTRICT out) {
+  const hn::Rebind<uint32_t, hn::DFromV<V>> d32;
+  hn::StoreU(hn::TruncateTo(d32, hn::BitCast(hn::RebindToUnsigned<hn::DFromV<V>>(), v)), d32, out);
+}
+
+// Runs `block(keys, out)`, which reads and writes exactly one vector's worth
+// of entries (at most kMaxLanes64), on the last `rest` (fewer) keys through zero-padded copies on
+// the stack, so that the caller's spans are neither over-read nor over-written.
+template <class Block>
+HWY_INLINE void PaddedTail(const uint64_t* HWY_RESTRICT keys, std::size_t rest,
+                           uint32_t* HWY_RESTRICT out, const Block& block) {
+  HWY_ALIGN uint64_t in_pad[kMaxLanes64] = {};
+  HWY_ALIGN uint32_t out_pad[kMaxLanes64] = {};
+  for (std::size_t i = 0; i < rest; ++i) in_pad[i] = keys[i];
+  block(in_pad, out_pad);
+  for (std::size_t i = 0; i < rest; ++i) out[i] = out_pad[i];
+}
+
+// The common batch loop over vectors of descriptor d (64-bit lanes): blocks of
+// kUnroll vectors while they fit, then single vectors, then one padded partial
+// vector. `block.template operator()<U>(keys, out)` handles U * Lanes(d) keys.
+template <std::size_t kUnroll, class D, class Block>
+HWY_INLINE void ForEachBlock(D d, const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                             uint32_t* HWY_RESTRICT out, const Block& block) {
+  const std::size_t lanes = hn::Lanes(d);
+  std::size_t i = 0;
+  if constexpr (kUnroll > 1) {
+    for (; count - i >= kUnroll * lanes; i += kUnroll * lanes)
+      block.template operator()<kUnroll>(keys + i, out + i);
+  }
+  for (; count - i >= lanes; i += lanes) block.template operator()<1>(keys + i, out + i);
+  if (i < count)
+    PaddedTail(keys + i, count - i, out + i,
+               [&](const uint64_t* k, uint32_t* o) { block.template operator()<1>(k, o); });
+}
+
+// The rendezvous score of SPEC.md from its pre-mixed input m = x ^ (x >> 33),
+// x = h ^ seed: the rest of fmix64, returned through ToOrdered so that a signed
+// compare orders the scores as unsigned values.
+HWY_INLINE VI64 ScoreFromMixed(V64 m) {
+  V64 k = MulConst64(m, 0xff51afd7ed558ccdULL);
+  k = hn::Xor(k, hn::ShiftRight<33>(k));
+  k = MulConst64(k, 0xc4ceb9fe1a85ec53ULL);
+  return ToOrdered(hn::Xor(k, hn::ShiftRight<33>(k)));
+}
+
+// x ^ (x >> 33): the first step of fmix64, applied to keys and seeds apart.
+HWY_INLINE V64 XorShift33(V64 x) { return hn::Xor(x, hn::ShiftRight<33>(x)); }
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // CHBENCH_SIMD_OPS_INL_H_

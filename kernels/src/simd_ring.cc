@@ -1,0 +1,232 @@
+// SIMD ring searches across keys: branchless binary search and Eytzinger
+// descent with gathers (see chbench/simd.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_ring.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <bit>
+#include <cstdint>
+
+#include "simd_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+
+// Both searches are bound by their gathers. On this AMD CPU the Eytzinger
+// descent ran slower with 512-bit gathers than with 256-bit ones (AVX3 11.8
+// ns/key, AVX2 9.7 ns/key at 65,500 tokens), while the binary search, whose
+// first probes hit few distinct tokens, gained from them (11.7 vs 12.9). So
+// AVX-512 targets descend the Eytzinger tree four 64-bit lanes at a time
+// (keeping AVX-512's compares and masks) and search the sorted tokens eight
+// at a time. The descent also keeps 8 vectors of keys in flight and
+// prefetches each lane's descendants, as the scalar RingEytzinger does: at 1M
+// tokens and more the searches wait on memory, not on instructions.
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+using DEytzinger = hn::CappedTag<int64_t, 4>;
+#else
+using DEytzinger = DI64;
+#endif
+using VEytzinger = hn::Vec<DEytzinger>;
+
+// Position of the first token >= x, for U vectors of keys at once: the
+// halvings depend only on n, so all lanes step together, and the U chains of
+// gathers overlap their latencies. `tokens` are ToOrdered (top bit flipped).
+// Owners are looked up per lane from the positions.
+void RingBranchlessKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                        const int64_t* HWY_RESTRICT tokens, std::size_t n,
+                        const uint32_t* HWY_RESTRICT owners, uint32_t* HWY_RESTRICT out) {
+  const DI64 di;
+  const hn::RebindToUnsigned<decltype(di)> d;
+  const std::size_t lanes = hn::Lanes(di);
+  ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    VI64 x[U], base[U];
+    for (std::size_t u = 0; u < U; ++u) {
+      x[u] = ToOrdered(hn::LoadU(d, k + u * lanes));
+      base[u] = hn::Zero(di);
+    }
+    for (std::size_t len = n; len > 1;) {
+      const std::size_t half = len / 2;
+      const VI64 probe_offset = hn::Set(di, static_cast<int64_t>(half - 1));
+      const VI64 step = hn::Set(di, static_cast<int64_t>(half));
+      for (std::size_t u = 0; u < U; ++u) {
+        const VI64 probe = hn::GatherIndex(di, tokens, hn::Add(base[u], probe_offset));
+        base[u] = hn::Add(base[u], hn::IfThenElseZero(hn::Lt(probe, x[u]), step));
+      }
+      len -= half;
+    }
+    HWY_ALIGN int64_t pos[U * kMaxLanes64];
+    for (std::size_t u = 0; u < U; ++u) {
+      const VI64 last = hn::GatherIndex(di, tokens, base[u]);
+      // A true mask is all ones (-1): subtracting it adds 1.
+      hn::Store(hn::Sub(base[u], hn::VecFromMask(di, hn::Lt(last, x[u]))), di, pos + u * lanes);
+    }
+    for (std::size_t i = 0; i < U * lanes; ++i) o[i] = owners[pos[i]];
+  });
+}
+
+// Prefetches the 64-byte line holding the descendants of node k three levels
+// down (slots 8k ... 8k + 7 of a 64-byte aligned table, as allocate_table
+// gives), so that it is in L1 when the descent reaches them: the scalar
+// RingEytzinger's prefetch, one per lane. A prefetch never faults, so slots
+// past the end are harmless; the address is formed as an integer, keeping the
+// pointer arithmetic in range.
+HWY_INLINE void PrefetchDescendants(const int64_t* tokens, int64_t k) {
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(tokens) +
+                                                   static_cast<std::uintptr_t>(k) * 64));
+}
+
+// Eytzinger descent for U vectors of keys over `tokens` (ToOrdered, BFS order,
+// slots 1 ... n). The complete levels never leave the tree. On the last,
+// partial level a path already past n reads slot n instead (a clamp, so the
+// gather stays inside the array) and takes the right branch whatever it read:
+// 2k + 1 then drops one more trailing 1 and leaves the same answer as
+// stopping at k, as the scalar RingEytzinger does.
+void RingEytzingerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                       const int64_t* HWY_RESTRICT tokens, std::size_t n, unsigned levels,
+                       const uint32_t* HWY_RESTRICT owners, uint32_t* HWY_RESTRICT out) {
+  const DEytzinger di;
+  const hn::RebindToUnsigned<decltype(di)> d;
+  const std::size_t lanes = hn::Lanes(di);
+  const VEytzinger size = hn::Set(di, static_cast<int64_t>(n));
+  ForEachBlock<8>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    VEytzinger x[U], node[U];
+    for (std::size_t u = 0; u < U; ++u) {
+      x[u] = ToOrdered(hn::LoadU(d, k + u * lanes));
+      node[u] = hn::Set(di, 1);
+    }
+    for (unsigned level = 0; level < levels; ++level) {
+      HWY_ALIGN int64_t next[U * kMaxLanes64];
+      for (std::size_t u = 0; u < U; ++u) {
+        const VEytzinger t = hn::GatherIndex(di, tokens, node[u]);
+        // 2k + (t < x): the mask is -1 where true.
+        node[u] = hn::Sub(hn::Add(node[u], node[u]), hn::VecFromMask(di, hn::Lt(t, x[u])));
+        hn::Store(node[u], di, next + u * lanes);
+      }
+      for (std::size_t i = 0; i < U * lanes; ++i) PrefetchDescendants(tokens, next[i]);
+    }
+    HWY_ALIGN int64_t path[U * kMaxLanes64];
+    for (std::size_t u = 0; u < U; ++u) {
+      const VEytzinger t = hn::GatherIndex(di, tokens, hn::Min(node[u], size));
+      const auto right = hn::Or(hn::Lt(t, x[u]), hn::Gt(node[u], size));
+      hn::Store(hn::Sub(hn::Add(node[u], node[u]), hn::VecFromMask(di, right)), di,
+                path + u * lanes);
+    }
+    for (std::size_t i = 0; i < U * lanes; ++i) {
+      const uint64_t p = static_cast<uint64_t>(path[i]);
+      // Drop the trailing ones and the zero above them: the last left turn.
+      o[i] = owners[p >> (std::countr_one(p) + 1)];
+    }
+  });
+}
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+
+#include <bit>
+#include <stdexcept>
+#include <vector>
+
+#include "chbench/simd.h"
+
+namespace chbench::simd {
+
+HWY_EXPORT(RingBranchlessKeys);
+HWY_EXPORT(RingEytzingerKeys);
+
+namespace {
+
+void check_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out) {
+  if (keys.size() != out.size())
+    throw std::invalid_argument("key hashes and owners differ in length");
+}
+
+int64_t ordered(uint64_t token) { return static_cast<int64_t>(token ^ (uint64_t{1} << 63)); }
+
+std::size_t checked_size(const SortedRing<uint64_t>& ring) {
+  if (ring.tokens.empty() || ring.owners.size() != ring.tokens.size() + 1)
+    throw std::invalid_argument("ring: no tokens, or owners do not match tokens");
+  return ring.tokens.size();
+}
+
+}  // namespace
+
+RingSimdBranchless::RingSimdBranchless(const SortedRing<uint64_t>& ring)
+    : n_(checked_size(ring)),
+      biased_(allocate_table<int64_t>(n_)),
+      owners_(allocate_table<uint32_t>(n_ + 1)) {
+  for (std::size_t i = 0; i < n_; ++i) biased_[i] = ordered(ring.tokens[i]);
+  for (std::size_t i = 0; i <= n_; ++i) owners_[i] = ring.owners[i];
+}
+
+void RingSimdBranchless::owners(std::span<const uint64_t> key_hashes,
+                                std::span<uint32_t> out) const {
+  check_sizes(key_hashes, out);
+  HWY_DYNAMIC_DISPATCH(RingBranchlessKeys)
+  (key_hashes.data(), key_hashes.size(), biased_.get(), n_, owners_.get(), out.data());
+}
+
+RingSimdEytzinger::RingSimdEytzinger(const SortedRing<uint64_t>& ring)
+    : n_(checked_size(ring)),
+      levels_(static_cast<unsigned>(std::bit_width(n_ + 1) - 1)),
+      biased_(allocate_table<int64_t>(n_ + 1)),
+      owners_(allocate_table<uint32_t>(n_ + 1)) {
+  biased_[0] = 0;  // never read
+  owners_[0] = ring.owners.front();
+  // In-order walk of the implicit tree (children 2k, 2k + 1) hands out the
+  // sorted positions; an explicit stack, as the tree can be 2^32 nodes.
+  std::vector<std::size_t> stack;
+  std::size_t next = 0;
+  for (std::size_t k = 1; k <= n_ || !stack.empty();) {
+    if (k <= n_) {
+      stack.push_back(k);
+      k = 2 * k;
+      continue;
+    }
+    k = stack.back();
+    stack.pop_back();
+    biased_[k] = ordered(ring.tokens[next]);
+    owners_[k] = ring.owners[next];
+    ++next;
+    k = 2 * k + 1;
+  }
+}
+
+void RingSimdEytzinger::owners(std::span<const uint64_t> key_hashes,
+                               std::span<uint32_t> out) const {
+  check_sizes(key_hashes, out);
+  HWY_DYNAMIC_DISPATCH(RingEytzingerKeys)
+  (key_hashes.data(), key_hashes.size(), biased_.get(), n_, levels_, owners_.get(), out.data());
+}
+
+namespace {
+
+template <class Search>
+class RingSimdTable final : public OwnerTable {
+ public:
+  explicit RingSimdTable(const NodeSet& nodes)
+      : search_(SortedRing<uint64_t>::from_entries(ring_entries(nodes))) {}
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    search_.owners(h, out);
+  }
+  std::size_t memory_bytes() const noexcept override { return search_.memory_bytes(); }
+
+ private:
+  Search search_;
+};
+
+}  // namespace
+
+std::unique_ptr<OwnerTable> build_ring_simd_branchless(const NodeSet& nodes) {
+  return std::make_unique<RingSimdTable<RingSimdBranchless>>(nodes);
+}
+
+std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const NodeSet& nodes) {
+  return std::make_unique<RingSimdTable<RingSimdEytzinger>>(nodes);
+}
+
+}  // namespace chbench::simd
+
+#endif  // HWY_ONCE

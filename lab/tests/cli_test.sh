@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Command-line checks of chbench-lab: --help, the shape of each command's
+# output, and bad input (one line "chbench-lab: error: ..." on stderr, nothing on
+# stdout, exit status 2). Usage: cli_test.sh PATH/TO/chbench-lab
+set -u
+lab=${1:?usage: cli_test.sh PATH/TO/chbench-lab}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# run NAME ARGS...: runs the lab, leaves status in $status, output in files.
+run() {
+  "$lab" "$@" >"$tmp/out" 2>"$tmp/err"
+  status=$?
+}
+
+# bad WHAT PATTERN ARGS...: expects exit 2, empty stdout, one stderr line
+# starting "chbench-lab: error: " and containing PATTERN.
+bad() {
+  local what=$1 pattern=$2
+  shift 2
+  run "$@"
+  [[ $status -eq 2 ]] || fail "$what: exit status $status, want 2"
+  [[ ! -s $tmp/out ]] || fail "$what: wrote to stdout: $(head -c 200 "$tmp/out")"
+  [[ $(wc -l <"$tmp/err") -eq 1 ]] || fail "$what: stderr is not one line: $(cat "$tmp/err")"
+  grep -q '^chbench-lab: error: ' "$tmp/err" || fail "$what: no 'chbench-lab: error:' prefix"
+  grep -qi -- "$pattern" "$tmp/err" || fail "$what: message lacks '$pattern': $(cat "$tmp/err")"
+}
+
+# ---- help ------------------------------------------------------------------------
+for cmd in "" owners move balance; do
+  run $cmd --help
+  [[ $status -eq 0 ]] || fail "$cmd --help: status $status"
+  grep -q -- '--scheme\|owners' "$tmp/out" || fail "$cmd --help: no help on stdout"
+done
+
+# ---- owners ----------------------------------------------------------------------
+run owners --scheme ring --nodes 5 --keys 1000 --format csv
+[[ $status -eq 0 ]] || fail "owners csv: status $status"
+[[ $(head -n1 "$tmp/out") == "key,owner" ]] || fail "owners csv: header $(head -n1 "$tmp/out")"
+[[ $(wc -l <"$tmp/out") -eq 1001 ]] || fail "owners csv: $(wc -l <"$tmp/out") lines"
+[[ $(sed -n 2p "$tmp/out") == user:1,node-* ]] || fail "owners csv: first row $(sed -n 2p "$tmp/out")"
+cp "$tmp/out" "$tmp/fast.csv"
+for scheme in modn ring hrw jump; do
+  run owners --scheme $scheme --nodes 7 --keys 3000 --format csv
+  cp "$tmp/out" "$tmp/fast.csv"
+  run owners --scheme $scheme --nodes 7 --keys 3000 --format csv --kernel reference
+  cmp -s "$tmp/out" "$tmp/fast.csv" || fail "owners $scheme: fast kernel differs from reference"
+done
+
+# Named nodes, keys from a CRLF file and from standard input give the same owners.
+printf 'user:1\r\nuser:2\r\n\r\nuser:3\r\n' >"$tmp/keys.txt"
+run owners --scheme hrw --nodes a,b,c --keys "$tmp/keys.txt" --format csv
+cp "$tmp/out" "$tmp/file.csv"
+[[ $(wc -l <"$tmp/file.csv") -eq 4 ]] || fail "owners from file: $(cat "$tmp/file.csv")"
+"$lab" owners --scheme hrw --nodes a,b,c --keys - --format csv <"$tmp/keys.txt" >"$tmp/out"
+cmp -s "$tmp/out" "$tmp/file.csv" || fail "owners from stdin differs from file"
+run owners --scheme hrw --nodes a,b,c --keys 3 --format csv
+cmp -s "$tmp/out" "$tmp/file.csv" || fail "owners of counted keys differ from the same keys in a file"
+run owners --scheme jump --nodes 3 --keys 2 --format json
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert [o["key"] for o in d["owners"]]==["user:1","user:2"], d' "$tmp/out" ||
+  fail "owners json: $(cat "$tmp/out")"
+
+# ---- move ------------------------------------------------------------------------
+run move --scheme modn --nodes 4 --add node-4 --format json
+[[ $status -eq 0 ]] || fail "move modn: status $status"
+/usr/bin/python3 - "$tmp/out" <<'PY' || fail "move modn json: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["keys"] == 100000 and d["nodes_before"] == 4 and d["nodes_after"] == 5, d
+assert abs(d["moved_fraction"] - 0.8) < 0.01, d
+assert abs(d["between_old_share_of_moved"] - 0.75) < 0.01, d
+assert d["added"] == ["node-4"] and d["flows_to_added"][0]["donors"] == 4, d
+PY
+run move --scheme ring --vnodes 1 --nodes 6 --remove node-2 --format csv
+grep -q '^measure,from,to,keys,fraction$' "$tmp/out" || fail "move csv header: $(head -n1 "$tmp/out")"
+[[ $(grep -c '^flow,node-2,' "$tmp/out") -eq 1 ]] || fail "ring V=1 removal: not one receiver"
+run move --scheme jump --nodes 5 --remove node-4 --keys 2000 --list --format csv
+[[ $(head -n1 "$tmp/out") == "key,from,to" ]] || fail "move --list csv header"
+grep -q ',node-4,' "$tmp/out" || fail "move --list: no key from node-4"
+! grep -v -q '^key,from,to$\|,node-4,' "$tmp/out" || fail "move --list: a key that node-4 did not own"
+run move --scheme hrw --nodes 3 --add x --keys 100 --list
+[[ $status -eq 0 ]] && grep -q 'moved keys' "$tmp/out" || fail "move --list text"
+
+# ---- balance -----------------------------------------------------------------------
+run balance --scheme ring --vnodes 16 --nodes 5 --rings 4 --keys 10000 --format json
+/usr/bin/python3 - "$tmp/out" <<'PY' || fail "balance json: $(cat "$tmp/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["rings"] == 4 and len(d["per_ring"]) == 4, d
+names = {n["name"] for r in d["per_ring"] for n in r["nodes"]}
+assert len(names) == 20, names
+assert abs(sum(n["circle_share"] for n in d["per_ring"][0]["nodes"]) - 1) < 1e-9
+assert "pooled" in d["summary"]["circle"]["share_std_pct"]
+PY
+run balance --scheme hrw --nodes 4 --keys 1000 --format csv
+[[ $(head -n1 "$tmp/out") == "ring,node,keys,key_share,circle_share" ]] || fail "balance csv header"
+[[ $(wc -l <"$tmp/out") -eq 5 ]] || fail "balance csv rows"
+run balance --scheme ring --nodes a,b --keys 1000 --threads 1
+[[ $status -eq 0 ]] && grep -q 'busiest / mean' "$tmp/out" || fail "balance text"
+
+# ---- bad input -----------------------------------------------------------------------
+: >"$tmp/empty.txt"
+printf '\n\r\n' >"$tmp/blank.txt"
+bad "unknown scheme" "unknown scheme 'maglev'" owners --scheme maglev --nodes 3 --keys 3
+bad "unknown node in --remove" "unknown node 'node-9'" move --scheme ring --nodes 4 --remove node-9
+bad "empty key file" "no keys" owners --scheme ring --nodes 3 --keys "$tmp/empty.txt"
+bad "blank key file" "no keys" balance --scheme ring --nodes 3 --keys "$tmp/blank.txt"
+bad "empty stdin" "no keys" owners --scheme ring --nodes 3 --keys - </dev/null
+bad "missing key file" "cannot open" owners --scheme ring --nodes 3 --keys "$tmp/none.txt"
+bad "N = 0" "N = 0" owners --scheme hrw --nodes 0 --keys 3
+bad "N = 0 in move" "N = 0" move --scheme modn --nodes 0 --add x
+bad "K = 0" "K = 0" balance --scheme hrw --nodes 3 --keys 0
+bad "V = 0" "V = 0" balance --scheme ring --nodes 3 --vnodes 0
+bad "jump middle removal" "only remove the last bucket" move --scheme jump --nodes 5 --remove node-1
+bad "remove everything" "N = 0" move --scheme hrw --nodes a --remove a
+bad "add existing" "already" move --scheme hrw --nodes 3 --add node-1
+bad "move without change" "--add" move --scheme hrw --nodes 3
+bad "add and remove" "excludes" move --scheme hrw --nodes 3 --add x --remove node-1
+bad "duplicate node" "duplicate" balance --scheme ring --nodes a,b,a
+bad "unknown format" "unknown format" balance --scheme ring --nodes 3 --format xml
+bad "unknown kernel" "unknown kernel" balance --scheme ring --nodes 3 --kernel nope
+bad "rings = 0" "rings" balance --scheme ring --nodes 3 --rings 0
+bad "rings with modn" "every repetition" balance --scheme modn --nodes 3 --rings 5
+bad "non-numeric V" "vnodes" balance --scheme ring --nodes 3 --vnodes many
+bad "missing --scheme" "scheme" owners --nodes 3 --keys 3
+bad "missing --keys" "keys" owners --scheme ring --nodes 3
+bad "no command" "subcommand" --scheme ring
+bad "unknown command" "unknown command 'shuffle'" shuffle --scheme ring --nodes 3
+bad "unknown option" "--frobnicate" balance --scheme ring --nodes 3 --frobnicate
+bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100000
+
+if [[ $failures -ne 0 ]]; then
+  echo "$failures check(s) failed" >&2
+  exit 1
+fi
+echo "all command-line checks passed"

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Regenerates the index of benchmark runs: RESULTS_DIR/README.md.
+
+Lists one line per run folder RESULTS_DIR/<machine>/<run>/ across all
+machines, newest first, with the date, machine, commit, sweep and a link to
+the run's report.md. Run folders are named `<UTC YYYYmmdd-HHMMSS>-<commit>`,
+with `-2`, `-3`, ... when a name was taken; hidden folders (runs still in
+progress, `.partial-*`) are skipped. The sweep comes from the run's bench.json
+context (`chbench_sweep`).
+
+Usage: /usr/bin/python3 scripts/index.py [RESULTS_DIR]   (default: results)
+
+scripts/run.sh calls this after every run; call it by hand after deleting or
+copying run folders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+RUN_NAME = re.compile(r"^(?P<date>\d{8})-(?P<time>\d{6})-(?P<commit>[A-Za-z0-9]+)(?:-(?P<n>\d+))?$")
+HEADER = """# Results
+
+Benchmark runs of chbench, one folder per run, grouped by machine:
+`<machine>/<UTC date>-<time>-<commit>/` holds `report.md` (context, ratios,
+tables), the plots, `bench.json` (Google Benchmark's full output) and
+`console.txt`. Runs are never overwritten; `scripts/run.sh` adds one and
+regenerates this index (by hand: `/usr/bin/python3 scripts/index.py results`).
+"""
+
+
+@dataclass
+class RunFolder:
+    """One run folder and what the index shows of it."""
+
+    machine: str
+    name: str
+    stamp: str  # YYYYmmdd-HHMMSS, sorts chronologically
+    commit: str
+    sweep: str
+    has_report: bool
+
+    @property
+    def date(self) -> str:
+        """'2026-11-30 10:20:00 UTC' from the folder name."""
+        d, t = self.stamp.split("-")
+        return f"{d[:4]}-{d[4:6]}-{d[6:]} {t[:2]}:{t[2:4]}:{t[4:]} UTC"
+
+
+def sweep_of(run_dir: Path) -> str:
+    """The sweep recorded in bench.json's context, or '?'."""
+    try:
+        with open(run_dir / "bench.json", "rb") as f:
+            context = json.load(f).get("context", {})
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return "?"
+    sweep = context.get("chbench_sweep") if isinstance(context, dict) else None
+    return str(sweep) if sweep else "?"
+
+
+def find_runs(root: Path) -> list:
+    """Every run folder under root, newest first."""
+    runs = []
+    for machine in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        for run_dir in sorted(p for p in machine.iterdir() if p.is_dir()):
+            m = RUN_NAME.match(run_dir.name)
+            if m is None:
+                continue
+            runs.append(RunFolder(machine.name, run_dir.name, f"{m['date']}-{m['time']}",
+                                  m["commit"], sweep_of(run_dir),
+                                  (run_dir / "report.md").is_file()))
+    runs.sort(key=lambda r: (r.stamp, int(RUN_NAME.match(r.name)["n"] or 1), r.machine),
+              reverse=True)
+    return runs
+
+
+def render(runs: list) -> str:
+    """The index text."""
+    lines = [HEADER]
+    if not runs:
+        lines.append("No runs yet: `scripts/run.sh` adds the first.")
+        return "\n".join(lines) + "\n"
+    lines += ["| Date | Machine | Commit | Sweep | Report |", "|---|---|---|---|---|"]
+    for r in runs:
+        link = f"[{r.name}]({r.machine}/{r.name}/report.md)" if r.has_report \
+            else f"{r.name} (no report.md)"
+        lines.append(f"| {r.date} | {r.machine} | `{r.commit}` | {r.sweep} | {link} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Writes RESULTS_DIR/README.md; exit status 2 if RESULTS_DIR is not a folder."""
+    parser = argparse.ArgumentParser(description="Regenerate the results index README.md.")
+    parser.add_argument("results", nargs="?", type=Path, default=Path("results"),
+                        help="results folder (default: results)")
+    args = parser.parse_args(argv)
+    if not args.results.is_dir():
+        print(f"index.py: error: {args.results} is not a folder", file=sys.stderr)
+        return 2
+    text = render(find_runs(args.results))
+    target = args.results / "README.md"
+    tmp = args.results / ".README.md.tmp"
+    tmp.write_text(text)
+    os.replace(tmp, target)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,469 @@
+#!/usr/bin/python3
+"""Regenerates docs/placement.md and its plots from runs of chbench-lab.
+
+Every figure on the page comes from running the built lab with --format json
+on this machine; nothing is typed in by hand. Writes into --out (default
+docs/ of the repository):
+
+  placement.md               the page: the classic results as measured, theory
+                             beside them, plots, the machine and the commands
+  lab_moved_vs_n.png         fraction of keys moved, N -> N + 1, per scheme
+  lab_share_std_vs_v.png     ring share std (% of fair) vs V, log-log, 1/sqrt(V)
+  lab_busiest_vs_v.png       ring busiest / mean vs V
+
+Usage: scripts/lab_docs.py [--lab PATH/TO/chbench-lab] [--out DIR]
+                           [--keys K] [--rings R]
+Default lab: build/release/lab/chbench-lab. Run it with Debian's interpreter,
+/usr/bin/python3, which sees python3-matplotlib. Takes about a minute on 2
+cores (most of it the 10^7-key timings).
+
+Exit status: 0 ok; 1 a lab run failed or matplotlib is missing; 2 bad
+arguments (no lab binary, output folder missing). On failure nothing is
+written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROG = "lab_docs.py"
+REPO = Path(__file__).resolve().parent.parent
+SCHEMES = ("modn", "ring", "hrw", "jump")
+TITLES = {"modn": "mod-N", "ring": "ring", "hrw": "rendezvous (HRW)", "jump": "jump"}
+COLORS = {"modn": "tab:red", "ring": "tab:blue", "hrw": "tab:green", "jump": "tab:orange"}
+RING_V = 100  # tokens per node for the ring where the page does not vary V
+GROWTH_N = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64)
+SWEEP_V = (1, 2, 4, 8, 16, 32, 64, 100, 200, 500, 1000)
+FLEETS = (2, 3, 5, 10, 20)
+BIG_KEYS = 10_000_000
+
+
+def die(status: int, message: str) -> None:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+class Lab:
+    """Runs chbench-lab and keeps every command line for the page."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.commands: list[str] = []
+
+    def json(self, *args: str) -> dict:
+        cmd = [str(self.path), *args, "--format", "json"]
+        self.commands.append("chbench-lab " + " ".join(args))
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            die(1, f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+        return json.loads(done.stdout)
+
+    def timed(self, *args: str) -> tuple[float, int | None, dict]:
+        """Wall seconds, peak resident KiB (None without GNU time) and the JSON of one run.
+
+        The peak comes from GNU time, not from this process's wait4(): Linux carries a
+        forked child's high-water mark across exec, so wait4 would report this Python
+        process's own size."""
+        cmd = [str(self.path), *args, "--format", "json"]
+        self.commands.append("chbench-lab " + " ".join(args) + "   (timed)")
+        gnu_time = Path("/usr/bin/time")
+        with tempfile.TemporaryDirectory() as tmp:
+            rss_file = Path(tmp) / "rss"
+            if gnu_time.is_file():
+                cmd = [str(gnu_time), "-f", "%M", "-o", str(rss_file), *cmd]
+            start = time.perf_counter()
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            seconds = time.perf_counter() - start
+            if done.returncode != 0:
+                die(1, f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+            kib = int(rss_file.read_text().split()[-1]) if rss_file.is_file() else None
+            return seconds, kib, json.loads(done.stdout)
+
+
+def pct(x: float, digits: int = 1) -> str:
+    return f"{100 * x:.{digits}f}%"
+
+
+def machine() -> dict:
+    cpu = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "--", "lab",
+                                "kernels"], capture_output=True, text=True).stdout.strip()
+        if dirty:
+            commit += " plus uncommitted changes in lab/ or kernels/"
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {"cpu": cpu, "cpus": os.cpu_count(), "os": platform.platform(), "commit": commit}
+
+
+# ---- measurements ----------------------------------------------------------------------
+
+
+def growth(lab: Lab, keys: int) -> dict:
+    """4 -> 5 for every scheme (ring at V = 100 and V = 1), and N -> N + 1 sweeps."""
+    table = {}
+    for scheme, v in [("modn", 1), ("ring", RING_V), ("ring", 1), ("hrw", 1), ("jump", 1)]:
+        d = lab.json("move", "--scheme", scheme, "--vnodes", str(v), "--nodes", "4", "--add",
+                     "node-4", "--keys", str(keys))
+        # What node-4 owns among node-0 ... node-4, counted by a separate balance run.
+        after = lab.json("balance", "--scheme", scheme, "--vnodes", str(v), "--nodes", "5",
+                         "--keys", str(keys))
+        d["newcomer_owns"] = after["per_ring"][0]["nodes"][4]["keys"]
+        table[(scheme, v)] = d
+    sweep = {s: [] for s in SCHEMES}
+    for scheme in SCHEMES:
+        for n in GROWTH_N:
+            d = lab.json("move", "--scheme", scheme, "--vnodes", str(RING_V), "--nodes", str(n),
+                         "--add", f"node-{n}", "--keys", str(keys))
+            sweep[scheme].append((n, d["moved_fraction"], d["between_old_fraction"]))
+    return {"table": table, "sweep": sweep}
+
+
+def balance_sweep(lab: Lab, keys: int, rings: int) -> dict:
+    by_v = {}
+    for v in SWEEP_V:
+        by_v[v] = lab.json("balance", "--scheme", "ring", "--vnodes", str(v), "--nodes", "5",
+                           "--rings", str(rings), "--keys", str(keys))
+    fleets = {}
+    for n in FLEETS:
+        fleets[n] = lab.json("balance", "--scheme", "ring", "--vnodes", "1", "--nodes", str(n),
+                             "--rings", str(rings), "--keys", str(keys))
+    return {"by_v": by_v, "fleets": fleets}
+
+
+def removals(lab: Lab, keys: int) -> dict:
+    out = {}
+    for v in (1, 200):
+        out[v] = lab.json("move", "--scheme", "ring", "--vnodes", str(v), "--nodes", "10",
+                          "--remove", "node-3", "--keys", str(keys))
+    return out
+
+
+def timings(lab: Lab) -> list:
+    runs = [
+        ("modn", ["--nodes", "4", "--add", "node-4"]),
+        ("ring", ["--vnodes", str(RING_V), "--nodes", "100", "--add", "node-100"]),
+        ("ring", ["--vnodes", "1000", "--nodes", "1000", "--remove", "node-7"]),
+        ("hrw", ["--nodes", "10", "--add", "node-10"]),
+        ("hrw", ["--nodes", "1000", "--add", "node-1000"]),
+        ("jump", ["--nodes", "100", "--add", "node-100"]),
+        ("jump", ["--nodes", "1000000", "--remove", "node-999999"]),
+    ]
+    out = []
+    for scheme, args in runs:
+        seconds, kib, d = lab.timed("move", "--scheme", scheme, *args, "--keys", str(BIG_KEYS))
+        out.append((scheme, " ".join(args), seconds, kib, d["moved"]))
+    return out
+
+
+def std_estimate_rel_sd(n: int, v: int, rings: int) -> float:
+    """Relative sd of the pooled share-std estimate: half the relative sd of a
+    variance estimate with R (N - 1) degrees of freedom from a Beta(V, (N-1) V)."""
+    a, b = v, (n - 1) * v
+    excess = 6 * ((a - b) ** 2 * (a + b + 1) - a * b * (a + b + 2)) / (
+        a * b * (a + b + 2) * (a + b + 3))
+    return 0.5 * math.sqrt((2 + excess) / (rings * (n - 1)))
+
+
+# ---- plots -----------------------------------------------------------------------------------
+
+
+def plot_moved(plt, sweep: dict, path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ns = [n for n, _, _ in sweep["modn"]]
+    for scheme in SCHEMES:
+        pts = sweep[scheme]
+        label = TITLES[scheme] + (f" (V = {RING_V})" if scheme == "ring" else "")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=COLORS[scheme], ms=4,
+                label=label)
+    ax.plot(ns, [n / (n + 1) for n in ns], "k--", lw=1, label="N / (N + 1) (mod-N theory)")
+    ax.plot(ns, [1 / (n + 1) for n in ns], "k:", lw=1, label="1 / (N + 1) (minimum)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("nodes before the join, N (N -> N + 1)")
+    ax.set_ylabel("fraction of keys moved")
+    ax.set_title("Keys moved when one node joins")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_std(plt, by_v: dict, path: Path, rings: int) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    vs = sorted(by_v)
+    pooled = [by_v[v]["summary"]["circle"]["share_std_pct"]["pooled"] for v in vs]
+    keys = [by_v[v]["summary"]["keys"]["share_std_pct"]["pooled"] for v in vs]
+    exact = [by_v[v]["theory"]["circle_share_std_pct"] for v in vs]
+    n = by_v[vs[0]]["nodes"]
+    ax.plot(vs, pooled, "o", color="tab:blue", label=f"circle, measured ({rings} rings)")
+    ax.plot(vs, keys, "x", color="tab:purple", label="keys, measured")
+    ax.plot(vs, exact, "-", color="tab:gray", lw=1, label="sqrt((N-1)/(N V + 1)) (theory)")
+    line = [100 * math.sqrt((n - 1) / n) / math.sqrt(v) for v in vs]
+    ax.plot(vs, line, "k--", lw=1, label="sqrt((N-1)/N) / sqrt(V): slope -1/2")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("tokens per node, V")
+    ax.set_ylabel("share std, % of a fair share")
+    ax.set_title(f"Ring balance: {n} nodes, std of node shares over {rings} rings")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    vs = sorted(by_v)
+    s = [by_v[v]["summary"]["keys"]["busiest_over_mean"] for v in vs]
+    mean = [x["mean"] for x in s]
+    ax.fill_between(vs, [x["min"] for x in s], [x["max"] for x in s], color="tab:blue",
+                    alpha=0.2, label=f"min ... max over {rings} rings")
+    ax.plot(vs, mean, "o-", color="tab:blue", label="mean over the rings")
+    n = by_v[vs[0]]["nodes"]
+    h = by_v[1]["theory"]["busiest_over_mean"] if 1 in by_v else None
+    if h:
+        ax.plot([1], [h], "k*", ms=10, label=f"H_{n} = {h:.3f} (theory at V = 1)")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_xscale("log")
+    ax.set_xlabel("tokens per node, V")
+    ax.set_ylabel("busiest node's keys / mean")
+    ax.set_title(f"Ring: load of the busiest of {n} nodes")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ---- the page --------------------------------------------------------------------------------
+
+
+def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
+         commands: list) -> str:
+    tab = g["table"]
+    by_v = b["by_v"]
+    L = []
+    w = L.append
+    w("# Placement lab: keys moved and balance per scheme")
+    w("")
+    w("<!-- Generated by scripts/lab_docs.py from runs of chbench-lab; do not edit. -->")
+    w("")
+    w("Lookup speed is half of the choice between schemes; the other half is what a scheme")
+    w("does to the data. `chbench-lab` (built as `build/<preset>/lab/chbench-lab`) measures")
+    w("both halves of that other half with the library's fast kernels:")
+    w("")
+    w("- `owners --nodes N|A,B,C --keys K|FILE`: each key's owner;")
+    w("- `move --nodes ... --add X[,Y] | --remove X[,Y] [--list]`: keys whose owner changes,")
+    w("  how many of them moved between two nodes that were both there before, and where a")
+    w("  removed node's keys went (and where an added node's came from);")
+    w("- `balance --nodes ... --keys ... [--rings R]`: each node's share of the keys (ring:")
+    w("  and of the circle), busiest / mean, and the standard deviation of the shares as a")
+    w("  percentage of a fair share, over R independent rings (node names suffixed `@r`).")
+    w("")
+    w("All take `--scheme modn|ring|hrw|jump`, `--vnodes V` (ring; default 100),")
+    w("`--format text|csv|json`, `--kernel` (default: the scheme's fastest; `reference`")
+    w("for the plain one) and `--threads` (default: all cores). Keys are `user:1` ...")
+    w("`user:K` for a count; nodes `node-0` ... `node-(N-1)`. Placement is SPEC.md's, bit")
+    w("for bit. Jump numbers its buckets by list position, so only the last node(s) can be")
+    w("removed; the lab refuses anything else and says so. Bad input gets one line")
+    w("`chbench-lab: error: ...` on stderr and exit status 2.")
+    w("")
+    w(f"Figures below: {keys:,} keys unless said; ring at V = {RING_V} unless said.")
+    w("")
+
+    w("## The classic results, as measured")
+    w("")
+    w("### Growing 4 -> 5 nodes")
+    w("")
+    w("| scheme | keys moved | theory | moved between old nodes | share of the moves | "
+      "moved to the newcomer | newcomer now owns |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    for (scheme, v), d in tab.items():
+        name = TITLES[scheme] + (f", V = {v}" if scheme == "ring" else "")
+        theory = d["theory"]["moved_fraction"]
+        owns = d["newcomer_owns"]
+        w(f"| {name} | {pct(d['moved_fraction'])} | {pct(theory)} | "
+          f"{pct(d['between_old_fraction'])} | {pct(d['between_old_share_of_moved'])} | "
+          f"{d['to_added']:,} | {owns:,} |")
+    w("")
+    w("mod-N keeps a key only when `h mod 4 == h mod 5`, i.e. `h mod 20 < 4`: it moves 4/5 of")
+    w("the keys, 3/5 of them between old nodes (three quarters of the moves). Rendezvous and")
+    w("jump move 1/(N + 1) = 20% on average, all of it to the newcomer. The ring moves exactly")
+    w("the keys the newcomer now owns (its share of the circle, which varies from ring to")
+    w("ring), none between old nodes. (\"Newcomer now owns\" is counted by a separate")
+    w("`balance` run over the five nodes.) The tests assert the exact part key by key.")
+    w("")
+    w("![fraction moved vs N](lab_moved_vs_n.png)")
+    w("")
+    w("### Ring balance against tokens per node")
+    w("")
+    w(f"{rings} independent five-node rings, {keys:,} keys each. Share std is the standard")
+    w("deviation of all node shares pooled over the rings, as a percentage of a fair share")
+    w("(1/N); busiest / mean is the busiest node's keys over the mean, averaged over the")
+    w("rings (min ... max in brackets).")
+    w("")
+    w("| V | share std, circle | share std, keys | theory sqrt((N-1)/(NV+1)) | "
+      "busiest / mean (keys) |")
+    w("|---:|---:|---:|---:|---:|")
+    for v in sorted(by_v):
+        d = by_v[v]
+        s = d["summary"]
+        bm = s["keys"]["busiest_over_mean"]
+        w(f"| {v} | {s['circle']['share_std_pct']['pooled']:.1f}% | "
+          f"{s['keys']['share_std_pct']['pooled']:.1f}% | "
+          f"{d['theory']['circle_share_std_pct']:.1f}% | "
+          f"{bm['mean']:.2f} ({bm['min']:.2f} ... {bm['max']:.2f}) |")
+    w("")
+    w("With N V tokens placed at random, the arcs between them are uniform spacings, jointly")
+    w("Dirichlet(1, ..., 1); a node's share, the sum of V arcs, is Beta(V, (N - 1) V), whose")
+    w("standard deviation is sqrt((N - 1) / (N V + 1)) of a fair share: 82% at V = 1, 22% at")
+    w("16, 9% at 100, 4% at 500, falling as 1/sqrt(V). The keys add the binomial noise of K")
+    n = by_v[min(by_v)]["nodes"]
+    w(f"draws, sqrt((N - 1) / K), {100 * math.sqrt((n - 1) / keys):.1f}% here. Over only {rings} "
+      "rings the measured")
+    w("value has its own spread: the pooled variance has R (N - 1) degrees of freedom, so at")
+    w(f"V = 1 the std estimate has a relative sd of about {pct(std_estimate_rel_sd(n, 1, rings))}"
+      " (Beta(1, N - 1)")
+    w("has excess kurtosis ~0.7), and readings 10% off the theory are ordinary.")
+    w("")
+    w("![share std vs V](lab_share_std_vs_v.png)")
+    w("")
+    w("![busiest / mean vs V](lab_busiest_vs_v.png)")
+    w("")
+    w("### One token per node on small fleets")
+    w("")
+    w("The largest of N uniform spacings is H_N / N on average (H_N = 1 + 1/2 + ... + 1/N),")
+    w("so with V = 1 the busiest node carries H_N times its fair share on average.")
+    w("")
+    w(f"| nodes | busiest / mean, mean over {rings} rings | min ... max | theory H_N |")
+    w("|---:|---:|---:|---:|")
+    for n, d in sorted(b["fleets"].items()):
+        bm = d["summary"]["circle"]["busiest_over_mean"]
+        w(f"| {n} | {bm['mean']:.2f} | {bm['min']:.2f} ... {bm['max']:.2f} | "
+          f"{d['theory']['busiest_over_mean']:.2f} |")
+    w("")
+    w("### Removing a node from a ring of 10")
+    w("")
+    w("| V | keys of the removed node | receiving nodes | largest receiver's part |")
+    w("|---:|---:|---:|---:|")
+    for v, d in sorted(r.items()):
+        f = d["flows_from_removed"][0]
+        top = f["to"][0]["keys"] / f["keys"]
+        w(f"| {v} | {f['keys']:,} | {f['receivers']} of {d['nodes_after']} | {pct(top)} |")
+    w("")
+    w("With one token, a removed node's whole arc falls to the next token clockwise: one")
+    w("neighbour takes everything (and its load roughly doubles). With 200 tokens the arcs")
+    w("go to 200 different successors, spread over all survivors.")
+    w("")
+    w("## Speed and memory")
+    w("")
+    w(f"`move` on {BIG_KEYS:,} keys (`user:1` ...; hashed on the fly in parallel blocks, so no")
+    w("key strings are kept and memory does not grow with K), whole process, on this machine:")
+    w("")
+    w("| scheme | nodes | wall time | peak memory | keys moved |")
+    w("|---|---|---:|---:|---:|")
+    for scheme, args, seconds, kib, moved in t:
+        mem = f"{kib / 1024:.0f} MiB" if kib is not None else "n/a"
+        w(f"| {TITLES[scheme]} | `{args}` | {seconds:.2f} s | {mem} | "
+          f"{moved:,} |")
+    w("")
+    w("## Provenance")
+    w("")
+    w(f"- Machine: {m['cpu']}, {m['cpus']} CPUs, {m['os']}")
+    w(f"- Commit: {m['commit']}")
+    kernels = sorted({d["kernel"] for d in tab.values()})
+    w(f"- Kernels (the lab's defaults, the fastest each scheme has): {', '.join(kernels)}")
+    w(f"- Generated: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
+      "`scripts/lab_docs.py`")
+    w("- Regenerate (after building): `/usr/bin/python3 scripts/lab_docs.py --lab "
+      "build/release/lab/chbench-lab`")
+    w("- Tests: `ctest --test-dir build/release -R 'lab:'` (the exact and statistical properties")
+    w("  above, with tolerances derived from the theory quoted here; the command line's bad")
+    w("  input)")
+    w("")
+    w("<details><summary>Every lab command behind this page</summary>")
+    w("")
+    w("```")
+    L.extend(commands)
+    w("```")
+    w("")
+    w("</details>")
+    w("")
+    return "\n".join(L)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
+    ap.add_argument("--out", type=Path, default=REPO / "docs")
+    ap.add_argument("--keys", type=int, default=100_000)
+    ap.add_argument("--rings", type=int, default=50)
+    a = ap.parse_args()
+    if not (a.lab.is_file() and os.access(a.lab, os.X_OK)):
+        die(2, f"no chbench-lab at {a.lab} (build it, or pass --lab PATH)")
+    if not a.out.is_dir():
+        die(2, f"output folder {a.out} does not exist")
+    if a.keys < 1 or a.rings < 1:
+        die(2, "--keys and --rings must be at least 1")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        die(1, "matplotlib is missing (run with /usr/bin/python3 and python3-matplotlib)")
+
+    lab = Lab(a.lab)
+    g = growth(lab, a.keys)
+    b = balance_sweep(lab, a.keys, a.rings)
+    r = removals(lab, a.keys)
+    t = timings(lab)
+    text = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands)
+
+    # Write everything next to its final name first, then rename, so that a
+    # failure leaves the previous page and plots intact.
+    outputs = {
+        "lab_moved_vs_n.png": lambda p: plot_moved(plt, g["sweep"], p),
+        "lab_share_std_vs_v.png": lambda p: plot_std(plt, b["by_v"], p, a.rings),
+        "lab_busiest_vs_v.png": lambda p: plot_busiest(plt, b["by_v"], p, a.rings),
+        "placement.md": lambda p: p.write_text(text),
+    }
+    staged = []
+    try:
+        for name, write in outputs.items():
+            tmp = a.out / f".partial-{name}"  # ends in .png, so savefig keeps the format
+            staged.append((tmp, a.out / name))
+            write(tmp)
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp, final in staged:
+        os.replace(tmp, final)
+    print(f"wrote {', '.join(str(f) for _, f in staged)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

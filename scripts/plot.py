@@ -1,0 +1,1220 @@
+#!/usr/bin/python3
+"""Plots and a Markdown report for one chbench run.
+
+Reads the Google Benchmark 1.7.1 JSON that build/release/bench/chbench_bench
+writes (--benchmark_out=FILE --benchmark_out_format=json, run with
+repetitions) and writes into an existing folder:
+
+  ring_tokens.png    ns/key vs ring tokens, per ring kernel    (family "tokens")
+  schemes_nodes.png  ns/key vs node count, every scheme        (family "nodes")
+  threads.png        speed-up vs thread count, per kernel      (family "threads")
+  batch.png          ns/key vs batch size K, per kernel        (family "batch")
+  hashed.png         ns/key with key hashing included          (family "hashed")
+  report.md          machine and build, ratios, plots, tables, checks
+
+A family missing from the JSON gets no plot; the report says so.
+
+Benchmark names follow the bench's contract
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>`; suffixes that
+Google Benchmark appends itself (`/real_time`, `/repeats:3`, a second
+`threads:`) are ignored. Counters are top-level numeric fields of each entry.
+
+Exit status: 0 on success; 2 when the input cannot be read, is not JSON
+(corrupt or truncated), holds no chbench benchmarks, or the output folder does
+not exist; then nothing at all is written. 1 when matplotlib is missing.
+
+Run it with Debian's interpreter, /usr/bin/python3, which sees
+python3-matplotlib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import os
+import statistics
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Optional
+
+PROG = "plot.py"
+EXIT_BAD_INPUT = 2
+EXIT_NO_MATPLOTLIB = 1
+
+FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed")
+SCHEME_ORDER = ("ring", "hrw", "jump", "modn")
+SCHEME_TITLES = {
+    "ring": "ring",
+    "hrw": "rendezvous (HRW)",
+    "jump": "jump",
+    "modn": "mod-N",
+}
+# Name segments `KEY:value` and the counter each one mirrors.
+NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads"}
+TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+# Tokens at and above which the report compares Eytzinger with lower_bound.
+RATIO_MIN_TOKENS = 1_000_000
+# Above this coefficient of variation a figure is flagged as noisy.
+NOISY_CV = 0.05
+DPI = 150
+
+OUTPUT_FILES = (
+    "ring_tokens.png",
+    "schemes_nodes.png",
+    "threads.png",
+    "batch.png",
+    "hashed.png",
+    "report.md",
+)
+
+
+class InputError(Exception):
+    """The input cannot be used; the message is one line for the user."""
+
+
+# --------------------------------------------------------------------------
+# Reading the JSON
+
+
+@dataclass(frozen=True)
+class BenchName:
+    """The parts of a benchmark name that the contract defines."""
+
+    family: str
+    scheme: str
+    kernel: str
+    params: dict  # counter name ("nodes", "vnodes", "keys", "threads") -> int
+
+
+def parse_name(name: str) -> Optional[BenchName]:
+    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/...]`.
+
+    Returns None when the name does not start with three plain segments.
+    Unknown or repeated `KEY:value` segments (Google Benchmark appends its
+    own `threads:`, `repeats:`, `min_time:`) are ignored: the first one wins.
+    """
+    parts = name.split("/")
+    if len(parts) < 3:
+        return None
+    family, scheme, kernel = parts[:3]
+    if not all(p and ":" not in p for p in (family, scheme, kernel)):
+        return None
+    params: dict = {}
+    for segment in parts[3:]:
+        key, sep, value = segment.partition(":")
+        counter = NAME_PARAMS.get(key) if sep else None
+        if counter is None or counter in params:
+            continue
+        try:
+            params[counter] = int(value)
+        except ValueError:
+            continue
+    return BenchName(family, scheme, kernel, params)
+
+
+def number(value: Any) -> Optional[float]:
+    """A finite float from a JSON value, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def entry_ns_per_key(entry: dict) -> Optional[float]:
+    """ns/key of one entry: the ns_per_key counter, else real_time / keys."""
+    value = number(entry.get("ns_per_key"))
+    if value is not None and value > 0:
+        return value
+    return real_time_ns_per_key(entry)
+
+
+def real_time_ns_per_key(entry: dict) -> Optional[float]:
+    """real_time (converted to ns) divided by the keys counter, or None."""
+    real_time = number(entry.get("real_time"))
+    keys = number(entry.get("keys"))
+    scale = TIME_UNIT_NS.get(entry.get("time_unit", "ns"))
+    if real_time is None or not keys or scale is None:
+        return None
+    return real_time * scale / keys
+
+
+@dataclass
+class Result:
+    """One benchmark configuration, summarised over its repetitions."""
+
+    run_name: str
+    family: str
+    scheme: str
+    kernel: str
+    nodes: Optional[int] = None
+    vnodes: Optional[int] = None
+    keys: Optional[int] = None
+    threads: Optional[int] = None
+    threads_ran: Optional[int] = None
+    tokens: Optional[int] = None
+    memory_bytes: Optional[float] = None
+    order: int = 0  # where the kernel first appears in the JSON (bench order)
+    ns: Optional[float] = None  # median ns/key
+    ns_lo: Optional[float] = None  # spread: min over repetitions ...
+    ns_hi: Optional[float] = None  # ... and max (or median -/+ stddev)
+    cv: Optional[float] = None  # of ns/key, a fraction
+    repetitions: Optional[int] = None
+    keys_per_second: Optional[float] = None
+    error: Optional[str] = None
+
+    @property
+    def label(self) -> str:
+        """`scheme/kernel`, as the bench and the kernel registry name it."""
+        return f"{self.scheme}/{self.kernel}"
+
+    def sort_key(self) -> tuple:
+        """Scheme order of SPEC.md, kernels in the bench's order, then parameters."""
+        scheme = SCHEME_ORDER.index(self.scheme) if self.scheme in SCHEME_ORDER else 99
+        return (scheme, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
+                self.keys or 0, self.threads or 0)
+
+
+@dataclass
+class Run:
+    """Everything read from one JSON file."""
+
+    context: dict
+    results: list  # of Result
+    warnings: list = field(default_factory=list)
+
+    def family(self, name: str) -> list:
+        """The measured (not errored) results of one family, sorted."""
+        return sorted((r for r in self.results if r.family == name and r.ns is not None),
+                      key=Result.sort_key)
+
+    def families(self) -> list:
+        """Family names present, known ones first in the contract's order."""
+        present = {r.family for r in self.results}
+        known = [f for f in FAMILY_ORDER if f in present]
+        return known + sorted(present - set(FAMILY_ORDER))
+
+
+def load(path: Path) -> Run:
+    """Reads and summarises a bench JSON file. Raises InputError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    if not raw.strip():
+        raise InputError(f"{path} is empty; did the bench run finish?")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"{path} is not valid JSON ({detail}); "
+                         "is it corrupt or cut short?") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} is JSON but not a Google Benchmark report (no top-level object)")
+    entries = data.get("benchmarks")
+    if not isinstance(entries, list) or not entries:
+        raise InputError(f"{path} holds no benchmarks (missing or empty \"benchmarks\" list)")
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    run = Run(context=context, results=[])
+    run.results = summarise(entries, run.warnings)
+    if not run.results:
+        raise InputError(f"{path} holds no chbench benchmarks "
+                         "(names like tokens/ring/eytzinger/N:1000/V:100/K:300000/threads:1)")
+    return run
+
+
+def summarise(entries: list, warnings: list) -> list:
+    """Groups entries by run name and reduces each group to a Result."""
+    groups: dict = {}
+    skipped = 0
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            skipped += 1
+            continue
+        run_name = entry.get("run_name")
+        if not isinstance(run_name, str):
+            run_name = entry["name"]
+            aggregate = entry.get("aggregate_name")
+            if entry.get("run_type") == "aggregate" and isinstance(aggregate, str):
+                run_name = run_name.removesuffix("_" + aggregate)
+        parsed = parse_name(run_name)
+        if parsed is None:
+            skipped += 1
+            continue
+        groups.setdefault(run_name, (parsed, []))[1].append(entry)
+    if skipped:
+        warnings.append(f"{skipped} entries skipped: no chbench name "
+                        "(family/scheme/kernel/...)")
+    results = [reduce_group(name, parsed, group, warnings)
+               for name, (parsed, group) in groups.items()]
+    first_seen: dict = {}
+    for r in results:
+        r.order = first_seen.setdefault(r.label, len(first_seen))
+    return results
+
+
+def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) -> Result:
+    """Median, spread, CV and parameters of one configuration."""
+    result = Result(run_name, parsed.family, parsed.scheme, parsed.kernel)
+    errors = [e for e in group if e.get("error_occurred")]
+    if errors:
+        result.error = str(errors[0].get("error_message") or "error_occurred")
+        return result
+    iterations = [e for e in group if e.get("run_type", "iteration") == "iteration"]
+    aggregates = {e.get("aggregate_name"): e for e in group if e.get("run_type") == "aggregate"}
+    median_entry = aggregates.get("median")
+    first = median_entry or (iterations[0] if iterations else group[0])
+
+    # Parameters: the counters, with the name as the fallback. `threads` is
+    # taken from the name first: Google Benchmark writes its own "threads"
+    # field (the benchmark threads, 1) into the same object as the counter.
+    def counter(key: str) -> Optional[int]:
+        value = number(first.get(key))
+        return None if value is None else int(round(value))
+
+    result.nodes = counter("nodes") or parsed.params.get("nodes")
+    result.vnodes = counter("vnodes") or parsed.params.get("vnodes")
+    result.keys = counter("keys") or parsed.params.get("keys")
+    result.threads = parsed.params.get("threads") or counter("threads")
+    result.threads_ran = counter("threads_ran")
+    result.tokens = counter("tokens")
+    if result.tokens is None and parsed.scheme == "ring" and result.nodes and result.vnodes:
+        result.tokens = result.nodes * result.vnodes
+    result.memory_bytes = number(first.get("memory_bytes"))
+    for key, value in parsed.params.items():
+        got = getattr(result, key)
+        if key != "threads" and got is not None and got != value:
+            warnings.append(f"{run_name}: counter {key} = {got} but the name says {value}")
+
+    samples = [v for v in (entry_ns_per_key(e) for e in iterations) if v is not None]
+    if median_entry is not None:
+        result.ns = entry_ns_per_key(median_entry)
+    if result.ns is None and samples:
+        result.ns = statistics.median(samples)
+    if result.ns is None:
+        result.error = "no ns_per_key, real_time or keys in the JSON"
+        return result
+
+    counted = number(first.get("ns_per_key"))
+    timed = real_time_ns_per_key(first)
+    if counted and timed and not 0.67 < counted / timed < 1.5:
+        warnings.append(f"{run_name}: ns_per_key counter {sig3(counted)} disagrees with "
+                        f"real_time / keys = {sig3(timed)} ns; plotted the counter")
+
+    result.repetitions = (int(number(first.get("repetitions")) or 0) or len(iterations) or 1)
+    if len(samples) >= 2:
+        result.ns_lo, result.ns_hi = min(samples), max(samples)
+    elif "stddev" in aggregates:
+        stddev = entry_ns_per_key_spread(aggregates["stddev"])
+        if stddev is not None:
+            result.ns_lo, result.ns_hi = result.ns - stddev, result.ns + stddev
+    cv_entry = aggregates.get("cv")
+    if cv_entry is not None:
+        result.cv = number(cv_entry.get("ns_per_key"))
+        if result.cv is None:
+            result.cv = number(cv_entry.get("real_time"))
+    if result.cv is None and len(samples) >= 2:
+        mean = statistics.fmean(samples)
+        result.cv = statistics.stdev(samples) / mean if mean else None
+
+    kps = number(first.get("keys_per_second"))
+    result.keys_per_second = kps if kps else 1e9 / result.ns
+    return result
+
+
+def entry_ns_per_key_spread(entry: dict) -> Optional[float]:
+    """The stddev aggregate's ns/key (its counters hold standard deviations).
+
+    Its `keys` counter is a standard deviation too (0), so real_time / keys
+    cannot stand in for a missing ns_per_key here.
+    """
+    return number(entry.get("ns_per_key"))
+
+
+# --------------------------------------------------------------------------
+# Numbers
+
+
+def sig3(x: Optional[float]) -> str:
+    """x rounded to 3 significant digits, plain notation from 0.001 to 10^7."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    if x == 0:
+        return "0"
+    rounded = float(f"{x:.3g}")
+    magnitude = math.floor(math.log10(abs(rounded)))
+    if -3 <= magnitude < 7:
+        return f"{rounded:,.{max(0, 2 - magnitude)}f}"
+    return f"{rounded:.2e}"
+
+
+def si(x: Optional[float], unit: str = "") -> str:
+    """x with an SI prefix and 3 significant digits, e.g. 3.75e9 -> '3.75 G'."""
+    if x is None or not math.isfinite(x):
+        return "–"
+    for factor, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(x) >= factor * 0.9995:
+            return f"{sig3(x / factor)} {prefix}{unit}"
+    return f"{sig3(x)} {unit}".rstrip()
+
+
+def binary_size(n: Optional[float]) -> str:
+    """Bytes as B, KiB, MiB or GiB with 3 significant digits."""
+    if n is None or not math.isfinite(n):
+        return "–"
+    for factor, unit in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= factor:
+            return f"{sig3(n / factor)} {unit}"
+    return f"{int(n)} B"
+
+
+def integer(n: Optional[float]) -> str:
+    """An exact count with thousands separators."""
+    return "–" if n is None else f"{int(n):,}"
+
+
+def crossovers(xs: list, a: list, b: list) -> list:
+    """Where series a and b (same xs, ascending, all > 0) cross.
+
+    Interpolates log(a) - log(b) linearly in log(x), as on a log-log plot.
+    Returns (x, a_below_before) per crossing: a_below_before tells whether a
+    was the smaller one just before the crossing.
+    """
+    found = []
+    diff = [math.log(p) - math.log(q) for p, q in zip(a, b)]
+    for i in range(len(xs) - 1):
+        d0, d1 = diff[i], diff[i + 1]
+        if d0 == 0 and (i == 0 or diff[i - 1] == 0):
+            continue
+        if d0 == 0:
+            found.append((xs[i], diff[i - 1] < 0))
+        elif d0 * d1 < 0:
+            t = d0 / (d0 - d1)
+            x = math.exp(math.log(xs[i]) + t * (math.log(xs[i + 1]) - math.log(xs[i])))
+            found.append((x, d0 < 0))
+    if len(diff) >= 2 and diff[-1] == 0 and diff[-2] != 0:
+        found.append((xs[-1], diff[-2] < 0))
+    return found
+
+
+def interpolate_loglog(xs: list, ys: list, x: float) -> float:
+    """y at x on the piecewise log-log line through (xs, ys), xs ascending."""
+    for i in range(len(xs) - 1):
+        if xs[i] <= x <= xs[i + 1]:
+            t = (math.log(x) - math.log(xs[i])) / (math.log(xs[i + 1]) - math.log(xs[i]))
+            return math.exp(math.log(ys[i]) + t * (math.log(ys[i + 1]) - math.log(ys[i])))
+    return ys[0] if x < xs[0] else ys[-1]
+
+
+# --------------------------------------------------------------------------
+# Analysis shared by plots and report
+
+# Which result field is the x axis of each family; the fields it is derived
+# from do not split series either.
+FAMILY_X = {"tokens": ("tokens", {"nodes", "vnodes"}), "nodes": ("nodes", {"tokens"}),
+            "batch": ("keys", set()), "threads": ("threads", {"threads_ran"})}
+PARAM_FIELDS = ("nodes", "vnodes", "keys", "threads")
+PARAM_LABELS = {"nodes": "N", "vnodes": "V", "keys": "K", "threads": "threads"}
+
+
+@dataclass
+class Series:
+    """One line of a plot: a kernel with the parameters that vary held fixed."""
+
+    label: str
+    scheme: str
+    points: list  # of Result, ascending in x
+
+
+@dataclass
+class Split:
+    """A family's results as plot lines, and how its parameters vary.
+
+    fixed: parameters with one value for every result (for the subtitle);
+    per_kernel: parameters that differ between kernels but not within one
+    (the table shows them); a parameter that varies within a kernel splits it
+    into several series and appears in their labels.
+    """
+
+    series: list
+    fixed: dict
+    per_kernel: list
+
+    def subtitle(self) -> str:
+        """'N = 1,000, K = 300,000, 1 thread' (+ what differs by kernel)."""
+        parts = []
+        for f in PARAM_FIELDS:
+            if f not in self.fixed:
+                continue
+            if f == "threads":
+                parts.append(f"{self.fixed[f]} thread" + ("s" if self.fixed[f] != 1 else ""))
+            else:
+                parts.append(f"{PARAM_LABELS[f]} = {integer(self.fixed[f])}")
+        if self.per_kernel:
+            parts.append(", ".join(PARAM_LABELS[f] for f in self.per_kernel)
+                         + " by kernel (see report)")
+        return ", ".join(parts)
+
+
+def split_series(results: list, x_field: str, derived: set) -> Split:
+    """Groups a family's results into Series along x_field."""
+    others = [f for f in PARAM_FIELDS if f != x_field and f not in derived]
+    fixed: dict = {}
+    per_kernel, varying = [], []
+    for f in others:
+        # A non-ring scheme's V does not matter; do not let it split series.
+        relevant = [r for r in results if not (f == "vnodes" and r.scheme != "ring")]
+        values = {getattr(r, f) for r in relevant}
+        if len(values) <= 1:
+            if values and None not in values:
+                fixed[f] = values.pop()
+            continue
+        by_label: dict = {}
+        for r in relevant:
+            by_label.setdefault(r.label, set()).add(getattr(r, f))
+        if any(len(v) > 1 for v in by_label.values()):
+            varying.append(f)
+        else:
+            per_kernel.append(f)
+    groups: dict = {}
+    for r in results:
+        extra = [f"{PARAM_LABELS[f]}={getattr(r, f)}" for f in varying
+                 if not (f == "vnodes" and r.scheme != "ring")]
+        label = r.label + (f" ({', '.join(extra)})" if extra else "")
+        groups.setdefault(label, Series(label, r.scheme, [])).points.append(r)
+    for series in groups.values():
+        series.points.sort(key=lambda r: getattr(r, x_field) or 0)
+        series.points = [p for p in series.points if getattr(p, x_field)]
+    return Split([g for g in groups.values() if g.points], fixed, per_kernel)
+
+
+def envelope(series: list, x_field: str) -> tuple:
+    """Lower envelope over series: (xs, ys, labels) at the x values all share."""
+    common = None
+    for s in series:
+        xs = {getattr(p, x_field) for p in s.points}
+        common = xs if common is None else common & xs
+    xs = sorted(common or [])
+    ys, labels = [], []
+    for x in xs:
+        best = min((p.ns, s.label) for s in series for p in s.points
+                   if getattr(p, x_field) == x)
+        ys.append(best[0])
+        labels.append(best[1])
+    return xs, ys, labels
+
+
+@dataclass
+class Crossover:
+    """Where rendezvous and the best ring kernel cost the same."""
+
+    nodes: float
+    hrw_below_before: bool
+    ring_label: str
+    hrw_label: str
+    ns: float
+    group: str
+
+
+@dataclass
+class NodesAnalysis:
+    """Crossovers per group of the "nodes" family, and what was compared."""
+
+    crossovers: list
+    notes: list
+
+
+def analyse_nodes(run: Run) -> NodesAnalysis:
+    """Finds where HRW's ns/key passes the best ring kernel's, per (V, K, threads)."""
+    analysis = NodesAnalysis([], [])
+    results = run.family("nodes")
+    groups: dict = {}
+    for r in results:
+        groups.setdefault((r.keys, r.threads), {}).setdefault(r.scheme, []).append(r)
+    for (keys, threads), by_scheme in sorted(groups.items(), key=lambda kv: str(kv[0])):
+        ring = [r for r in by_scheme.get("ring", [])]
+        hrw = [r for r in by_scheme.get("hrw", [])]
+        group = f"K = {integer(keys)}, threads = {threads}"
+        if not ring or not hrw:
+            analysis.notes.append(f"{group}: needs both ring and hrw results")
+            continue
+        vnodes = sorted({r.vnodes for r in ring})
+        for v in vnodes:
+            ring_series = series_by_label([r for r in ring if r.vnodes == v], "nodes")
+            hrw_series = series_by_label(hrw, "nodes")
+            sub = group + (f", V = {integer(v)}" if v is not None else "")
+            xs_r, ys_r, lab_r = envelope(ring_series, "nodes")
+            xs_h, ys_h, lab_h = envelope(hrw_series, "nodes")
+            xs = sorted(set(xs_r) & set(xs_h))
+            if len(xs) < 2:
+                analysis.notes.append(f"{sub}: fewer than two node counts with both ring and hrw")
+                continue
+            ring_ns = [ys_r[xs_r.index(x)] for x in xs]
+            hrw_ns = [ys_h[xs_h.index(x)] for x in xs]
+            found = crossovers(xs, hrw_ns, ring_ns)
+            if not found:
+                faster = "rendezvous" if hrw_ns[0] < ring_ns[0] else "the best ring kernel"
+                analysis.notes.append(
+                    f"{sub}: no crossover between N = {integer(xs[0])} and "
+                    f"N = {integer(xs[-1])}; {faster} is faster throughout")
+            for n, hrw_below in found:
+                i = max(j for j in range(len(xs)) if xs[j] <= n)
+                j = min(i + 1, len(xs) - 1)
+                ring_label = lab_r[xs_r.index(xs[j if hrw_below else i])]
+                hrw_label = lab_h[xs_h.index(xs[i])]
+                analysis.crossovers.append(Crossover(
+                    n, hrw_below, ring_label, hrw_label,
+                    interpolate_loglog(xs, ring_ns, n), sub))
+    return analysis
+
+
+def series_by_label(results: list, x_field: str) -> list:
+    """Series per kernel label along x_field (points without an x dropped)."""
+    groups: dict = {}
+    for r in results:
+        if getattr(r, x_field):
+            groups.setdefault(r.label, Series(r.label, r.scheme, [])).points.append(r)
+    for s in groups.values():
+        s.points.sort(key=lambda p: getattr(p, x_field))
+    return list(groups.values())
+
+
+def eytzinger_ratios(run: Run) -> list:
+    """(lower_bound, eytzinger) result pairs of family "tokens", tokens >= 1M."""
+    lower = {}
+    for r in run.family("tokens"):
+        if r.label == "ring/lower_bound":
+            lower[(r.nodes, r.vnodes, r.keys, r.threads)] = r
+    pairs = []
+    for r in run.family("tokens"):
+        if r.label != "ring/eytzinger":
+            continue
+        base = lower.get((r.nodes, r.vnodes, r.keys, r.threads))
+        if base is not None and (r.tokens or 0) >= RATIO_MIN_TOKENS:
+            pairs.append((base, r))
+    return sorted(pairs, key=lambda p: (p[1].tokens, p[1].keys or 0))
+
+
+def thread_speedups(run: Run) -> list:
+    """(series, {threads: (result, speed-up)}) for family "threads"."""
+    out = []
+    for s in split_series(run.family("threads"), "threads", {"threads_ran"}).series:
+        one = next((p for p in s.points if p.threads == 1), None)
+        if one is None:
+            continue
+        out.append((s, {p.threads: (p, one.ns / p.ns) for p in s.points}))
+    return out
+
+
+def hashing_baseline(run: Run, r: Result) -> Optional[Result]:
+    """The lookup-only result for the same kernel and configuration, if any."""
+    for family in ("nodes", "tokens", "batch", "threads"):
+        for other in run.family(family):
+            if (other.label == r.label and other.nodes == r.nodes and other.keys == r.keys
+                    and other.threads == r.threads
+                    and (r.scheme != "ring" or other.vnodes == r.vnodes)):
+                return other
+    return None
+
+
+# --------------------------------------------------------------------------
+# Plots
+
+
+def import_matplotlib():
+    """Imports matplotlib with the Agg backend; exits 1 with advice if absent."""
+    try:
+        import matplotlib
+    except ImportError:
+        print(f"{PROG}: error: matplotlib is not importable by {sys.executable}; "
+              "run /usr/bin/python3 scripts/plot.py (Debian's python3-matplotlib)",
+              file=sys.stderr)
+        sys.exit(EXIT_NO_MATPLOTLIB)
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    return Figure
+
+
+class Style:
+    """A stable colour and marker per kernel label, the same in every plot."""
+
+    MARKERS = "osD^v<>ph*"
+    LINES = {"ring": "-", "hrw": "--", "jump": "-.", "modn": ":"}
+
+    def __init__(self, results: Iterable):
+        ordered = sorted(results, key=Result.sort_key)
+        self.index: dict = {}
+        for r in ordered:
+            self.index.setdefault(r.label, len(self.index))
+
+    def kw(self, label: str, scheme: str) -> dict:
+        """Plot keyword arguments for one series."""
+        i = self.index.get(label.split(" (")[0], 0)
+        return {"color": f"C{i % 10}", "marker": self.MARKERS[i % len(self.MARKERS)],
+                "linestyle": self.LINES.get(scheme, "-"), "markersize": 5, "linewidth": 1.6}
+
+
+def new_axes(figure_cls, title: str, subtitle: str):
+    """A figure with one axes, a title and a smaller second title line."""
+    fig = figure_cls(figsize=(8.5, 5.4), dpi=DPI, constrained_layout=True)
+    ax = fig.add_subplot()
+    ax.set_title(f"{title}\n{subtitle}" if subtitle else title, fontsize=11)
+    ax.grid(True, which="major", alpha=0.45)
+    ax.grid(True, which="minor", alpha=0.15)
+    return fig, ax
+
+
+def png(fig) -> bytes:
+    """The figure as PNG bytes."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    return buf.getvalue()
+
+
+def draw_series(ax, s: Series, x_of: Callable, style: Style) -> None:
+    """A median line with its spread (min to max repetition) as a band."""
+    xs = [x_of(p) for p in s.points]
+    ys = [p.ns for p in s.points]
+    kw = style.kw(s.label, s.scheme)
+    ax.plot(xs, ys, label=s.label, **kw)
+    if all(p.ns_lo is not None for p in s.points):
+        lo = [p.ns_lo for p in s.points]
+        hi = [p.ns_hi for p in s.points]
+        ax.fill_between(xs, lo, hi, color=kw["color"], alpha=0.18, linewidth=0)
+
+
+def spread_note(results: list) -> str:
+    """'median of 3 repetitions, band = min–max' for subtitles."""
+    reps = sorted({r.repetitions for r in results if r.repetitions})
+    text = "median of " + "/".join(str(n) for n in reps) + " repetitions" if reps else "median"
+    return text
+
+
+def plot_tokens(run: Run, figure_cls, style: Style) -> Optional[bytes]:
+    """ring_tokens.png: ns/key vs distinct ring tokens, log-log."""
+    results = [r for r in run.family("tokens") if r.tokens]
+    if not results:
+        return None
+    split = split_series(results, "tokens", {"nodes", "vnodes"})
+    fig, ax = new_axes(figure_cls, "Ring lookup: cost per key vs ring size",
+                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+    for s in split.series:
+        draw_series(ax, s, lambda p: p.tokens, style)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("distinct ring tokens (N × V)")
+    ax.set_ylabel("time per key [ns] (median)")
+    mark_caches(ax, run, results)
+    ax.legend(title="kernel", fontsize=9)
+    return png(fig)
+
+
+def mark_caches(ax, run: Run, results: list) -> None:
+    """Dotted lines where the ring's lookup structure outgrows each data cache."""
+    per_token = [r.memory_bytes / r.tokens for r in results if r.memory_bytes and r.tokens]
+    caches = run.context.get("caches")
+    if not per_token or not isinstance(caches, list):
+        return
+    bytes_per_token = statistics.median(per_token)
+    lo = min(r.tokens for r in results)
+    hi = max(r.tokens for r in results)
+    for cache in caches:
+        if not isinstance(cache, dict) or cache.get("type") not in ("Data", "Unified"):
+            continue
+        size = number(cache.get("size"))
+        if not size:
+            continue
+        x = size / bytes_per_token
+        if lo <= x <= hi:
+            ax.axvline(x, color="0.4", linestyle=":", linewidth=1)
+            ax.annotate(f"L{cache.get('level', '?')} {binary_size(size)}", (x, 0.02),
+                        xycoords=("data", "axes fraction"), xytext=(-3, 0),
+                        textcoords="offset points", rotation=90, ha="right", va="bottom",
+                        fontsize=8, color="0.3",
+                        bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1})
+
+
+def plot_nodes(run: Run, figure_cls, style: Style, analysis: NodesAnalysis) -> Optional[bytes]:
+    """schemes_nodes.png: ns/key vs N for every scheme, log-log, crossover marked."""
+    results = run.family("nodes")
+    if not results:
+        return None
+    split = split_series(results, "nodes", {"tokens"})
+    fig, ax = new_axes(figure_cls, "Every scheme: cost per key vs node count",
+                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+    for s in split.series:
+        draw_series(ax, s, lambda p: p.nodes, style)
+    for c in analysis.crossovers:
+        ax.axvline(c.nodes, color="0.25", linestyle=(0, (2, 3)), linewidth=1)
+        ax.plot([c.nodes], [c.ns], marker="X", color="black", markersize=9, zorder=5)
+        ax.annotate(f"ring = HRW at N ≈ {sig3(c.nodes)}", (c.nodes, 0.03),
+                    xycoords=("data", "axes fraction"), xytext=(5, 0),
+                    textcoords="offset points", fontsize=9, va="bottom",
+                    bbox={"boxstyle": "round", "fc": "white", "ec": "0.6", "alpha": 0.9})
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("nodes N")
+    ax.set_ylabel("time per key [ns] (median)")
+    ax.legend(title="scheme/kernel", fontsize=9, ncol=2)
+    return png(fig)
+
+
+def plot_threads(run: Run, figure_cls, style: Style) -> Optional[bytes]:
+    """threads.png: speed-up over one thread vs thread count, with the ideal."""
+    speedups = thread_speedups(run)
+    if not speedups:
+        return None
+    results = run.family("threads")
+    split = split_series(results, "threads", {"threads_ran"})
+    fig, ax = new_axes(figure_cls, "Thread scaling: speed-up over one thread",
+                       f"{split.subtitle()}; ratio of medians, bars = min–max")
+    max_t = max(t for _, by_t in speedups for t in by_t)
+    ax.plot([1, max_t], [1, max_t], color="0.5", linestyle="--", linewidth=1.2,
+            label="ideal (= threads)")
+    for s, by_t in speedups:
+        ts = sorted(by_t)
+        ys = [by_t[t][1] for t in ts]
+        kw = style.kw(s.label, s.scheme)
+        ax.plot(ts, ys, label=s.label, **kw)
+        one = by_t[1][0]
+        if one.ns_lo is not None and all(by_t[t][0].ns_lo is not None for t in ts):
+            lo = [one.ns_lo / by_t[t][0].ns_hi for t in ts]
+            hi = [one.ns_hi / by_t[t][0].ns_lo for t in ts]
+            ax.errorbar(ts, ys, yerr=[[max(0.0, y - low) for y, low in zip(ys, lo)],
+                                      [max(0.0, high - y) for y, high in zip(ys, hi)]],
+                        fmt="none", ecolor=kw["color"], alpha=0.6, capsize=3)
+    hw = hardware_threads(run.context)
+    if hw and 1 < hw <= max_t:
+        ax.axvline(hw, color="0.4", linestyle=":", linewidth=1)
+        ax.annotate(f"{hw} hardware threads", (hw, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(-4, 0), textcoords="offset points", ha="right", fontsize=8)
+    short = sorted({(t, p.threads_ran) for _, by_t in speedups for t, (p, _) in by_t.items()
+                    if p.threads_ran is not None and p.threads_ran < t})
+    if short:
+        ax.text(0.98, 0.10, "fewer threads ran than asked: "
+                + ", ".join(f"{ran} of {t}" for t, ran in short) + " (see report, Checks)",
+                transform=ax.transAxes, ha="right", fontsize=9, color="C3",
+                bbox={"fc": "white", "ec": "C3", "alpha": 0.9})
+    all_t = sorted({t for _, by_t in speedups for t in by_t})
+    ax.set_xticks(all_t)
+    ax.set_xlabel("threads (oneTBB arena size)")
+    ax.set_ylabel("speed-up [×] = median time at 1 thread ÷ at t threads")
+    ax.set_ylim(bottom=0)
+    ax.legend(title="kernel", fontsize=9)
+    return png(fig)
+
+
+def hardware_threads(context: dict) -> Optional[int]:
+    """Hardware threads from the bench's context, else Google Benchmark's num_cpus."""
+    for key in ("chbench_hardware_threads", "num_cpus"):
+        try:
+            value = int(str(context.get(key, "")).strip())
+        except ValueError:
+            continue
+        if value > 0:
+            return value
+    return None
+
+
+def plot_batch(run: Run, figure_cls, style: Style) -> tuple:
+    """batch.png: ns/key vs batch size K, log x. Returns (png, log_y)."""
+    results = [r for r in run.family("batch") if r.keys]
+    if not results:
+        return None, False
+    split = split_series(results, "keys", set())
+    fig, ax = new_axes(figure_cls, "Batch size: cost per key vs keys per call",
+                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+    for s in split.series:
+        draw_series(ax, s, lambda p: p.keys, style)
+    ax.set_xscale("log")
+    values = [r.ns for r in results]
+    log_y = max(values) / min(values) > 10
+    if log_y:
+        ax.set_yscale("log")
+    else:
+        ax.set_ylim(bottom=0)
+    ax.set_xlabel("batch size K [keys per call]")
+    ax.set_ylabel("time per key [ns] (median)")
+    ax.legend(title="scheme/kernel", fontsize=9, ncol=2)
+    return png(fig), log_y
+
+
+def plot_hashed(run: Run, figure_cls, style: Style) -> Optional[bytes]:
+    """hashed.png: bars of ns/key with hashing, beside lookup only where measured."""
+    results = run.family("hashed")
+    if not results:
+        return None
+    split = split_series(results, "keys", set())
+    fig, ax = new_axes(figure_cls, "Key hashing included: cost per key",
+                       f"{split.subtitle()}; {spread_note(results)}, bars = min–max")
+    labels = [r.label + ("" if len(results) == len({x.label for x in results})
+                         else f" (N={r.nodes}, K={r.keys})") for r in results]
+    ys = list(range(len(results)))[::-1]
+    height = 0.38
+    for y, r, label in zip(ys, results, labels):
+        color = style.kw(r.label, r.scheme)["color"]
+        err = None
+        if r.ns_lo is not None:
+            err = [[r.ns - r.ns_lo], [r.ns_hi - r.ns]]
+        ax.barh(y + height / 2, r.ns, height=height, color=color, xerr=err, capsize=3,
+                label="hash + lookup" if y == ys[0] else None)
+        base = hashing_baseline(run, r)
+        if base is not None:
+            ax.barh(y - height / 2, base.ns, height=height, color=color, alpha=0.35,
+                    hatch="//", label="lookup only" if y == ys[0] else None)
+    values = [r.ns for r in results]
+    if max(values) / min(values) > 20:
+        ax.set_xscale("log")
+    for y, r in zip(ys, results):
+        ax.annotate(f"{sig3(r.ns)} ns", (r.ns_hi or r.ns, y + height / 2), xytext=(4, 0),
+                    textcoords="offset points", va="center", fontsize=8)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(labels, fontsize=9)
+    log_note = ", log scale" if ax.get_xscale() == "log" else ""
+    ax.set_xlabel(f"time per key [ns] (median{log_note})")
+    ax.grid(False, axis="y")
+    ax.legend(fontsize=9)
+    return png(fig)
+
+
+# --------------------------------------------------------------------------
+# Report
+
+
+CONTEXT_ROWS = (
+    ("CPU", "chbench_cpu_model"),
+    ("Hardware threads", "chbench_hardware_threads"),
+    ("CPUs (Google Benchmark)", "num_cpus"),
+    ("MHz per CPU", "mhz_per_cpu"),
+    ("CPU frequency scaling", "cpu_scaling_enabled"),
+    ("Caches", "caches"),
+    ("Load average at start", "load_avg"),
+    ("SIMD target that ran (Highway)", "chbench_hwy_target"),
+    ("SIMD targets supported", "chbench_hwy_targets_supported"),
+    ("SIMD targets compiled", "chbench_hwy_targets_compiled"),
+    ("Compiler", "chbench_compiler"),
+    ("Build type", "chbench_build_type"),
+    ("C++ flags", "chbench_cxx_flags"),
+    ("oneTBB", "chbench_tbb_version"),
+    ("Google Benchmark", "chbench_benchmark_version"),
+    ("xxHash", "chbench_xxhash_version"),
+    ("Commit", "chbench_commit"),
+    ("Sweep", "chbench_sweep"),
+    ("Repetitions", "chbench_repetitions"),
+    ("Host", "host_name"),
+    ("Date", "date"),
+    ("Executable", "executable"),
+    ("CPU flags", "chbench_cpu_flags"),
+)
+# Google Benchmark's own build type is Debian's, not ours: never shown.
+CONTEXT_IGNORED = {"library_build_type"}
+
+
+def md_cell(text: Any) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def context_value(key: str, value: Any) -> str:
+    """A context field for the table."""
+    if key == "caches" and isinstance(value, list):
+        parts = []
+        for c in value:
+            if not isinstance(c, dict):
+                continue
+            kind = {"Data": "d", "Instruction": "i"}.get(c.get("type"), "")
+            shared = c.get("num_sharing")
+            text = f"L{c.get('level', '?')}{kind} {binary_size(number(c.get('size')))}"
+            if isinstance(shared, int) and shared > 1:
+                text += f" (shared by {shared})"
+            parts.append(text)
+        return ", ".join(parts) or "–"
+    if key == "load_avg" and isinstance(value, list):
+        return ", ".join(f"{v:.2f}" if number(v) is not None else "?" for v in value)
+    if key == "chbench_cpu_flags":
+        return f"`{value}`"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def report(run: Run, analysis: NodesAnalysis, plots: dict, batch_log_y: bool) -> str:
+    """The whole report.md text."""
+    ctx = run.context
+    lines = ["# chbench report", ""]
+    cpu = ctx.get("chbench_cpu_model") or "unknown CPU"
+    when = ctx.get("date", "unknown date")
+    lines += [f"Run of {when} on {cpu} ({ctx.get('num_cpus', '?')} CPUs), "
+              f"sweep `{ctx.get('chbench_sweep', '?')}`, "
+              f"commit `{ctx.get('chbench_commit', '?')}`. "
+              "Figures are nanoseconds per key for a batch of K precomputed key hashes "
+              "(lookups only) unless the family says it includes hashing; each figure is "
+              "the median over repetitions, with its coefficient of variation (CV).", ""]
+
+    lines += ["## Machine and build", "", "| | |", "|---|---|"]
+    shown = set()
+    for title, key in CONTEXT_ROWS:
+        if key in ctx:
+            lines.append(f"| {title} | {md_cell(context_value(key, ctx[key]))} |")
+            shown.add(key)
+    for key in sorted(set(ctx) - shown - CONTEXT_IGNORED):
+        lines.append(f"| {md_cell(key)} | {md_cell(context_value(key, ctx[key]))} |")
+    lines.append("")
+
+    lines += ratios_section(run, analysis)
+    lines += plots_section(run, plots, batch_log_y)
+    lines += tables_section(run)
+    lines += checks_section(run)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def ratios_section(run: Run, analysis: NodesAnalysis) -> list:
+    """Eytzinger vs lower_bound, 2 vs 1 threads, ring/rendezvous crossover."""
+    lines = ["## Ratios", ""]
+    lines += ["### Eytzinger ÷ lower_bound (family `tokens`)", "",
+              f"Speed-up of `ring/eytzinger` over `ring/lower_bound` at every ring of at least "
+              f"{integer(RATIO_MIN_TOKENS)} tokens: median ns/key of lower_bound ÷ median ns/key "
+              "of eytzinger (above 1: Eytzinger is faster).", ""]
+    pairs = eytzinger_ratios(run)
+    if pairs:
+        lines += ["| tokens | N | V | K | lower_bound ns/key | eytzinger ns/key | speed-up |",
+                  "|---:|---:|---:|---:|---:|---:|---:|"]
+        for base, eyt in pairs:
+            lines.append(f"| {integer(eyt.tokens)} | {integer(eyt.nodes)} | "
+                         f"{integer(eyt.vnodes)} | {integer(eyt.keys)} | "
+                         f"{sig3(base.ns)} | {sig3(eyt.ns)} | "
+                         f"{sig3(base.ns / eyt.ns)}× |")
+    else:
+        biggest = max((r.tokens for r in run.family("tokens") if r.tokens), default=None)
+        lines.append("No tokens point of at least "
+                     f"{integer(RATIO_MIN_TOKENS)} with both kernels in this run"
+                     + (f" (largest ring: {integer(biggest)} tokens)." if biggest else "."))
+    lines.append("")
+
+    lines += ["### 2 threads ÷ 1 thread (family `threads`)", "",
+              "Speed-up = median time per key at 1 thread ÷ at 2 threads (2 would be ideal).", ""]
+    rows = [(s, by_t) for s, by_t in thread_speedups(run) if 2 in by_t]
+    if rows:
+        lines += ["| kernel | N | K | 1 thread ns/key | 2 threads ns/key | speed-up "
+                  "| threads that ran |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for s, by_t in rows:
+            two, speedup = by_t[2]
+            ran = two.threads_ran if two.threads_ran is not None else "–"
+            lines.append(f"| `{s.label}` | {integer(two.nodes)} | {integer(two.keys)} | "
+                         f"{sig3(by_t[1][0].ns)} | {sig3(two.ns)} | {sig3(speedup)}× | {ran} |")
+    else:
+        lines.append("No kernel with both 1- and 2-thread results in this run.")
+    lines.append("")
+
+    lines += ["### Ring vs rendezvous crossover (family `nodes`)", "",
+              "Node count where rendezvous (HRW) costs as much per key as the fastest ring "
+              "kernel at that N, interpolated on the log-log curves.", ""]
+    for c in analysis.crossovers:
+        before, after = ("rendezvous", "ring") if c.hrw_below_before else ("ring", "rendezvous")
+        lines.append(f"- {c.group}: **N ≈ {sig3(c.nodes)}** (≈ {sig3(c.ns)} ns/key); "
+                     f"below it {before} is faster, above it {after} "
+                     f"(`{c.hrw_label}` vs `{c.ring_label}`).")
+    for note in analysis.notes:
+        lines.append(f"- {note}.")
+    if not analysis.crossovers and not analysis.notes:
+        lines.append("No `nodes` results in this run.")
+    lines.append("")
+    return lines
+
+
+PLOT_TEXT = {
+    "ring_tokens.png": (
+        "Ring lookup cost vs ring size",
+        "Each line is one ring kernel, at a fixed node count and batch; x is the number of "
+        "distinct tokens on the ring (N × V), y the median time per key, both log scales, with "
+        "the band spanning the fastest and slowest repetition. A flat stretch means the tokens "
+        "still fit a cache; the slope steepens where the search structure leaves a cache level "
+        "(dotted lines, from the structure's bytes per token and the caches Google Benchmark "
+        "reports). The gap between lines at the right is the layout's effect (Eytzinger's "
+        "prefetching vs a plain binary search) when every probe misses the cache."),
+    "schemes_nodes.png": (
+        "Every scheme vs node count",
+        "Each line is one kernel (solid: ring, dashed: rendezvous, dash-dot: jump, dotted: "
+        "mod-N), at a fixed number of virtual nodes per ring node; log-log. Rendezvous scores "
+        "every node, so its cost grows about linearly with N; ring grows with log(N × V), jump "
+        "with log N, mod-N not at all. The cross marks the N where rendezvous becomes slower "
+        "than the fastest ring kernel; below it, rendezvous is the cheaper lookup."),
+    "threads.png": (
+        "Thread scaling",
+        "Speed-up of each kernel over its own one-thread time (ratio of medians) against the "
+        "oneTBB arena size; the dashed diagonal is perfect scaling. Points below it show the "
+        "cost of sharing memory bandwidth, caches or a core (beyond the dotted line, more "
+        "threads than the machine has). Bars span the best and worst ratio of repetitions."),
+    "batch.png": (
+        "Batch size",
+        "Time per key against the number of keys per call (log x). Small batches pay the call "
+        "and set-up cost over few keys; large ones lose when keys and answers stop fitting in "
+        "cache. The flat middle is the kernel's steady state."),
+    "hashed.png": (
+        "Key hashing included",
+        "Time per key when the key strings are hashed (XXH3) inside the timed loop; the pale "
+        "hatched bar beside it, where the same configuration was measured without hashing, is "
+        "the lookup alone, so the difference is what hashing the key costs (the table gives "
+        "it in ns; on a log axis the gap between bars is a ratio, not a difference)."),
+}
+
+
+def plots_section(run: Run, plots: dict, batch_log_y: bool) -> list:
+    """One subsection per plot: image and how to read it, or why it is missing."""
+    lines = ["## Plots", ""]
+    family_of = {"ring_tokens.png": "tokens", "schemes_nodes.png": "nodes",
+                 "threads.png": "threads", "batch.png": "batch", "hashed.png": "hashed"}
+    for name, (title, text) in PLOT_TEXT.items():
+        lines += [f"### {title}", ""]
+        if plots.get(name) is None:
+            lines += [f"Not drawn: no usable `{family_of[name]}` results in this run.", ""]
+            continue
+        if name == "batch.png":
+            text += " The y axis is logarithmic." if batch_log_y else " The y axis starts at 0."
+        lines += [f"![{title}]({name})", "", text, ""]
+    return lines
+
+
+def tables_section(run: Run) -> list:
+    """One table per family: median ns/key, keys/s, CV, repetitions."""
+    lines = ["## Tables", "",
+             "Median ns/key and keys/s over the repetitions; CV = standard deviation ÷ mean "
+             "of ns/key across repetitions. Parameters that are the same for every row are "
+             "listed above the table.", ""]
+    for family in run.families():
+        results = run.family(family)
+        if not results:
+            continue
+        lines += [f"### Family `{family}`", ""]
+        if family == "hashed":
+            lines += ["Key hashing included in the timed loop.", ""]
+        cols = []
+        fixed = {}
+        for f in ("nodes", "vnodes", "tokens", "keys", "threads"):
+            values = {getattr(r, f) for r in results}
+            if len(values) == 1:
+                v = values.pop()
+                if v is not None and not (f == "tokens" and v == 0):
+                    fixed[f] = v
+            else:
+                cols.append(f)
+        if fixed:
+            lines += ["Fixed: " + ", ".join(f"{COLUMN_TITLES[f]} = {integer(v)}"
+                                            for f, v in fixed.items()) + ".", ""]
+        show_ran = any(r.threads_ran is not None and r.threads_ran != r.threads for r in results) \
+            or family == "threads"
+        show_mem = any(r.memory_bytes for r in results)
+        show_base = family == "hashed"
+        head = ["kernel"] + [COLUMN_TITLES[c] for c in cols]
+        if show_ran:
+            head.append("threads ran")
+        head += ["ns/key", "keys/s", "CV %", "reps"]
+        if show_base:
+            head += ["lookup only ns/key", "hashing ns/key"]
+        if show_mem:
+            head.append("memory")
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|---|" + "---:|" * (len(head) - 1))
+        for r in results:
+            row = [f"`{r.label}`"] + [
+                "–" if c == "tokens" and r.scheme != "ring" else integer(getattr(r, c))
+                for c in cols]
+            if show_ran:
+                row.append(integer(r.threads_ran))
+            row += [sig3(r.ns), si(r.keys_per_second),
+                    sig3(r.cv * 100) if r.cv is not None else "–", str(r.repetitions or "–")]
+            if show_base:
+                base = hashing_baseline(run, r)
+                row += [sig3(base.ns), sig3(r.ns - base.ns)] if base else ["–", "–"]
+            if show_mem:
+                row.append(binary_size(r.memory_bytes))
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return lines
+
+
+COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads"}
+
+
+def checks_section(run: Run) -> list:
+    """Errors, warnings, fewer threads than asked, noisy figures."""
+    items = []
+    for r in run.results:
+        if r.error:
+            items.append(f"`{r.run_name}` failed: {r.error}")
+    for r in run.results:
+        if r.threads_ran is not None and r.threads and r.threads_ran != r.threads:
+            items.append(f"`{r.run_name}`: asked for {r.threads} threads, {r.threads_ran} ran")
+    noisy = [r for r in run.results if r.cv is not None and r.cv > NOISY_CV]
+    if noisy:
+        worst = max(noisy, key=lambda r: r.cv)
+        items.append(f"{len(noisy)} of {len(run.results)} figures have a CV above "
+                     f"{sig3(NOISY_CV * 100)} % (worst: `{worst.run_name}`, "
+                     f"{sig3(worst.cv * 100)} %); "
+                     "treat small differences there as noise")
+    single = [r for r in run.results if r.ns is not None and (r.repetitions or 1) < 2]
+    if single:
+        items.append(f"{len(single)} figures come from a single repetition (no spread)")
+    items += run.warnings
+    lines = ["## Checks", ""]
+    lines += [f"- {item}" for item in items] if items else ["Nothing to report: every benchmark "
+                                                            "ran, with the threads it asked for."]
+    return lines + [""]
+
+
+# --------------------------------------------------------------------------
+# Main
+
+
+def render(run: Run) -> dict:
+    """Every output file's name -> bytes, built in memory."""
+    figure_cls = import_matplotlib()
+    style = Style(run.results)
+    analysis = analyse_nodes(run)
+    plots = {
+        "ring_tokens.png": plot_tokens(run, figure_cls, style),
+        "schemes_nodes.png": plot_nodes(run, figure_cls, style, analysis),
+        "threads.png": plot_threads(run, figure_cls, style),
+    }
+    plots["batch.png"], batch_log_y = plot_batch(run, figure_cls, style)
+    plots["hashed.png"] = plot_hashed(run, figure_cls, style)
+    files = {name: data for name, data in plots.items() if data is not None}
+    files["report.md"] = report(run, analysis, plots, batch_log_y).encode()
+    return files
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Command line entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Plots and report.md from a chbench Google Benchmark JSON file.",
+        epilog="Writes " + ", ".join(OUTPUT_FILES) + " into --out (a family missing from the "
+               "JSON gets no plot). Exit status 2 on unusable input; then nothing is written.")
+    parser.add_argument("json", type=Path, help="bench output (--benchmark_out_format=json)")
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR",
+                        help="existing folder for the plots and report.md")
+    args = parser.parse_args(argv)
+    try:
+        if not args.out.is_dir():
+            raise InputError(f"output folder {args.out} does not exist")
+        run = load(args.json)
+    except InputError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    files = render(run)
+    for name, data in files.items():
+        tmp = args.out / f".{name}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, args.out / name)
+    for name in OUTPUT_FILES:
+        if name not in files and (args.out / name).exists():
+            (args.out / name).unlink()  # a stale plot from an earlier call
+    for warning in run.warnings:
+        print(f"{PROG}: warning: {warning}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

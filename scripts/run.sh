@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# The main job: build Release, run the benchmark sweep, plot, and file the
+# results as a new run folder. See usage() or `scripts/run.sh --help`.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+Usage: scripts/run.sh [--full] [--out DIR] [--jobs N] [--help] [-- BENCH_FLAGS...]
+
+Builds chbench (Release preset), runs the benchmark sweep, draws the plots and
+writes a report, in a new folder that is never overwritten:
+
+  DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>/
+      bench.json     Google Benchmark JSON (every repetition and aggregate)
+      console.txt    the bench's console table
+      report.md      machine and build, ratios, plots, tables, checks
+      *.png          the plots
+      command.txt    the bench command line
+
+<machine> is the CPU model and CPU count (e.g. amd-epyc-2c). DIR/README.md,
+the index of all runs, is regenerated afterwards. The run is written to a
+hidden DIR/<machine>/.partial-* folder first and renamed into place only when
+bench, plots and report succeeded; an interrupted or failed run leaves nothing.
+
+Options:
+  --full       the full sweep (for target machines; hours, not minutes).
+               Default: the quick sweep (about 10 minutes on 2 cores).
+  --out DIR    results folder (default: results/ in the repository)
+  --jobs N     parallel build jobs (default: ninja's choice)
+  --help       this text
+  -- FLAGS     everything after -- goes to the bench unchanged, e.g.
+               -- --benchmark_filter=tokens/   (see chbench_bench --help)
+
+Exit status: 0 on success; 2 on a usage error or an unwritable results
+folder; the bench's own status when it fails (1: an ownership mismatch,
+2: bad input); non-zero when the build, plots or report fail.
+
+Environment:
+  CHBENCH_BENCH  use this bench binary and skip installing and building
+                 (for testing this script)
+EOF
+}
+
+die() {
+  echo "run.sh: error: $1" >&2
+  exit "${2:-1}"
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+python=/usr/bin/python3
+
+sweep=quick
+out="$repo/results"
+jobs=""
+bench_flags=()
+while (($# > 0)); do
+  case $1 in
+    --full) sweep=full ;;
+    --out)
+      (($# >= 2)) || die "--out needs a folder (see --help)" 2
+      out=$2
+      shift
+      ;;
+    --out=*) out=${1#--out=} ;;
+    --jobs | -j)
+      (($# >= 2)) || die "--jobs needs a number (see --help)" 2
+      jobs=$2
+      shift
+      ;;
+    --jobs=*) jobs=${1#--jobs=} ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    --)
+      shift
+      bench_flags=("$@")
+      break
+      ;;
+    *) die "unknown option '$1' (see --help)" 2 ;;
+  esac
+  shift
+done
+[[ -z $jobs || $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$jobs'" 2
+[[ -n $out ]] || die "--out needs a folder (see --help)" 2
+out=$(realpath -m -- "$out")
+
+# --- Results folder: writable, locked, before any building or benchmarking.
+machine=$(bash "$here/machine-name.sh")
+machine_dir="$out/$machine"
+created=()
+for dir in "$out" "$machine_dir"; do
+  [[ -e $dir ]] || created+=("$dir")
+done
+partial=""
+cleanup() {
+  if [[ -n $partial && -e $partial ]]; then
+    rm -rf -- "$partial"
+  fi
+  # Folders this run created and left empty (a failure before any result).
+  local i
+  for ((i = ${#created[@]} - 1; i >= 0; i--)); do
+    rmdir -- "${created[i]}" 2>/dev/null || true
+  done
+}
+trap cleanup EXIT
+trap 'echo "run.sh: interrupted; no results kept" >&2; exit 130' INT
+trap 'echo "run.sh: terminated; no results kept" >&2; exit 143' TERM
+
+not_writable() {
+  die "results folder '$out' is not writable ($1); pass --out with a writable folder" 2
+}
+mkdir -p -- "$machine_dir" 2>/dev/null || not_writable "cannot create '$machine_dir'"
+probe=$(mktemp -p "$machine_dir" .write-test.XXXXXX 2>/dev/null) ||
+  not_writable "cannot create files in '$machine_dir'"
+rm -f -- "$probe"
+# One run per machine folder at a time: two runs would disturb each other's
+# timings. The lock is on the folder itself and goes away with this process.
+exec 9<"$machine_dir"
+flock -n 9 || die "another run is writing to '$machine_dir'; wait for it to finish" 1
+
+# --- Build.
+cd "$repo"
+if [[ -n ${CHBENCH_BENCH:-} ]]; then
+  bench=$CHBENCH_BENCH
+  echo "run.sh: CHBENCH_BENCH set: using $bench, not building" >&2
+else
+  bash "$here/install-deps.sh"
+  cmake --preset release
+  build=(cmake --build --preset release)
+  [[ -z $jobs ]] || build+=(--parallel "$jobs")
+  "${build[@]}"
+  bench="$repo/build/release/bench/chbench_bench"
+fi
+[[ -x $bench ]] || die "bench binary '$bench' is missing or not executable"
+
+# --- A new run folder, written hidden and renamed into place at the end.
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null) || commit=nogit
+[[ $commit =~ ^[0-9a-f]+$ ]] || commit=nogit
+name="$(date -u +%Y%m%d-%H%M%S)-$commit"
+# The first of NAME, NAME-2, NAME-3, ... for which none of the given prefixes
+# (e.g. "" and ".partial-") names an existing entry of the machine folder.
+free_name() {
+  local base=$1 candidate=$1 n=2 prefix taken
+  shift
+  while :; do
+    taken=0
+    for prefix in "$@"; do
+      [[ -e $machine_dir/$prefix$candidate ]] && taken=1
+    done
+    ((taken)) || break
+    candidate="$base-$n"
+    n=$((n + 1))
+  done
+  printf '%s\n' "$candidate"
+}
+name=$(free_name "$name" "" .partial-)
+partial="$machine_dir/.partial-$name"
+mkdir -- "$partial"
+
+cmd=("$bench" --sweep "$sweep" "--benchmark_out=$partial/bench.json"
+  --benchmark_out_format=json "${bench_flags[@]}")
+printf '%q ' "${cmd[@]}" | sed 's/ $/\n/' >"$partial/command.txt"
+echo "run.sh: $sweep sweep on $machine -> $machine_dir/$name" >&2
+started=$SECONDS
+
+# Progress lines (stderr) go to the terminal; the console table (stdout) to the
+# terminal and console.txt, line by line (stdbuf) rather than in pipe-sized chunks.
+line_buffered=()
+if command -v stdbuf >/dev/null 2>&1; then
+  line_buffered=(stdbuf -oL)
+fi
+set +e
+"${line_buffered[@]}" "${cmd[@]}" | tee "$partial/console.txt"
+statuses=("${PIPESTATUS[@]}")
+set -e
+if ((statuses[0] != 0)); then
+  die "the bench failed with exit status ${statuses[0]}; no results kept" "${statuses[0]}"
+fi
+((statuses[1] == 0)) || die "could not write $partial/console.txt"
+# Google Benchmark colours its table whenever TERM looks like a terminal, even
+# into a pipe: keep the colours on screen, not in the file.
+sed -i 's/\x1b\[[0-9;]*[mK]//g' "$partial/console.txt"
+[[ -s $partial/bench.json ]] || die "the bench wrote no $partial/bench.json"
+
+plot_status=0
+"$python" "$here/plot.py" "$partial/bench.json" --out "$partial" || plot_status=$?
+((plot_status == 0)) || die "plot.py failed (exit status $plot_status); no results kept" "$plot_status"
+[[ -s $partial/report.md ]] || die "plot.py wrote no report.md; no results kept"
+
+# --- Into place; earlier runs are never touched.
+final_name=$(free_name "$name" "")
+mv -T -- "$partial" "$machine_dir/$final_name"
+partial=""
+created=()
+elapsed=$((SECONDS - started))
+"$python" "$here/index.py" "$out" ||
+  die "results kept in $machine_dir/$final_name, but the index $out/README.md could not be regenerated"
+echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s: $machine_dir/$final_name/report.md" >&2

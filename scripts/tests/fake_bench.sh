@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# A stand-in for chbench_bench, for testing scripts/run.sh without building:
+# writes a JSON file where --benchmark_out= points, prints a console line to
+# stdout and a progress line to stderr, and exits with a chosen status.
+#
+# Environment:
+#   FAKE_BENCH_JSON  file to copy as the output (default: fixtures/small_bench.json)
+#   FAKE_BENCH_EXIT  exit status (default 0); the JSON is written either way
+#   FAKE_BENCH_ARGS  if set, the arguments are written there, one per line
+#   FAKE_BENCH_SLEEP seconds to wait before exiting (default 0)
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+json=${FAKE_BENCH_JSON:-$here/fixtures/small_bench.json}
+if [[ -n ${FAKE_BENCH_ARGS:-} ]]; then
+  printf '%s\n' "$@" >"$FAKE_BENCH_ARGS"
+fi
+for arg in "$@"; do
+  case $arg in
+    --benchmark_out=*) cp -- "$json" "${arg#--benchmark_out=}" ;;
+  esac
+done
+echo "fake_bench: verifying kernels against the reference" >&2
+# Coloured, as Google Benchmark prints it when TERM names a colour terminal.
+printf '\033[0;32m%s\033[m\033[0;33m  %s\033[m\n' \
+  "tokens/ring/eytzinger/N:1000/V:100/K:300000/threads:1/real_time" "3.9 ms  3.9 ms  180"
+sleep "${FAKE_BENCH_SLEEP:-0}"
+exit "${FAKE_BENCH_EXIT:-0}"

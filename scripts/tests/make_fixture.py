@@ -1,0 +1,229 @@
+#!/usr/bin/python3
+"""Writes fixtures/small_bench.json: a synthetic chbench run for the tests.
+
+Google Benchmark writes one key per line; here each entry is one line, to keep
+the file small. The file follows the bench's JSON contract and Google Benchmark 1.7.1's layout
+as closely as a hand-made file can: 3 repetitions per configuration, then the
+mean, median, stddev and cv aggregates; names carry Google Benchmark's own
+`/real_time` suffix; the "threads" key appears twice in every entry (Google
+Benchmark's benchmark-thread field first, the bench's counter last), as the
+real reporter writes it.
+
+The medians below are chosen by hand so that the tests know the report's
+ratios exactly (see test_plot.py). The repetitions scatter around each median
+deterministically, so that the median aggregate equals the chosen value.
+
+Usage: /usr/bin/python3 scripts/tests/make_fixture.py [OUTPUT]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import sys
+from pathlib import Path
+
+REPS = 3
+OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
+
+CONTEXT = [
+    ("date", "2026-11-30T10:20:00+00:00"),
+    ("host_name", "fixture-host"),
+    ("executable", "build/release/bench/chbench_bench"),
+    ("num_cpus", 2),
+    ("mhz_per_cpu", 2596),
+    ("cpu_scaling_enabled", False),
+    ("caches", [
+        {"type": "Data", "level": 1, "size": 49152, "num_sharing": 1},
+        {"type": "Instruction", "level": 1, "size": 32768, "num_sharing": 1},
+        {"type": "Unified", "level": 2, "size": 1048576, "num_sharing": 1},
+        {"type": "Unified", "level": 3, "size": 33554432, "num_sharing": 2},
+    ]),
+    ("load_avg", [0.12, 0.08, 0.03]),
+    ("library_build_type", "debug"),
+    ("chbench_benchmark_version", "1.7.1"),
+    ("chbench_build_type", "Release"),
+    ("chbench_commit", "0123abc"),
+    ("chbench_compiler", "GNU 12.2.0"),
+    ("chbench_cpu_flags", "sse4_2 avx2 bmi2 avx512f avx512bw avx512vl"),
+    ("chbench_cpu_model", "AMD EPYC"),
+    ("chbench_cxx_flags", "-O3 -DNDEBUG -Wall -Wextra -Werror"),
+    ("chbench_hardware_threads", "2"),
+    ("chbench_hwy_target", "AVX3"),
+    ("chbench_hwy_targets_supported", "AVX3 AVX2 SSE4 SSSE3 SCALAR"),
+    ("chbench_sweep", "quick"),
+    ("chbench_tbb_version", "2021.8.0"),
+    ("chbench_xxhash_version", "0.8.1"),
+]
+
+# family -> list of (scheme, kernel, N, V, K, threads, median ns/key)
+TOKENS_V = (1, 10, 100, 1000, 4000)  # N = 1000: 1e3 ... 4e6 tokens
+TOKENS_NS = {
+    "lower_bound": (12.0, 20.0, 32.0, 90.0, 140.0),
+    "branchless": (6.0, 9.0, 15.0, 60.0, 110.0),
+    "eytzinger": (8.0, 10.0, 13.0, 30.0, 40.0),
+}
+NODES_N = (3, 10, 30, 100, 300, 1000)  # V = 100
+NODES_NS = {
+    ("ring", "lower_bound"): (11.0, 14.0, 18.0, 24.0, 33.0, 48.0),
+    ("ring", "branchless"): (7.0, 9.8, 12.5, 16.0, 24.0, 40.0),
+    ("ring", "eytzinger"): (8.4, 9.6, 10.0, 11.5, 13.0, 15.5),
+    ("hrw", "scalar"): (2.6, 6.0, 16.0, 51.0, 151.0, 502.0),
+    ("jump", "scalar"): (4.0, 6.5, 8.5, 10.5, 12.5, 14.5),
+    ("modn", "scalar"): (1.1, 1.1, 1.1, 1.1, 1.1, 1.1),
+}
+THREADS_NS = {  # N = 1000, V = 100, K = 3,000,000: (1 thread, 2 threads)
+    ("ring", "lower_bound"): (60.0, 31.0),
+    ("ring", "eytzinger"): (30.0, 16.5),
+    ("hrw", "scalar"): (500.0, 252.0),
+    ("jump", "scalar"): (14.0, 8.0),
+    ("modn", "scalar"): (1.2, 0.9),
+}
+BATCH_K = (10, 1000, 100000, 1000000)  # N = 1000, V = 100
+BATCH_BASE = {  # steady-state ns/key, fixed cost per call in ns
+    ("ring", "eytzinger"): (15.5, 250.0),
+    ("jump", "interleaved"): (7.6, 150.0),
+    ("modn", "scalar"): (1.1, 80.0),
+}
+HASHED_NS = {  # N = 1000, V = 100, K = 300,000: with hashing
+    ("ring", "lower_bound"): 55.0,
+    ("ring", "eytzinger"): 22.0,
+    ("hrw", "scalar"): 509.0,
+    ("jump", "scalar"): 21.0,
+    ("modn", "scalar"): 7.3,
+}
+
+
+def configs() -> list:
+    """Every (family, scheme, kernel, N, V, K, threads, median ns/key)."""
+    out = []
+    for kernel, values in TOKENS_NS.items():
+        for v, ns in zip(TOKENS_V, values):
+            out.append(("tokens", "ring", kernel, 1000, v, 300000, 1, ns))
+    for (scheme, kernel), values in NODES_NS.items():
+        for n, ns in zip(NODES_N, values):
+            out.append(("nodes", scheme, kernel, n, 100, 300000, 1, ns))
+    for (scheme, kernel), (base, fixed) in BATCH_BASE.items():
+        for k in BATCH_K:
+            # Large batches leave the cache: +8 % at a million keys.
+            ns = base + fixed / k + (0.08 * base if k >= 1000000 else 0.0)
+            out.append(("batch", scheme, kernel, 1000, 100, k, 1, float(f"{ns:.3g}")))
+    for (scheme, kernel), values in THREADS_NS.items():
+        for t, ns in zip((1, 2), values):
+            out.append(("threads", scheme, kernel, 1000, 100, 3000000, t, ns))
+    for (scheme, kernel), ns in HASHED_NS.items():
+        out.append(("hashed", scheme, kernel, 1000, 100, 300000, 1, ns))
+    return out
+
+
+def memory_bytes(scheme: str, kernel: str, tokens: int, n: int) -> int:
+    """Bytes of lookup structure, as the kernels report them."""
+    if scheme == "ring":
+        return (tokens + 1) * 12 if kernel == "eytzinger" else tokens * 8 + (tokens + 1) * 4
+    if scheme == "hrw":
+        return n * 8
+    return 0
+
+
+def round6(x: float) -> float:
+    """x to 6 significant digits: enough for the tests, and a smaller file."""
+    return float(f"{x:.6g}")
+
+
+def fmt(value) -> str:
+    """A JSON value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, str)):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return obj(list(value.items()))
+    raise TypeError(value)
+
+
+def obj(pairs: list) -> str:
+    """A one-line JSON object from (key, value) pairs; keys may repeat, as in
+    Google Benchmark's output, which json.dumps cannot write."""
+    return "{" + ", ".join(f"{json.dumps(k)}: {fmt(v)}" for k, v in pairs) + "}"
+
+
+def entries_for(index: int, config: tuple, rng: random.Random) -> list:
+    """The 3 iteration entries and 4 aggregates of one configuration."""
+    family, scheme, kernel, n, v, k, t, median = config
+    base = f"{family}/{scheme}/{kernel}/N:{n}/V:{v}/K:{k}/threads:{t}"
+    run_name = base + "/real_time"
+    tokens = n * v if scheme == "ring" else 0
+    low = round6(median * (1 - rng.uniform(0.002, 0.03)))
+    high = round6(median * (1 + rng.uniform(0.002, 0.04)))
+    samples = [low, median, high]
+    rng.shuffle(samples)
+    cpu_ratio = 1.0 if t == 1 else float(t)
+
+    def counters(ns: float) -> list:
+        return [("keys", float(k)), ("keys_per_second", round6(1e9 / ns)),
+                ("memory_bytes", float(memory_bytes(scheme, kernel, tokens, n))),
+                ("nodes", float(n)), ("ns_per_key", ns), ("threads", float(t)),
+                ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))]
+
+    head = [("family_index", index), ("per_family_instance_index", 0),
+            ("run_name", run_name)]
+    out = []
+    for rep, ns in enumerate(samples):
+        iterations = max(1, int(2e8 / (ns * k)))
+        out.append([("name", run_name)] + head + [
+            ("run_type", "iteration"), ("repetitions", REPS), ("repetition_index", rep),
+            ("threads", 1), ("iterations", iterations), ("real_time", round6(ns * k)),
+            ("cpu_time", round6(ns * k * cpu_ratio)), ("time_unit", "ns")] + counters(ns))
+
+    per_sample = [dict(counters(ns)) for ns in samples]
+    times = [ns * k for ns in samples]
+
+    def aggregate(name: str, unit: str, f) -> list:
+        counter_values = [(key, round6(f([c[key] for c in per_sample])))
+                          for key, _ in counters(median)]
+        return [("name", f"{run_name}_{name}")] + head + [
+            ("run_type", "aggregate"), ("repetitions", REPS), ("threads", 1),
+            ("aggregate_name", name), ("aggregate_unit", unit), ("iterations", REPS),
+            ("real_time", round6(f(times))),
+            ("cpu_time", round6(f([x * cpu_ratio for x in times]))),
+            ("time_unit", "ns")] + counter_values
+
+    def cv(xs: list) -> float:
+        mean = statistics.fmean(xs)
+        return statistics.stdev(xs) / mean if mean else 0.0
+
+    out.append(aggregate("mean", "time", statistics.fmean))
+    out.append(aggregate("median", "time", statistics.median))
+    out.append(aggregate("stddev", "time", statistics.stdev))
+    out.append(aggregate("cv", "percentage", cv))
+    assert math.isclose(dict(out[-3])["ns_per_key"], median)
+    return out
+
+
+def build() -> str:
+    """The whole fixture text."""
+    rng = random.Random(20261130)
+    entries = []
+    for i, config in enumerate(configs()):
+        entries += entries_for(i, config, rng)
+    context = ",\n".join(f"    {json.dumps(k)}: {fmt(v)}" for k, v in CONTEXT)
+    body = ",\n".join("    " + obj(e) for e in entries)
+    return ("{\n  \"context\": {\n" + context + "\n  },\n  \"benchmarks\": [\n"
+            + body + "\n  ]\n}\n")
+
+
+def main() -> int:
+    """Writes the fixture to OUTPUT or its default place."""
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else OUT
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(build())
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,329 @@
+"""Tests of scripts/run.sh, machine-name.sh, index.py and install-deps.sh.
+
+run.sh is driven with CHBENCH_BENCH=fake_bench.sh, which skips the build and
+stands in for the bench, so these tests need no compiled code.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fcntl
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, machine_name, run,
+                     snapshot)
+
+RUN_SH = str(SCRIPTS / "run.sh")
+RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-\d+)?$")
+RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_tokens.png",
+             "schemes_nodes.png", "threads.png", "batch.png", "hashed.png"}
+
+
+def fake_env(**extra) -> dict:
+    """Environment that makes run.sh use the fake bench."""
+    env = {"CHBENCH_BENCH": str(FAKE_BENCH)}
+    env.update({k: str(v) for k, v in extra.items()})
+    return env
+
+
+def add_earlier_run(results: Path, machine: str, name: str = "20200101-000000-abc1234") -> Path:
+    """A finished run folder from before, to check it is never touched."""
+    earlier = results / machine / name
+    earlier.mkdir(parents=True)
+    shutil.copy(FIXTURE, earlier / "bench.json")
+    (earlier / "report.md").write_text("# earlier\n")
+    return earlier
+
+
+class RunOptions(unittest.TestCase):
+    """Command line handling that stops before any work."""
+
+    def test_help(self):
+        result = run(["bash", RUN_SH, "--help"])
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("Usage: scripts/run.sh [--full] [--out DIR] [--jobs N]", result.stdout)
+
+    def test_unknown_option(self):
+        result = run(["bash", RUN_SH, "--fast"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("unknown option '--fast'", result.stderr)
+
+    def test_bad_jobs(self):
+        result = run(["bash", RUN_SH, "--jobs", "0"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--jobs", result.stderr)
+
+
+class Unwritable(unittest.TestCase):
+    """An unwritable results folder: one message, exit 2, nothing touched."""
+
+    def test_under_proc(self):
+        result = run(["bash", RUN_SH, "--out", "/proc/chbench-results"], env=fake_env())
+        self.assertEqual(result.returncode, 2, result.stderr)
+        self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+        self.assertIn("not writable", result.stderr)
+        self.assertFalse(os.path.exists("/proc/chbench-results"))
+
+    def test_file_as_parent(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            add_earlier_run(tmp / "results", machine_name())
+            (tmp / "blocker").write_text("a file, not a folder\n")
+            before = snapshot(tmp)
+            result = run(["bash", RUN_SH, "--out", str(tmp / "blocker" / "results")],
+                         env=fake_env())
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+            self.assertIn("is not writable", result.stderr)
+            self.assertEqual(snapshot(tmp), before)
+
+    def test_checked_before_building(self):
+        # Without CHBENCH_BENCH run.sh would build; it must refuse first, fast.
+        started = time.monotonic()
+        result = run(["bash", RUN_SH, "--out", "/proc/chbench-results"])
+        self.assertEqual(result.returncode, 2)
+        self.assertLess(time.monotonic() - started, 10)
+        self.assertNotIn("cmake", result.stdout + result.stderr)
+
+
+class FullRun(unittest.TestCase):
+    """run.sh end to end with the fake bench."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = Path(self._tmp.name)
+        self.results = self.tmp / "results"
+        self.machine = machine_name()
+        self.args_file = self.tmp / "args.txt"
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def run_sh(self, *args, **env) -> subprocess.CompletedProcess:
+        return run(["bash", RUN_SH, "--out", str(self.results), *args],
+                   env=fake_env(FAKE_BENCH_ARGS=self.args_file, **env))
+
+    def run_dirs(self) -> list:
+        return sorted(p.name for p in (self.results / self.machine).iterdir())
+
+    def test_success(self):
+        earlier = add_earlier_run(self.results, self.machine)
+        before = snapshot(earlier)
+        result = self.run_sh("--", "--benchmark_filter=tokens/", "--benchmark_repetitions=3")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        new = [n for n in self.run_dirs() if n != earlier.name]
+        self.assertEqual(len(new), 1, self.run_dirs())
+        name = new[0]
+        self.assertRegex(name, RUN_NAME)
+        self.assertTrue(name.endswith("-" + commit_name()))
+        stamp = datetime.datetime.strptime(name[:15], "%Y%m%d-%H%M%S")
+        now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        self.assertLess(abs((now - stamp).total_seconds()), 120)  # UTC, not local time
+        run_dir = self.results / self.machine / name
+        self.assertEqual({p.name for p in run_dir.iterdir()}, RUN_FILES)
+        self.assertEqual(snapshot(earlier), before)
+
+        args = self.args_file.read_text().splitlines()
+        partial = self.results / self.machine / f".partial-{name}"
+        self.assertEqual(args, ["--sweep", "quick", f"--benchmark_out={partial}/bench.json",
+                                "--benchmark_out_format=json", "--benchmark_filter=tokens/",
+                                "--benchmark_repetitions=3"])
+        console = (run_dir / "console.txt").read_text()
+        self.assertIn("threads:1/real_time  3.9 ms", console)  # colours stripped
+        self.assertNotIn("\033", console)
+        self.assertIn("threads:1/real_time\033[m\033[0;33m  3.9 ms", result.stdout)  # as printed
+        self.assertIn("fake_bench: verifying", result.stderr)  # progress passes through
+        self.assertIn("**N ≈ 17.3**", (run_dir / "report.md").read_text())
+
+        index = (self.results / "README.md").read_text()
+        lines = [line for line in index.splitlines() if line.startswith("| 20")]
+        self.assertEqual(len(lines), 2)
+        self.assertIn(f"[{name}]({self.machine}/{name}/report.md)", lines[0])  # newest first
+        self.assertIn("| quick |", lines[0])
+        self.assertIn(f"{self.machine}/{earlier.name}/report.md", lines[1])
+
+    def test_full_sweep_flag(self):
+        result = self.run_sh("--full")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(self.args_file.read_text().splitlines()[:2], ["--sweep", "full"])
+
+    def test_never_overwrites(self):
+        # Occupy the names of the next seconds; the run must pick a free one.
+        machine_dir = self.results / self.machine
+        machine_dir.mkdir(parents=True)
+        now = datetime.datetime.now(datetime.timezone.utc)
+        taken = set()
+        for s in range(-1, 30):
+            stamp = (now + datetime.timedelta(seconds=s)).strftime("%Y%m%d-%H%M%S")
+            taken.add(add_earlier_run(self.results, self.machine,
+                                      f"{stamp}-{commit_name()}").name)
+        before = snapshot(machine_dir)
+        result = self.run_sh()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        new = [n for n in self.run_dirs() if n not in taken]
+        self.assertEqual(len(new), 1)
+        self.assertTrue(new[0].endswith(f"-{commit_name()}-2"), new[0])
+        after = snapshot(machine_dir)
+        self.assertEqual({k: v for k, v in after.items() if k in before}, before)
+
+    def check_failure(self, expected_status: int, **env):
+        earlier = add_earlier_run(self.results, self.machine)
+        before = snapshot(self.results)
+        result = self.run_sh(**env)
+        self.assertEqual(result.returncode, expected_status, result.stderr)
+        self.assertEqual(self.run_dirs(), [earlier.name])  # no new folder, no partial
+        self.assertEqual(snapshot(self.results), before)
+        return result
+
+    def test_bench_mismatch_status(self):
+        result = self.check_failure(1, FAKE_BENCH_EXIT=1)
+        self.assertIn("exit status 1", result.stderr)
+
+    def test_bench_bad_input_status(self):
+        self.check_failure(2, FAKE_BENCH_EXIT=2)
+
+    def test_truncated_json(self):
+        truncated = self.tmp / "truncated.json"
+        truncated.write_bytes(FIXTURE.read_bytes()[:5000])
+        result = self.check_failure(2, FAKE_BENCH_JSON=truncated)
+        self.assertIn("not valid JSON", result.stderr)
+
+    def test_fresh_folder_removed_on_failure(self):
+        result = self.run_sh(FAKE_BENCH_EXIT=1)
+        self.assertEqual(result.returncode, 1)
+        self.assertFalse(self.results.exists())
+
+    def test_one_run_at_a_time(self):
+        machine_dir = self.results / self.machine
+        machine_dir.mkdir(parents=True)
+        fd = os.open(machine_dir, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running run.sh holds it
+            result = self.run_sh()
+        finally:
+            os.close(fd)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("another run is writing", result.stderr)
+        self.assertEqual(self.run_dirs(), [])
+
+    def test_interrupt(self):
+        earlier = add_earlier_run(self.results, self.machine)
+        before = snapshot(self.results)
+        proc = subprocess.Popen(
+            ["bash", RUN_SH, "--out", str(self.results)],
+            env={**os.environ, **fake_env(FAKE_BENCH_SLEEP=60)},
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 30
+            while not list((self.results / self.machine).glob(".partial-*")):
+                self.assertLess(time.monotonic(), deadline, "no partial folder appeared")
+                time.sleep(0.05)
+            time.sleep(0.3)
+            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
+            status = proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            proc.stderr.close()
+        self.assertEqual(status, 130)
+        self.assertEqual(self.run_dirs(), [earlier.name])
+        self.assertEqual(snapshot(self.results), before)
+
+
+class Index(unittest.TestCase):
+    """index.py: one line per run, all machines, newest first."""
+
+    def test_order_and_links(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            add_earlier_run(root, "amd-epyc-2c", "20260101-120000-abc1234")
+            add_earlier_run(root, "intel-xeon-8c", "20260102-080000-def5678")
+            add_earlier_run(root, "amd-epyc-2c", "20260102-080000-def5678-2")
+            (root / "amd-epyc-2c" / ".partial-20260103-000000-nogit").mkdir()
+            (root / "amd-epyc-2c" / "notes").mkdir()
+            result = run([PYTHON, str(SCRIPTS / "index.py"), str(root)])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            rows = [line for line in (root / "README.md").read_text().splitlines()
+                    if line.startswith("| 20")]
+            self.assertEqual(rows, [
+                "| 2026-01-02 08:00:00 UTC | amd-epyc-2c | `def5678` | quick | "
+                "[20260102-080000-def5678-2](amd-epyc-2c/20260102-080000-def5678-2/report.md) |",
+                "| 2026-01-02 08:00:00 UTC | intel-xeon-8c | `def5678` | quick | "
+                "[20260102-080000-def5678](intel-xeon-8c/20260102-080000-def5678/report.md) |",
+                "| 2026-01-01 12:00:00 UTC | amd-epyc-2c | `abc1234` | quick | "
+                "[20260101-120000-abc1234](amd-epyc-2c/20260101-120000-abc1234/report.md) |",
+            ])
+
+    def test_empty(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            result = run([PYTHON, str(SCRIPTS / "index.py"), tmp])
+            self.assertEqual(result.returncode, 0)
+            self.assertIn("No runs yet", (Path(tmp) / "README.md").read_text())
+
+
+class MachineName(unittest.TestCase):
+    """machine-name.sh slugs."""
+
+    def slug(self, model: str, cpus: str = "2") -> str:
+        result = run(["bash", str(SCRIPTS / "machine-name.sh"), model, cpus])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout.strip()
+
+    def test_examples(self):
+        self.assertEqual(self.slug("AMD EPYC"), "amd-epyc-2c")
+        self.assertEqual(self.slug("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", "64"),
+                         "intel-xeon-platinum-8375c-64c")
+        self.assertEqual(self.slug("AMD Ryzen 9 5950X 16-Core Processor", "32"),
+                         "amd-ryzen-9-5950x-32c")
+        self.assertEqual(self.slug("Neoverse-N1", "4"), "neoverse-n1-4c")
+
+    def test_this_machine(self):
+        self.assertRegex(machine_name(), r"^[a-z0-9]+(-[a-z0-9]+)*-[0-9]+c$")
+
+
+class InstallDeps(unittest.TestCase):
+    """install-deps.sh when nothing or something is missing."""
+
+    SCRIPT = str(SCRIPTS / "install-deps.sh")
+
+    def test_quiet_when_all_present(self):
+        result = run(["bash", self.SCRIPT])
+        self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_missing_without_root(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)
+            fake = Path(tmp) / "dpkg-query"
+            fake.write_text("#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\nprintf installed\n")
+            fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+            result = run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
+                          "bash", self.SCRIPT])
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertEqual(result.stdout, "")
+        self.assertIn("missing packages: libhwy-dev; run as root", result.stderr)
+
+
+@unittest.skipUnless(shutil.which("shellcheck"), "shellcheck not installed")
+class ShellCheck(unittest.TestCase):
+    """Every shell script is shellcheck-clean."""
+
+    def test_scripts(self):
+        scripts = sorted(str(p) for p in SCRIPTS.rglob("*.sh"))
+        scripts.append(str(SCRIPTS.parent / ".ci" / "run"))
+        result = run(["shellcheck", *scripts])
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Table-driven checks of chbench_bench's command line: bad input gets one clear
+# message and exit status 2, an ownership mismatch fails the run with status 1,
+# and a small real run writes JSON that records the machine and build.
+# Usage: bench_cli_test.sh PATH/TO/chbench_bench
+set -u
+bench=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+# expect STATUS PATTERN ARGS...: the run exits STATUS and stderr matches PATTERN.
+expect() {
+  local want=$1 pattern=$2
+  shift 2
+  "$bench" "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [[ $got -eq $want ]] && grep -Eq -- "$pattern" "$tmp/err"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: chbench_bench $* -> exit $got (want $want), stderr:" >&2
+    sed 's/^/    /' "$tmp/err" >&2
+  fi
+}
+
+expect 2 "unknown option '--bogus'" --bogus
+expect 2 "unknown option '--benchmark_bogus=1'" --benchmark_bogus=1
+expect 2 "unknown scheme 'foo'" --schemes foo
+expect 2 "unknown kernel 'nope' for scheme ring" --kernels ring/nope
+expect 2 "must be written scheme/kernel" --kernels eytzinger
+expect 2 "unknown family 'bogus'" --families bogus
+expect 2 "N = 0" --nodes 0
+expect 2 "V = 0" --vnodes 0
+expect 2 "K = 0" --keys 0
+expect 2 "thread count|--threads must be at least 1" --threads 0
+expect 2 "Could not convert" --nodes -3
+expect 2 "exceeds the 2\^32 - 1" --schemes ring --nodes 4000000000 --vnodes 4000
+expect 2 "GiB of memory is available" --schemes ring --nodes 100000000 --vnodes 40
+expect 2 "GiB of memory is available" --keys 100000000000
+expect 2 "quick|full|sweep" --sweep medium
+expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
+  --repetitions 1 --min-time 0 --corrupt-one-owner
+
+# A real run: every kernel of every scheme, tiny, into a JSON file.
+expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
+  --benchmark_out="$tmp/run.json" --benchmark_out_format=json
+for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type ns_per_key \
+  threads_ran real_time_cv; do
+  if grep -q "$field" "$tmp/run.json"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: the results JSON has no $field" >&2
+  fi
+done
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

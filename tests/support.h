@@ -1,0 +1,196 @@
+// Helpers shared by the chbench tests: the fixed seed, an independent model of
+// SPEC.md written from the text (not from the library), key sets that stress a
+// ring's boundaries, and a comparison that reports the first mismatch instead of
+// one assertion per key.
+#pragma once
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <span>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chbench/nodes.h"
+#include "chbench/ring.h"
+#include "chbench/scheme.h"
+
+namespace chbench_test {
+
+// Every random choice in the tests derives from this seed (printed with INFO).
+inline constexpr uint64_t kSeed = 0x6368'6265'6e63'6821ULL;
+
+// Written to output slots past a batch's end; a kernel must leave it alone.
+inline constexpr uint32_t kGuard = 0xdeadbeefu;
+
+// ---- An independent model of SPEC.md ----------------------------------------
+
+inline uint64_t xxh3(const std::string& bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+// The MurmurHash3 finalizer written step by step from SPEC.md.
+inline uint64_t model_fmix64(uint64_t k) {
+  const uint64_t c1 = 0xff51afd7ed558ccdULL;
+  const uint64_t c2 = 0xc4ceb9fe1a85ec53ULL;
+  uint64_t a = k ^ (k >> 33);
+  uint64_t b = a * c1;
+  uint64_t c = b ^ (b >> 33);
+  uint64_t d = c * c2;
+  return d ^ (d >> 33);
+}
+
+// Token list of SPEC.md's ring, sorted by (token value, node index).
+inline std::vector<std::pair<uint64_t, uint32_t>> model_ring(const chbench::NodeSet& nodes) {
+  std::vector<std::pair<uint64_t, uint32_t>> tokens;
+  for (uint32_t n = 0; n < nodes.names.size(); ++n)
+    for (uint32_t i = 0; i < nodes.vnodes; ++i)
+      tokens.emplace_back(xxh3(nodes.names[n] + "#" + std::to_string(i)), n);
+  std::sort(tokens.begin(), tokens.end());
+  return tokens;
+}
+
+// Owner by linear scan: the first token (in sorted order) whose value is >= h,
+// or the first token when none is.
+inline uint32_t model_ring_owner(const std::vector<std::pair<uint64_t, uint32_t>>& tokens,
+                                 uint64_t h) {
+  for (const auto& [token, node] : tokens)
+    if (token >= h) return node;
+  return tokens.front().second;
+}
+
+inline uint32_t model_hrw_owner(const std::vector<uint64_t>& seeds, uint64_t h) {
+  uint32_t best = 0;
+  for (uint32_t n = 1; n < seeds.size(); ++n)
+    if (model_fmix64(h ^ seeds[n]) > model_fmix64(h ^ seeds[best])) best = n;
+  return best;
+}
+
+// Figure 1 of Lamping & Veach, with the paper's own types.
+inline int32_t model_jump(uint64_t key, int32_t num_buckets) {
+  int64_t b = -1, j = 0;
+  while (j < num_buckets) {
+    b = j;
+    key = key * 2862933555777941757ULL + 1;
+    j = static_cast<int64_t>((b + 1) * (double(1LL << 31) / double((key >> 33) + 1)));
+  }
+  return static_cast<int32_t>(b);
+}
+
+// ---- Key sets -----------------------------------------------------------------
+
+template <class T>
+T uniform(std::mt19937_64& rng, T lo, T hi) {
+  return std::uniform_int_distribution<T>(lo, hi)(rng);
+}
+
+// Keys around a ring's boundaries: fixed extremes, the lowest and highest
+// token and their neighbours, values below the first and above the last token,
+// and t - 1, t, t + 1 for every token t (for at most `max_tokens` tokens, drawn
+// at random when there are more). `entries` must be sorted and non-empty.
+template <class T>
+std::vector<T> boundary_keys(std::span<const chbench::RingEntry<T>> entries, std::size_t max_tokens,
+                             std::mt19937_64& rng) {
+  constexpr T kMax = std::numeric_limits<T>::max();
+  const T lo = entries.front().token;
+  const T hi = entries.back().token;
+  std::vector<T> keys = {0,
+                         1,
+                         2,
+                         kMax,
+                         static_cast<T>(kMax - 1),
+                         static_cast<T>(kMax / 2),
+                         static_cast<T>(kMax / 2 + 1),
+                         static_cast<T>(lo - 1),
+                         lo,
+                         static_cast<T>(lo + 1),
+                         static_cast<T>(hi - 1),
+                         hi,
+                         static_cast<T>(hi + 1)};
+  for (int i = 0; i < 32; ++i) {
+    keys.push_back(uniform<T>(rng, 0, lo));     // below (or at) the first token
+    keys.push_back(uniform<T>(rng, hi, kMax));  // above (or at) the last token
+  }
+  auto add_neighbours = [&](T t) {
+    keys.push_back(static_cast<T>(t - 1));
+    keys.push_back(t);
+    keys.push_back(static_cast<T>(t + 1));
+  };
+  if (entries.size() <= max_tokens) {
+    for (const auto& e : entries) add_neighbours(e.token);
+  } else {
+    for (std::size_t i = 0; i < max_tokens; ++i)
+      add_neighbours(entries[uniform<std::size_t>(rng, 0, entries.size() - 1)].token);
+  }
+  return keys;
+}
+
+template <class T>
+void append_random(std::vector<T>& keys, std::size_t count, std::mt19937_64& rng) {
+  for (std::size_t i = 0; i < count; ++i) keys.push_back(static_cast<T>(rng()));
+}
+
+// ---- Comparing owners ------------------------------------------------------------
+
+inline std::vector<uint32_t> owners_of(const chbench::OwnerTable& table,
+                                       std::span<const uint64_t> keys) {
+  std::vector<uint32_t> out(keys.size(), kGuard);
+  table.owners(keys, out);
+  return out;
+}
+
+// "" when `got` equals `expected`; otherwise how many differ and the first one.
+template <class T>
+std::string first_mismatch(std::span<const T> keys, std::span<const uint32_t> expected,
+                           std::span<const uint32_t> got) {
+  if (expected.size() != got.size() || keys.size() != got.size())
+    return "sizes differ: " + std::to_string(keys.size()) + " keys, " +
+           std::to_string(expected.size()) + " expected, " + std::to_string(got.size()) + " got";
+  std::size_t count = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] != expected[i] && count++ == 0) first = i;
+  }
+  if (count == 0) return {};
+  std::ostringstream s;
+  s << count << " of " << got.size() << " owners differ; first at [" << first << "]: key 0x"
+    << std::hex << uint64_t{keys[first]} << std::dec << " expected " << expected[first] << " got "
+    << got[first];
+  return s.str();
+}
+
+// Runs `table` over `keys` in small batches of odd sizes (0, 1, 2, 3, ... with
+// tails that are not a multiple of any lane count or unroll factor), each
+// into its own span.
+inline std::vector<uint32_t> owners_in_pieces(const chbench::OwnerTable& table,
+                                              std::span<const uint64_t> keys) {
+  static constexpr std::size_t kSizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 31, 64, 100};
+  std::vector<uint32_t> out(keys.size(), kGuard);
+  std::size_t at = 0;
+  for (std::size_t i = 0; at < keys.size(); ++i) {
+    const std::size_t size = std::min(kSizes[i % std::size(kSizes)], keys.size() - at);
+    table.owners(keys.subspan(at, size), std::span<uint32_t>(out).subspan(at, size));
+    at += size;
+  }
+  return out;
+}
+
+// Checks `table` against the owners `want` of `keys`: one batch with a guard
+// slot after its output, then small batches on a prefix.
+inline void check_table(const chbench::OwnerTable& table, std::span<const uint64_t> keys,
+                        std::span<const uint32_t> want) {
+  std::vector<uint32_t> out(keys.size() + 1, kGuard);
+  table.owners(keys, std::span<uint32_t>(out).first(keys.size()));
+  CHECK(out.back() == kGuard);
+  out.pop_back();
+  CHECK(first_mismatch<uint64_t>(keys, want, out) == "");
+  const auto prefix = keys.first(std::min<std::size_t>(keys.size(), 3000));
+  CHECK(first_mismatch<uint64_t>(prefix, want.first(prefix.size()),
+                                 owners_in_pieces(table, prefix)) == "");
+}
+
+}  // namespace chbench_test

@@ -1,0 +1,167 @@
+// Node lists, the registry, and the errors SPEC.md "Inputs" requires: bad input
+// is a std::invalid_argument with a message, never UB.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "chbench/nodes.h"
+#include "chbench/ring.h"
+#include "chbench/scheme.h"
+
+using Catch::Matchers::Contains;
+using chbench::NodeSet;
+
+namespace {
+
+// Node lists every scheme must refuse, with a word the message must contain.
+struct BadNodes {
+  const char* what;
+  NodeSet nodes;
+  const char* message_has;
+};
+
+std::vector<BadNodes> bad_node_sets() {
+  return {
+      {"empty list", NodeSet{{}, 1}, "empty"},
+      {"empty list, V = 5", NodeSet{{}, 5}, "empty"},
+      {"V = 0", NodeSet{{"a", "b"}, 0}, "V = 0"},
+      {"duplicate names", NodeSet{{"a", "b", "a"}, 3}, "'a'"},
+      {"duplicate names, adjacent", NodeSet{{"x", "node-1", "node-1"}, 1}, "duplicate"},
+      {"empty name", NodeSet{{"a", ""}, 1}, "empty name"},
+      {"empty name first", NodeSet{{"", "b"}, 1}, "node 0"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("validate accepts good node lists and rejects bad ones", "[nodes][errors]") {
+  CHECK_NOTHROW(chbench::validate(NodeSet{{"a"}, 1}));
+  CHECK_NOTHROW(chbench::validate(NodeSet{{"a", "b", "c"}, 1000}));
+  // Names are byte strings: case matters, and a NUL is just a byte.
+  CHECK_NOTHROW(chbench::validate(NodeSet{{"a", "A", std::string("a\0", 2)}, 1}));
+
+  for (const auto& bad : bad_node_sets()) {
+    INFO(bad.what);
+    CHECK_THROWS_AS(chbench::validate(bad.nodes), std::invalid_argument);
+    CHECK_THROWS_WITH(chbench::validate(bad.nodes), Contains(bad.message_has));
+  }
+}
+
+TEST_CASE("default_nodes names node-0 ... node-(n-1) and rejects n = 0 or V = 0",
+          "[nodes][errors]") {
+  const NodeSet nodes = chbench::default_nodes(12, 7);
+  REQUIRE(nodes.size() == 12);
+  CHECK(nodes.vnodes == 7);
+  CHECK(nodes.names.front() == "node-0");
+  CHECK(nodes.names[10] == "node-10");
+  CHECK(nodes.names.back() == "node-11");
+  CHECK(chbench::default_nodes(1).vnodes == 1);
+  CHECK_NOTHROW(chbench::validate(nodes));
+
+  CHECK_THROWS_AS(chbench::default_nodes(0), std::invalid_argument);
+  CHECK_THROWS_AS(chbench::default_nodes(0, 3), std::invalid_argument);
+  CHECK_THROWS_AS(chbench::default_nodes(3, 0), std::invalid_argument);
+  CHECK_THROWS_WITH(chbench::default_nodes(3, 0), Contains("V = 0"));
+}
+
+TEST_CASE("scheme names round-trip and unknown names are refused", "[registry][errors]") {
+  const auto schemes = chbench::all_schemes();
+  REQUIRE(schemes.size() == 4);
+  std::set<std::string_view> names;
+  for (chbench::Scheme s : schemes) {
+    INFO(chbench::scheme_name(s));
+    CHECK(chbench::parse_scheme(chbench::scheme_name(s)) == s);
+    names.insert(chbench::scheme_name(s));
+  }
+  CHECK(names == std::set<std::string_view>{"modn", "ring", "hrw", "jump"});
+  CHECK(chbench::parse_scheme("rendezvous") == chbench::Scheme::kRendezvous);
+  CHECK(chbench::parse_scheme("hrw") == chbench::Scheme::kRendezvous);
+
+  for (const char* unknown : {"", "maglev", "RING", "ring ", "mod-n"}) {
+    INFO("'" << unknown << "'");
+    CHECK_THROWS_AS(chbench::parse_scheme(unknown), std::invalid_argument);
+    for (chbench::Scheme s : schemes)
+      CHECK_THROWS_WITH(chbench::parse_scheme(unknown),
+                        Contains(std::string(chbench::scheme_name(s))));
+  }
+}
+
+TEST_CASE("the kernel registry is consistent", "[registry]") {
+  const auto kernels = chbench::all_kernels();
+  REQUIRE(!kernels.empty());
+  std::set<std::string> full_names;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& k = kernels[i];
+    INFO(k.full_name());
+    CHECK(!k.name.empty());
+    CHECK(!k.summary.empty());
+    CHECK(k.build != nullptr);
+    CHECK(k.full_name() == std::string(chbench::scheme_name(k.scheme)) + "/" + std::string(k.name));
+    CHECK(full_names.insert(k.full_name()).second);  // unique
+    CHECK(&chbench::find_kernel(k.scheme, k.name) == &k);
+    // Grouped by scheme: a scheme's kernels are contiguous.
+    if (i > 0 && kernels[i - 1].scheme != k.scheme)
+      for (std::size_t j = 0; j + 1 < i; ++j) CHECK(kernels[j].scheme != k.scheme);
+  }
+  for (chbench::Scheme s : chbench::all_schemes()) {
+    INFO(chbench::scheme_name(s));
+    const auto of = chbench::kernels_of(s);
+    CHECK(!of.empty());  // every scheme has at least one kernel to compare
+    std::size_t expected = 0;
+    for (const auto& k : kernels) expected += k.scheme == s;
+    CHECK(of.size() == expected);
+    for (const auto* k : of) CHECK(k->scheme == s);
+  }
+}
+
+TEST_CASE("find_kernel refuses unknown kernels and lists the known ones", "[registry][errors]") {
+  for (chbench::Scheme s : chbench::all_schemes()) {
+    INFO(chbench::scheme_name(s));
+    CHECK_THROWS_AS(chbench::find_kernel(s, "no-such-kernel"), std::invalid_argument);
+    CHECK_THROWS_AS(chbench::find_kernel(s, ""), std::invalid_argument);
+    CHECK_THROWS_WITH(chbench::find_kernel(s, "no-such-kernel"), Contains("no-such-kernel"));
+    for (const auto* k : chbench::kernels_of(s))
+      CHECK_THROWS_WITH(chbench::find_kernel(s, "no-such-kernel"), Contains(std::string(k->name)));
+  }
+  // A kernel name of one scheme is not found under another.
+  for (const auto& k : chbench::all_kernels())
+    for (chbench::Scheme s : chbench::all_schemes()) {
+      bool exists = false;
+      for (const auto* other : chbench::kernels_of(s)) exists |= other->name == k.name;
+      if (!exists) CHECK_THROWS_AS(chbench::find_kernel(s, k.name), std::invalid_argument);
+    }
+}
+
+TEST_CASE("every kernel and every reference refuses a bad node list", "[registry][errors]") {
+  for (const auto& bad : bad_node_sets()) {
+    INFO(bad.what);
+    for (const auto& k : chbench::all_kernels()) {
+      INFO(k.full_name());
+      CHECK_THROWS_AS(k.build(bad.nodes), std::invalid_argument);
+    }
+    for (chbench::Scheme s : chbench::all_schemes()) {
+      INFO("reference of " << chbench::scheme_name(s));
+      CHECK_THROWS_AS(chbench::build_reference(s, bad.nodes), std::invalid_argument);
+    }
+  }
+  // The empty node set, as the issue names it.
+  for (const auto& k : chbench::all_kernels()) {
+    INFO(k.full_name());
+    CHECK_THROWS_AS(k.build(NodeSet{}), std::invalid_argument);
+  }
+}
+
+TEST_CASE("a ring of more than 2^32 - 1 tokens is refused before it is built", "[ring][errors]") {
+  // 2 * 2^31 = 2^32 tokens: one too many. Must fail fast, not allocate 64 GiB.
+  const NodeSet nodes{{"a", "b"}, 0x80000000u};
+  CHECK_NOTHROW(chbench::validate(nodes));
+  CHECK_THROWS_AS(chbench::ring_entries(nodes), std::length_error);
+  CHECK_THROWS_AS(chbench::build_reference(chbench::Scheme::kRing, nodes), std::length_error);
+  for (const auto* k : chbench::kernels_of(chbench::Scheme::kRing)) {
+    INFO(k->full_name());
+    CHECK_THROWS_AS(k->build(nodes), std::length_error);
+  }
+}
