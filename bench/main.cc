@@ -219,12 +219,15 @@ void time_config(benchmark::State& state, const Config& c) {
       if (++w == windows) w = 0;
     }
   } else {
+    p.team->reset_threads_seen();
     for (auto _ : state) {
       p.team->owners(*p.table, pool.subspan(w * batch, batch), out.subspan(w * batch, batch));
       benchmark::DoNotOptimize(p.out.data());
       benchmark::ClobberMemory();
       if (++w == windows) w = 0;
     }
+    // Threads that ran chunks during this repetition's timed iterations.
+    p.threads_ran = p.team->threads_seen();
   }
   const double ns =
       std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();

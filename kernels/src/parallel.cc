@@ -56,6 +56,8 @@ tbb::task_arena& arena_for(unsigned threads) {
 ThreadTeam::ThreadTeam(unsigned threads) : threads_(threads), arena_(nullptr) {
   if (threads == 0) throw std::invalid_argument("the thread count must be at least 1");
   arena_ = &arena_for(threads);
+  seen_ = std::make_unique<std::atomic<bool>[]>(threads + 1);
+  reset_threads_seen();
 }
 
 ThreadTeam::~ThreadTeam() = default;
@@ -67,39 +69,40 @@ void check_shapes(std::span<const uint64_t> key_hashes, std::span<uint32_t> out)
     throw std::invalid_argument("key hashes and owners differ in length");
 }
 
-template <class Body>
-void for_each_chunk(tbb::task_arena& arena, std::size_t n, Body body) {
-  arena.execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<std::size_t>(0, n),
-        [&](const tbb::blocked_range<std::size_t>& r) { body(r.begin(), r.end()); },
-        tbb::static_partitioner());
-  });
-}
-
 }  // namespace
 
 void ThreadTeam::owners(const OwnerTable& table, std::span<const uint64_t> key_hashes,
                         std::span<uint32_t> out) {
   check_shapes(key_hashes, out);
-  for_each_chunk(*arena_, key_hashes.size(), [&](std::size_t b, std::size_t e) {
-    table.owners(key_hashes.subspan(b, e - b), out.subspan(b, e - b));
+  arena_->execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, key_hashes.size()),
+        [&](const tbb::blocked_range<std::size_t>& r) {
+          const int slot = tbb::this_task_arena::current_thread_index();
+          if (slot >= 0 && static_cast<unsigned>(slot) <= threads_)
+            seen_[slot].store(true, std::memory_order_relaxed);
+          table.owners(key_hashes.subspan(r.begin(), r.size()), out.subspan(r.begin(), r.size()));
+        },
+        tbb::static_partitioner());
   });
 }
 
 unsigned ThreadTeam::owners_counting_threads(const OwnerTable& table,
                                              std::span<const uint64_t> key_hashes,
                                              std::span<uint32_t> out) {
-  check_shapes(key_hashes, out);
-  std::vector<std::atomic<bool>> seen(threads_ + 1);
-  for_each_chunk(*arena_, key_hashes.size(), [&](std::size_t b, std::size_t e) {
-    const int slot = tbb::this_task_arena::current_thread_index();
-    if (slot >= 0 && static_cast<unsigned>(slot) < seen.size()) seen[slot] = true;
-    table.owners(key_hashes.subspan(b, e - b), out.subspan(b, e - b));
-  });
+  reset_threads_seen();
+  owners(table, key_hashes, out);
+  return threads_seen();
+}
+
+unsigned ThreadTeam::threads_seen() const noexcept {
   unsigned ran = 0;
-  for (const auto& s : seen) ran += s.load() ? 1 : 0;
+  for (unsigned i = 0; i <= threads_; ++i) ran += seen_[i].load() ? 1 : 0;
   return ran;
+}
+
+void ThreadTeam::reset_threads_seen() noexcept {
+  for (unsigned i = 0; i <= threads_; ++i) seen_[i].store(false);
 }
 
 }  // namespace chbench

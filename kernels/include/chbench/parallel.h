@@ -4,6 +4,7 @@
 #include <tbb/global_control.h>
 #include <tbb/task_arena.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -37,15 +38,21 @@ class ThreadTeam {
   void owners(const OwnerTable& table, std::span<const uint64_t> key_hashes,
               std::span<uint32_t> out);
 
-  // Like owners(), and returns how many distinct threads took part: the thread
-  // count that actually ran, to be recorded beside the requested one (0 for an
-  // empty batch, where no chunk runs).
+  // Like owners() after reset_threads_seen(), and returns threads_seen().
   unsigned owners_counting_threads(const OwnerTable& table, std::span<const uint64_t> key_hashes,
                                    std::span<uint32_t> out);
 
+  // How many distinct threads ran a chunk in owners() since the last reset (0
+  // if no chunk ran, e.g. only empty batches): the thread count that actually
+  // ran, to be recorded beside the requested one. Not for use while owners()
+  // runs on another thread.
+  unsigned threads_seen() const noexcept;
+  void reset_threads_seen() noexcept;
+
  private:
   unsigned threads_;
-  tbb::task_arena* arena_;  // owned by the process-wide registry
+  tbb::task_arena* arena_;                     // owned by the process-wide registry
+  std::unique_ptr<std::atomic<bool>[]> seen_;  // per arena slot, threads_ + 1
 };
 
 }  // namespace chbench
