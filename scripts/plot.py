@@ -10,12 +10,14 @@ repetitions) and writes into an existing folder:
   threads.png        speed-up vs thread count, per kernel      (family "threads")
   batch.png          ns/key vs batch size K, per kernel        (family "batch")
   hashed.png         ns/key with key hashing included          (family "hashed")
-  report.md          machine and build, ratios, plots, tables, checks
+  targets.png        SIMD speed-up over scalar, per Highway target (family "targets")
+  report.md          machine and build, ratios, SIMD targets, plots, tables, checks
 
 A family missing from the JSON gets no plot; the report says so.
 
 Benchmark names follow the bench's contract
-`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>`; suffixes that
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>`, where a SIMD
+kernel forced to one Highway target is `<kernel>@<TARGET>`; suffixes that
 Google Benchmark appends itself (`/real_time`, `/repeats:3`, a second
 `threads:`) are ignored. Counters are top-level numeric fields of each entry.
 
@@ -44,7 +46,7 @@ PROG = "plot.py"
 EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 1
 
-FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed")
+FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed", "targets")
 SCHEME_ORDER = ("ring", "hrw", "jump", "modn")
 SCHEME_TITLES = {
     "ring": "ring",
@@ -67,8 +69,24 @@ OUTPUT_FILES = (
     "threads.png",
     "batch.png",
     "hashed.png",
+    "targets.png",
     "report.md",
 )
+# Highway targets, widest first; others (NEON, SVE, ...) follow by name.
+TARGET_ORDER = ("AVX10_2", "AVX3_SPR", "AVX3_ZEN4", "AVX3_DL", "AVX3", "AVX2", "SSE4", "SSSE3",
+                "SSE2", "SCALAR", "EMU128")
+# SIMD kernel -> the scalar kernel of the same scheme it is measured against.
+SCALAR_COUNTERPARTS = {
+    ("hrw", "simd_keys"): "scalar",
+    ("hrw", "simd_nodes"): "scalar",
+    ("jump", "simd"): "scalar",
+    ("modn", "simd"): "scalar",
+    ("ring", "simd_branchless"): "branchless",
+    ("ring", "simd_eytzinger"): "eytzinger",
+}
+# The Ratios section's SIMD checks: rendezvous from this N up, jump at these N.
+SIMD_HRW_MIN_NODES = 64
+SIMD_JUMP_NODES = (1_000, 1_000_000)
 
 
 class InputError(Exception):
@@ -164,11 +182,23 @@ class Result:
     repetitions: Optional[int] = None
     keys_per_second: Optional[float] = None
     error: Optional[str] = None
+    hwy_label: Optional[str] = None  # the entry's "label": the Highway target that ran
+    hwy_target: Optional[float] = None  # counter: that target's Highway bit
 
     @property
     def label(self) -> str:
         """`scheme/kernel`, as the bench and the kernel registry name it."""
         return f"{self.scheme}/{self.kernel}"
+
+    @property
+    def base_kernel(self) -> str:
+        """The kernel without a forced target: `simd_keys` of `simd_keys@AVX2`."""
+        return self.kernel.partition("@")[0]
+
+    @property
+    def forced_target(self) -> Optional[str]:
+        """`AVX2` of `simd_keys@AVX2`; None when Highway's dispatch chose."""
+        return self.kernel.partition("@")[2] or None
 
     def sort_key(self) -> tuple:
         """Scheme order of SPEC.md, kernels in the bench's order, then parameters."""
@@ -283,6 +313,9 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
     if result.tokens is None and parsed.scheme == "ring" and result.nodes and result.vnodes:
         result.tokens = result.nodes * result.vnodes
     result.memory_bytes = number(first.get("memory_bytes"))
+    label = first.get("label")
+    result.hwy_label = (label.strip() or None) if isinstance(label, str) else None
+    result.hwy_target = number(first.get("hwy_target"))
     for key, value in parsed.params.items():
         got = getattr(result, key)
         if key != "threads" and got is not None and got != value:
@@ -619,6 +652,173 @@ def hashing_baseline(run: Run, r: Result) -> Optional[Result]:
     return None
 
 
+def scalar_counterpart(scheme: str, kernel: str) -> Optional[str]:
+    """The scalar kernel a SIMD kernel is measured against; None if not SIMD.
+
+    Kernels missing from SCALAR_COUNTERPARTS follow its pattern: a ring
+    `simd_<x>` against `<x>`, any other scheme's `simd*` against `scalar`.
+    """
+    if (scheme, kernel) in SCALAR_COUNTERPARTS:
+        return SCALAR_COUNTERPARTS[(scheme, kernel)]
+    if not kernel.startswith("simd"):
+        return None
+    if scheme == "ring":
+        return kernel.removeprefix("simd_") if kernel.startswith("simd_") else None
+    return "scalar"
+
+
+def target_rank(name: str) -> tuple:
+    """Sort key of a Highway target name: widest first, unknown ones after."""
+    return (TARGET_ORDER.index(name), "") if name in TARGET_ORDER else (len(TARGET_ORDER), name)
+
+
+@dataclass
+class TargetGroup:
+    """One SIMD kernel configuration of family "targets": its scalar
+    counterpart, its dispatched run and its runs forced to each target."""
+
+    scheme: str
+    kernel: str  # without @TARGET
+    nodes: Optional[int]
+    vnodes: Optional[int]
+    keys: Optional[int]
+    threads: Optional[int]
+    scalar_kernel: Optional[str]
+    scalar: Optional[Result] = None
+    dispatched: Optional[Result] = None
+    dispatched_target: Optional[str] = None  # the target Highway's dispatch chose
+    forced: dict = field(default_factory=dict)  # target name -> Result, widest first
+    order: int = 0
+
+    @property
+    def label(self) -> str:
+        """`scheme/kernel`."""
+        return f"{self.scheme}/{self.kernel}"
+
+    @property
+    def scalar_label(self) -> str:
+        """`scheme/scalar kernel`."""
+        return f"{self.scheme}/{self.scalar_kernel or '?'}"
+
+    def speedup(self, r: Optional[Result]) -> Optional[float]:
+        """Median ns/key of the scalar counterpart ÷ that of r."""
+        if r is None or self.scalar is None or not r.ns or not self.scalar.ns:
+            return None
+        return self.scalar.ns / r.ns
+
+    def speedup_range(self, r: Result) -> Optional[tuple]:
+        """(slowest, fastest) speed-up over the repetitions of both, if known."""
+        s = self.scalar
+        if s is None or None in (s.ns_lo, s.ns_hi, r.ns_lo, r.ns_hi) or r.ns_lo <= 0:
+            return None
+        return s.ns_lo / r.ns_hi, s.ns_hi / r.ns_lo
+
+    def avx2_over_avx3(self) -> Optional[float]:
+        """Median ns/key forced to AVX2 ÷ forced to AVX3 (AVX-512); above 1,
+        AVX3 is faster."""
+        avx2, avx3 = self.forced.get("AVX2"), self.forced.get("AVX3")
+        return avx2.ns / avx3.ns if avx2 and avx3 and avx3.ns else None
+
+
+@dataclass
+class TargetsAnalysis:
+    """Family "targets" grouped per SIMD kernel configuration."""
+
+    groups: list  # of TargetGroup, in scheme order, kernels in bench order
+    targets: list  # every forced target name in the family, widest first
+    notes: list
+
+
+def analyse_targets(run: Run) -> TargetsAnalysis:
+    """Pairs each SIMD kernel of family "targets" with its scalar counterpart."""
+    results = run.family("targets")
+    by_config: dict = {}
+    for r in results:
+        counterpart = scalar_counterpart(r.scheme, r.base_kernel)
+        if counterpart is None:
+            continue
+        key = (r.scheme, r.base_kernel, r.nodes, r.vnodes, r.keys, r.threads)
+        group = by_config.get(key)
+        if group is None:
+            group = by_config[key] = TargetGroup(r.scheme, r.base_kernel, r.nodes, r.vnodes,
+                                                 r.keys, r.threads, counterpart, order=r.order)
+        group.order = min(group.order, r.order)
+        if r.forced_target is None:
+            group.dispatched = r
+        else:
+            group.forced[r.forced_target] = r
+    scalars = {(r.label, r.nodes, r.vnodes, r.keys, r.threads): r for r in results}
+    notes = []
+    groups = sorted(by_config.values(), key=lambda g: (
+        SCHEME_ORDER.index(g.scheme) if g.scheme in SCHEME_ORDER else 99, g.order, g.kernel,
+        g.nodes or 0, g.keys or 0, g.vnodes or 0, g.threads or 0))
+    for g in groups:
+        where = f"`{g.label}` at N = {integer(g.nodes)}, K = {integer(g.keys)}"
+        g.forced = dict(sorted(g.forced.items(), key=lambda kv: target_rank(kv[0])))
+        g.scalar = scalars.get((g.scalar_label, g.nodes, g.vnodes, g.keys, g.threads))
+        if g.scalar is None:
+            notes.append(f"{where}: no `{g.scalar_label}` with the same N, V, K and threads "
+                         "in family `targets`, so no speed-up")
+        for name, r in g.forced.items():
+            if r.hwy_label and r.hwy_label != name:
+                notes.append(f"`{r.run_name}` was forced to {name} but reports "
+                             f"{r.hwy_label} as the target that ran")
+        g.dispatched_target = dispatched_target(g, run.context)
+    targets = sorted({t for g in groups for t in g.forced}, key=target_rank)
+    if groups and not any("AVX2" in g.forced and "AVX3" in g.forced for g in groups):
+        ran = ", ".join(targets) or "none"
+        notes.append(f"no AVX2 : AVX3 ratio: needs both targets, this run forced {ran}")
+    return TargetsAnalysis(groups, targets, notes)
+
+
+def dispatched_target(group: TargetGroup, context: dict) -> Optional[str]:
+    """The target the dispatched run used: its label, else the forced run with
+    the same Highway target bit, else the run's context."""
+    d = group.dispatched
+    if d is None:
+        return None
+    if d.hwy_label:
+        return d.hwy_label
+    if d.hwy_target is not None:
+        for name, r in group.forced.items():
+            if r.hwy_target == d.hwy_target:
+                return name
+    target = context.get("chbench_hwy_target")
+    return target if isinstance(target, str) and target else None
+
+
+@dataclass
+class SimdCheck:
+    """One row of a Ratios check: the best dispatched SIMD kernel vs scalar."""
+
+    family: str
+    scalar: Result
+    simd: Result
+
+    @property
+    def speedup(self) -> float:
+        """Scalar ns/key ÷ SIMD ns/key."""
+        return self.scalar.ns / self.simd.ns
+
+
+def simd_checks(run: Run, scheme: str, simd_kernels: tuple, want_nodes: Callable) -> list:
+    """Per family "targets" then "nodes": the scalar kernel at each wanted N
+    beside the fastest dispatched kernel of simd_kernels there."""
+    rows = []
+    for family in ("targets", "nodes"):
+        results = run.family(family)
+        for base in results:
+            if base.label != f"{scheme}/scalar" or not want_nodes(base.nodes):
+                continue
+            rivals = [r for r in results
+                      if r.scheme == scheme and r.kernel in simd_kernels
+                      and (r.nodes, r.vnodes, r.keys, r.threads)
+                      == (base.nodes, base.vnodes, base.keys, base.threads)]
+            if rivals:
+                rows.append(SimdCheck(family, base, min(rivals, key=lambda r: r.ns)))
+    return rows
+
+
 # --------------------------------------------------------------------------
 # Plots
 
@@ -640,7 +840,13 @@ def import_matplotlib():
 class Style:
     """A stable colour and marker per kernel label, the same in every plot."""
 
-    MARKERS = "osD^v<>ph*"
+    # Matplotlib's ten colours and three more, so that the 13 kernels of a
+    # full build each get their own; 12 markers, so that no two kernels share
+    # both colour and marker before the 157th. Black and "X" are kept for the
+    # crossover mark of schemes_nodes.png.
+    COLORS = ("C0", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9",
+              "#b8860b", "#4b0082", "#006d6d")
+    MARKERS = "osD^v<>ph*Pd"
     LINES = {"ring": "-", "hrw": "--", "jump": "-.", "modn": ":"}
 
     def __init__(self, results: Iterable):
@@ -652,7 +858,8 @@ class Style:
     def kw(self, label: str, scheme: str) -> dict:
         """Plot keyword arguments for one series."""
         i = self.index.get(label.split(" (")[0], 0)
-        return {"color": f"C{i % 10}", "marker": self.MARKERS[i % len(self.MARKERS)],
+        return {"color": self.COLORS[i % len(self.COLORS)],
+                "marker": self.MARKERS[i % len(self.MARKERS)],
                 "linestyle": self.LINES.get(scheme, "-"), "markersize": 5, "linewidth": 1.6}
 
 
@@ -664,6 +871,25 @@ def new_axes(figure_cls, title: str, subtitle: str):
     ax.grid(True, which="major", alpha=0.45)
     ax.grid(True, which="minor", alpha=0.15)
     return fig, ax
+
+
+# Above this many entries a legend goes to the right of the axes, where it
+# cannot hide a line; the figure widens to make room.
+LEGEND_INSIDE_MAX = 6
+
+
+def place_legend(ax, title: str) -> None:
+    """The legend inside the axes where matplotlib finds room, or, when it
+    has many entries, beside them."""
+    entries = len(ax.get_legend_handles_labels()[0])
+    if entries <= LEGEND_INSIDE_MAX:
+        ax.legend(title=title, fontsize=9)
+        return
+    fig = ax.get_figure()
+    width, height = fig.get_size_inches()
+    fig.set_size_inches(width + 2.4, height)
+    ax.legend(title=title, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0)
 
 
 def png(fig) -> bytes:
@@ -707,7 +933,7 @@ def plot_tokens(run: Run, figure_cls, style: Style) -> Optional[bytes]:
     ax.set_xlabel("distinct ring tokens (N × V)")
     ax.set_ylabel("time per key [ns] (median)")
     mark_caches(ax, run, results)
-    ax.legend(title="kernel", fontsize=9)
+    place_legend(ax, "kernel")
     return png(fig)
 
 
@@ -757,7 +983,7 @@ def plot_nodes(run: Run, figure_cls, style: Style, analysis: NodesAnalysis) -> O
     ax.set_yscale("log")
     ax.set_xlabel("nodes N")
     ax.set_ylabel("time per key [ns] (median)")
-    ax.legend(title="scheme/kernel", fontsize=9, ncol=2)
+    place_legend(ax, "scheme/kernel")
     return png(fig)
 
 
@@ -802,7 +1028,7 @@ def plot_threads(run: Run, figure_cls, style: Style) -> Optional[bytes]:
     ax.set_xlabel("threads (oneTBB arena size)")
     ax.set_ylabel("speed-up [×] = median time at 1 thread ÷ at t threads")
     ax.set_ylim(bottom=0)
-    ax.legend(title="kernel", fontsize=9)
+    place_legend(ax, "kernel")
     return png(fig)
 
 
@@ -837,7 +1063,7 @@ def plot_batch(run: Run, figure_cls, style: Style) -> tuple:
         ax.set_ylim(bottom=0)
     ax.set_xlabel("batch size K [keys per call]")
     ax.set_ylabel("time per key [ns] (median)")
-    ax.legend(title="scheme/kernel", fontsize=9, ncol=2)
+    place_legend(ax, "scheme/kernel")
     return png(fig), log_y
 
 
@@ -873,9 +1099,123 @@ def plot_hashed(run: Run, figure_cls, style: Style) -> Optional[bytes]:
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=9)
     log_note = ", log scale" if ax.get_xscale() == "log" else ""
-    ax.set_xlabel(f"time per key [ns] (median{log_note})")
+    unpaired = sum(1 for r in results if hashing_baseline(run, r) is None)
+    ax.set_xlabel(f"time per key [ns] (median{log_note})"
+                  + ("\nno pale bar: no lookup-only run at the same N and K in this run"
+                     if 0 < unpaired < len(results) else ""))
     ax.grid(False, axis="y")
     ax.legend(fontsize=9)
+    return png(fig)
+
+
+def target_colors(targets: list) -> dict:
+    """A colour per Highway target, dark (widest) to light (narrowest)."""
+    from matplotlib import colormaps
+    cmap = colormaps["viridis"]
+    n = max(1, len(targets) - 1)
+    return {t: cmap(0.05 + 0.85 * i / n) for i, t in enumerate(targets)}
+
+
+def machine_line(context: dict) -> str:
+    """'AMD EPYC, 2 CPUs' from the run's context."""
+    cpu = context.get("chbench_cpu_model") or "unknown CPU"
+    cpus = hardware_threads(context)
+    return f"{cpu}, {cpus} CPUs" if cpus else str(cpu)
+
+
+def plot_targets(run: Run, figure_cls, analysis: TargetsAnalysis) -> Optional[bytes]:
+    """targets.png: speed-up over the scalar counterpart, one bar per target."""
+    groups = [g for g in analysis.groups if g.scalar is not None
+              and (g.dispatched is not None or g.forced)]
+    if not groups:
+        return None
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    targets = [t for t in analysis.targets if any(t in g.forced for g in groups)]
+    colors = target_colors(targets)
+    slots = ["dispatched"] * any(g.dispatched for g in groups) + targets
+    width = 0.84 / len(slots)
+    chosen = sorted({g.dispatched_target or "?" for g in groups if g.dispatched})
+    members = [r for g in groups for r in [g.scalar, g.dispatched, *g.forced.values()] if r]
+    fig = figure_cls(figsize=(12, 6.2), dpi=DPI, constrained_layout=True)
+    ax = fig.add_subplot()
+    fig.suptitle("SIMD kernels: speed-up over their scalar counterpart, per Highway target\n"
+                 f"{machine_line(run.context)}; dispatch picks {' / '.join(chosen) or '–'}; "
+                 f"one thread, {spread_note(members)}; whiskers = min–max", fontsize=11)
+    values = []
+    for gi, g in enumerate(groups):
+        for slot_i, slot in enumerate(slots):
+            r = g.dispatched if slot == "dispatched" else g.forced.get(slot)
+            speedup = g.speedup(r)
+            if speedup is None:
+                continue
+            x = gi + (slot_i - (len(slots) - 1) / 2) * width
+            values.append(speedup)
+            if slot == "dispatched":
+                kw = {"facecolor": colors.get(g.dispatched_target, (0.6, 0.6, 0.6, 1.0))[:3]
+                      + (0.45,), "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
+            else:
+                kw = {"color": colors[slot], "edgecolor": "white", "linewidth": 0.4}
+            ax.bar(x, speedup - 1, bottom=1, width=width, zorder=2, **kw)
+            spread = g.speedup_range(r)
+            if spread is not None:
+                values += list(spread)
+                ax.errorbar([x], [speedup], yerr=[[max(0.0, speedup - spread[0])],
+                                                  [max(0.0, spread[1] - speedup)]],
+                            fmt="none", ecolor="0.15", elinewidth=0.8, capsize=1.5, zorder=3)
+            if slot == "dispatched":
+                top = max(speedup, spread[1] if spread else speedup)
+                low = min(speedup, spread[0] if spread else speedup)
+                above = speedup >= 1
+                ax.annotate(f"{sig3(speedup)}×", (x, top if above else low),
+                            xytext=(0, 3 if above else -3), textcoords="offset points",
+                            ha="center", va="bottom" if above else "top", fontsize=8,
+                            fontweight="bold", zorder=4)
+    ax.axhline(1, color="black", linewidth=1.2, zorder=2.5)
+    lo, hi = min(values + [1.0]), max(values + [1.0])
+    log_y = hi / lo > 10
+    if log_y:
+        ax.set_yscale("log")
+        ax.set_ylim(lo / 1.6, hi * 1.6)
+        bottom, top = ax.get_ylim()
+        ticks = [m * 10 ** e for e in range(math.floor(math.log10(bottom)),
+                                            math.ceil(math.log10(top)) + 1)
+                 for m in (1, 2, 5) if bottom <= m * 10 ** e <= top]
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_minor_locator(NullLocator())
+    else:
+        ax.set_ylim(0, hi * 1.12)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
+    ax.grid(True, axis="y", which="major", alpha=0.45, zorder=0)
+    same_k = len({g.keys for g in groups}) == 1
+    labels = []
+    for g in groups:
+        text = f"{g.scheme}/\n{g.kernel}\nN = {integer(g.nodes)}"
+        if not same_k:
+            text += f"\nK = {integer(g.keys)}"
+        labels.append(text)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(labels, fontsize=9)
+    ax.tick_params(axis="x", length=0)
+    for gi in range(1, len(groups)):
+        boundary = groups[gi].scheme != groups[gi - 1].scheme
+        ax.axvline(gi - 0.5, color="0.35" if boundary else "0.8",
+                   linewidth=1.0 if boundary else 0.6, zorder=1)
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    ax.set_ylabel("speed-up [×] = scalar ns/key ÷ SIMD ns/key"
+                  + (" (log scale)" if log_y else ""))
+    handles = []
+    if "dispatched" in slots:
+        handles.append(Patch(facecolor=(0.6, 0.6, 0.6, 0.45), edgecolor="black", hatch="///",
+                             label="dispatched"))
+    handles += [Patch(facecolor=colors[t], label=t) for t in targets]
+    handles.append(Line2D([], [], color="black", linewidth=1.2, label="1× = scalar speed"))
+    ax.legend(handles=handles, fontsize=9, ncol=len(handles), loc="lower center",
+              bbox_to_anchor=(0.5, 1.0), frameon=False, title_fontsize=9,
+              title="Highway target: forced, or hatched = as dispatched (tinted as the target "
+                    "dispatch picked)")
     return png(fig)
 
 
@@ -940,7 +1280,8 @@ def context_value(key: str, value: Any) -> str:
     return str(value)
 
 
-def report(run: Run, analysis: NodesAnalysis, plots: dict, batch_log_y: bool) -> str:
+def report(run: Run, analysis: NodesAnalysis, targets: TargetsAnalysis, plots: dict,
+           batch_log_y: bool) -> str:
     """The whole report.md text."""
     ctx = run.context
     lines = ["# chbench report", ""]
@@ -964,6 +1305,7 @@ def report(run: Run, analysis: NodesAnalysis, plots: dict, batch_log_y: bool) ->
     lines.append("")
 
     lines += ratios_section(run, analysis)
+    lines += targets_section(targets)
     lines += plots_section(run, plots, batch_log_y)
     lines += tables_section(run)
     lines += checks_section(run)
@@ -1021,6 +1363,93 @@ def ratios_section(run: Run, analysis: NodesAnalysis) -> list:
     if not analysis.crossovers and not analysis.notes:
         lines.append("No `nodes` results in this run.")
     lines.append("")
+
+    lines += simd_check_lines(
+        f"### SIMD rendezvous ÷ scalar rendezvous (N ≥ {SIMD_HRW_MIN_NODES})",
+        "Speed-up of the faster of `hrw/simd_keys` and `hrw/simd_nodes`, as dispatched, over "
+        f"`hrw/scalar` at every N of at least {SIMD_HRW_MIN_NODES}: median ns/key of scalar "
+        "÷ median ns/key of SIMD (above 1: SIMD is faster).",
+        simd_checks(run, "hrw", ("simd_keys", "simd_nodes"),
+                    lambda n: (n or 0) >= SIMD_HRW_MIN_NODES),
+        f"No `hrw/scalar` beside a dispatched SIMD rendezvous kernel at N ≥ "
+        f"{SIMD_HRW_MIN_NODES} in this run.")
+    wanted = " and ".join(f"{integer(n)}" for n in SIMD_JUMP_NODES)
+    lines += simd_check_lines(
+        "### Batched SIMD jump ÷ scalar jump (N = 1,000 and 10^6)",
+        "Speed-up of `jump/simd` (keys in lanes), as dispatched, over `jump/scalar` at "
+        f"N = {wanted}: median ns/key of scalar ÷ median ns/key of SIMD.",
+        simd_checks(run, "jump", ("simd",), lambda n: n in SIMD_JUMP_NODES),
+        f"No `jump/scalar` beside `jump/simd` at N = {wanted} in this run.")
+    return lines
+
+
+def simd_check_lines(heading: str, text: str, rows: list, missing: str) -> list:
+    """A Ratios subsection for simd_checks rows, with their range."""
+    lines = [heading, "", text, ""]
+    if not rows:
+        return lines + [missing, ""]
+    lines += ["| family | N | K | scalar ns/key | fastest SIMD kernel | SIMD ns/key | speed-up |",
+              "|---|---:|---:|---:|---|---:|---:|"]
+    for c in rows:
+        lines.append(f"| `{c.family}` | {integer(c.scalar.nodes)} | {integer(c.scalar.keys)} | "
+                     f"{sig3(c.scalar.ns)} | `{c.simd.label}` | {sig3(c.simd.ns)} | "
+                     f"{sig3(c.speedup)}× |")
+    speedups = [c.speedup for c in rows]
+    lines += ["", f"Range: {sig3(min(speedups))}× to {sig3(max(speedups))}× "
+              f"over {len(rows)} configuration" + ("s." if len(rows) > 1 else "."), ""]
+    return lines
+
+
+def targets_section(analysis: TargetsAnalysis) -> list:
+    """Per SIMD kernel configuration: ns/key and speed-up per Highway target."""
+    lines = ["## SIMD targets (family `targets`)", ""]
+    if not analysis.groups:
+        return lines + ["No SIMD kernels in family `targets` in this run.", ""]
+    lines += ["Each SIMD kernel as Highway's run-time dispatch runs it and forced to each "
+              "target the CPU runs, beside its scalar counterpart (ring `simd_branchless` "
+              "and `simd_eytzinger` against `branchless` and `eytzinger`, every other scheme's "
+              "SIMD kernels against `scalar`), same N, V, K, one thread. Speed-up = median "
+              "ns/key of the scalar counterpart ÷ median ns/key of the SIMD kernel (above 1: "
+              "SIMD is faster). AVX2 : AVX3 = median ns/key forced to AVX2 ÷ forced to AVX3 "
+              "(AVX-512); above 1, the 512-bit target is faster.", ""]
+    targets = analysis.targets
+    lines += ["### Speed-up over the scalar counterpart", ""]
+    head = (["kernel", "N", "K", "scalar counterpart", "scalar ns/key", "dispatched"]
+            + targets + ["AVX2 : AVX3"])
+    lines += ["| " + " | ".join(head) + " |", "|---|---:|---:|---|---:|" + "---:|" * (
+        len(head) - 5)]
+    for g in analysis.groups:
+        chosen = f" ({g.dispatched_target})" if g.dispatched_target else ""
+        dispatched = (f"{sig3(g.speedup(g.dispatched))}×{chosen}"
+                      if g.speedup(g.dispatched) else "–")
+        row = [f"`{g.label}`", integer(g.nodes), integer(g.keys), f"`{g.scalar_label}`",
+               sig3(g.scalar.ns) if g.scalar else "–", dispatched]
+        row += [f"{sig3(g.speedup(g.forced.get(t)))}×" if g.speedup(g.forced.get(t)) else "–"
+                for t in targets]
+        ratio = g.avx2_over_avx3()
+        row.append(sig3(ratio) if ratio else "–")
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("")
+    lines += ["### Median ns/key per target", "",
+              "CV = standard deviation ÷ mean of ns/key over the repetitions.", "",
+              "| kernel | N | K | target | ns/key | speed-up | CV % | reps |",
+              "|---|---:|---:|---|---:|---:|---:|---:|"]
+    for g in analysis.groups:
+        rows = []
+        if g.scalar is not None:
+            rows.append((f"`{g.scalar_label}` (scalar counterpart)", g.scalar))
+        if g.dispatched is not None:
+            rows.append((f"dispatched ({g.dispatched_target or '?'})", g.dispatched))
+        rows += [(t, r) for t, r in g.forced.items()]
+        for name, r in rows:
+            speedup = g.speedup(r)
+            lines.append(f"| `{g.label}` | {integer(g.nodes)} | {integer(g.keys)} | {name} | "
+                         f"{sig3(r.ns)} | {sig3(speedup) + '×' if speedup else '–'} | "
+                         f"{sig3(r.cv * 100) if r.cv is not None else '–'} | "
+                         f"{r.repetitions or '–'} |")
+    lines.append("")
+    if analysis.notes:
+        lines += [f"- {note}." for note in analysis.notes] + [""]
     return lines
 
 
@@ -1058,6 +1487,18 @@ PLOT_TEXT = {
         "hatched bar beside it, where the same configuration was measured without hashing, is "
         "the lookup alone, so the difference is what hashing the key costs (the table gives "
         "it in ns; on a log axis the gap between bars is a ratio, not a difference)."),
+    "targets.png": (
+        "SIMD speed-up per Highway target",
+        "One group of bars per SIMD kernel configuration (kernel and N), one bar per "
+        "Highway target: the speed-up over the kernel's scalar counterpart at the same N, V "
+        "and K (median ns/key of the scalar kernel ÷ that of the SIMD kernel). Bars start at "
+        "the 1× line: up means the SIMD kernel is faster than scalar, down slower. The hatched "
+        "bar with its figure is the kernel as Highway's run-time dispatch runs it, coloured as "
+        "the target it picked; it should match that target's forced bar. The other bars force "
+        "one target each, widest (darkest) first; SCALAR is the SIMD code with one lane, so "
+        "the gap between it and the wider targets is what the vectors buy, and the gap from "
+        "AVX2 to AVX3 is the 512-bit width (with AVX-512's gathers and masks). Whiskers span "
+        "the slowest to the fastest ratio of repetitions."),
 }
 
 
@@ -1065,7 +1506,8 @@ def plots_section(run: Run, plots: dict, batch_log_y: bool) -> list:
     """One subsection per plot: image and how to read it, or why it is missing."""
     lines = ["## Plots", ""]
     family_of = {"ring_tokens.png": "tokens", "schemes_nodes.png": "nodes",
-                 "threads.png": "threads", "batch.png": "batch", "hashed.png": "hashed"}
+                 "threads.png": "threads", "batch.png": "batch", "hashed.png": "hashed",
+                 "targets.png": "targets"}
     for name, (title, text) in PLOT_TEXT.items():
         lines += [f"### {title}", ""]
         if plots.get(name) is None:
@@ -1171,7 +1613,9 @@ def checks_section(run: Run) -> list:
 def render(run: Run) -> dict:
     """Every output file's name -> bytes, built in memory."""
     figure_cls = import_matplotlib()
-    style = Style(run.results)
+    # Family "targets" adds kernels forced to one target; they would shift
+    # every other kernel's colour between runs with and without it.
+    style = Style(r for r in run.results if r.family != "targets")
     analysis = analyse_nodes(run)
     plots = {
         "ring_tokens.png": plot_tokens(run, figure_cls, style),
@@ -1180,8 +1624,10 @@ def render(run: Run) -> dict:
     }
     plots["batch.png"], batch_log_y = plot_batch(run, figure_cls, style)
     plots["hashed.png"] = plot_hashed(run, figure_cls, style)
+    targets = analyse_targets(run)
+    plots["targets.png"] = plot_targets(run, figure_cls, targets)
     files = {name: data for name, data in plots.items() if data is not None}
-    files["report.md"] = report(run, analysis, plots, batch_log_y).encode()
+    files["report.md"] = report(run, analysis, targets, plots, batch_log_y).encode()
     return files
 
 

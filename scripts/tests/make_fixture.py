@@ -7,7 +7,9 @@ as closely as a hand-made file can: 3 repetitions per configuration, then the
 mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 `/real_time` suffix; the "threads" key appears twice in every entry (Google
 Benchmark's benchmark-thread field first, the bench's counter last), as the
-real reporter writes it.
+real reporter writes it. SIMD kernels of family "targets" carry the
+`hwy_target` and `hwy_target_forced` counters and the target that ran as the
+entry's "label", as the bench reports them.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -94,6 +96,21 @@ HASHED_NS = {  # N = 1000, V = 100, K = 300,000: with hashing
     ("jump", "scalar"): 21.0,
     ("modn", "scalar"): 7.3,
 }
+# Family "targets", V = 100, one thread: (scheme, N, K, scalar counterpart and
+# its ns/key, {SIMD kernel: (dispatched, forced AVX3, AVX2, SCALAR) ns/key}).
+# Dispatch picks AVX3. hrw/simd_nodes is missing at N = 1,000 and
+# ring/simd_branchless altogether, as a CPU or a --kernels selection may have it.
+TARGETS = ("AVX3", "AVX2", "SCALAR")
+HWY_BITS = {"AVX3": 256.0, "AVX2": 512.0, "SCALAR": float(2 ** 62)}
+TARGETS_NS = (
+    ("hrw", 64, 100000, "scalar", 100.0,
+     {"simd_nodes": (10.0, 10.0, 25.0, 80.0), "simd_keys": (8.0, 8.2, 40.0, 125.0)}),
+    ("hrw", 1000, 20000, "scalar", 1500.0, {"simd_keys": (100.0, 100.0, 300.0, 1200.0)}),
+    ("jump", 1000, 100000, "scalar", 50.0, {"simd": (2.5, 2.5, 8.0, 40.0)}),
+    ("jump", 1000000, 100000, "scalar", 80.0, {"simd": (4.0, 4.0, 10.0, 64.0)}),
+    ("ring", 655, 100000, "eytzinger", 7.0, {"simd_eytzinger": (10.0, 10.0, 14.0, 7.0)}),
+    ("modn", 1000, 100000, "scalar", 2.4, {"simd": (0.6, 0.6, 1.2, 4.8)}),
+)
 
 
 def configs() -> list:
@@ -115,16 +132,31 @@ def configs() -> list:
             out.append(("threads", scheme, kernel, 1000, 100, 3000000, t, ns))
     for (scheme, kernel), ns in HASHED_NS.items():
         out.append(("hashed", scheme, kernel, 1000, 100, 300000, 1, ns))
+    for scheme, n, k, scalar, scalar_ns, simd in TARGETS_NS:
+        out.append(("targets", scheme, scalar, n, 100, k, 1, scalar_ns))
+        for kernel, (dispatched, *forced) in simd.items():
+            out.append(("targets", scheme, kernel, n, 100, k, 1, dispatched))
+            for target, ns in zip(TARGETS, forced):
+                out.append(("targets", scheme, f"{kernel}@{target}", n, 100, k, 1, ns))
     return out
 
 
 def memory_bytes(scheme: str, kernel: str, tokens: int, n: int) -> int:
     """Bytes of lookup structure, as the kernels report them."""
     if scheme == "ring":
-        return (tokens + 1) * 12 if kernel == "eytzinger" else tokens * 8 + (tokens + 1) * 4
+        eytzinger = kernel.partition("@")[0] in ("eytzinger", "simd_eytzinger")
+        return (tokens + 1) * 12 if eytzinger else tokens * 8 + (tokens + 1) * 4
     if scheme == "hrw":
         return n * 8
     return 0
+
+
+def simd_target(kernel: str) -> tuple:
+    """(target that ran, forced) of a SIMD kernel name, or (None, False)."""
+    base, _, forced = kernel.partition("@")
+    if forced:
+        return forced, True
+    return ("AVX3", False) if base.startswith("simd") else (None, False)
 
 
 def round6(x: float) -> float:
@@ -162,12 +194,17 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     samples = [low, median, high]
     rng.shuffle(samples)
     cpu_ratio = 1.0 if t == 1 else float(t)
+    target, forced = simd_target(kernel)
+    hwy = [] if target is None else [("hwy_target", HWY_BITS[target]),
+                                     ("hwy_target_forced", float(forced))]
+    label = [] if target is None else [("label", target)]
 
     def counters(ns: float) -> list:
-        return [("keys", float(k)), ("keys_per_second", round6(1e9 / ns)),
-                ("memory_bytes", float(memory_bytes(scheme, kernel, tokens, n))),
-                ("nodes", float(n)), ("ns_per_key", ns), ("threads", float(t)),
-                ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))]
+        return hwy + [
+            ("keys", float(k)), ("keys_per_second", round6(1e9 / ns)),
+            ("memory_bytes", float(memory_bytes(scheme, kernel, tokens, n))),
+            ("nodes", float(n)), ("ns_per_key", ns), ("threads", float(t)),
+            ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))]
 
     head = [("family_index", index), ("per_family_instance_index", 0),
             ("run_name", run_name)]
@@ -177,7 +214,8 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
         out.append([("name", run_name)] + head + [
             ("run_type", "iteration"), ("repetitions", REPS), ("repetition_index", rep),
             ("threads", 1), ("iterations", iterations), ("real_time", round6(ns * k)),
-            ("cpu_time", round6(ns * k * cpu_ratio)), ("time_unit", "ns")] + counters(ns))
+            ("cpu_time", round6(ns * k * cpu_ratio)), ("time_unit", "ns")] + counters(ns)
+            + label)
 
     per_sample = [dict(counters(ns)) for ns in samples]
     times = [ns * k for ns in samples]
@@ -190,7 +228,7 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
             ("aggregate_name", name), ("aggregate_unit", unit), ("iterations", REPS),
             ("real_time", round6(f(times))),
             ("cpu_time", round6(f([x * cpu_ratio for x in times]))),
-            ("time_unit", "ns")] + counter_values
+            ("time_unit", "ns")] + counter_values + label
 
     def cv(xs: list) -> float:
         mean = statistics.fmean(xs)

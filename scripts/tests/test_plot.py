@@ -15,7 +15,8 @@ from support import FIXTURE, PYTHON, SCRIPTS, TESTS, run, snapshot
 import plot  # noqa: E402  (support puts scripts/ on sys.path)
 
 PLOT = str(SCRIPTS / "plot.py")
-PNGS = ("ring_tokens.png", "schemes_nodes.png", "threads.png", "batch.png", "hashed.png")
+PNGS = ("ring_tokens.png", "schemes_nodes.png", "threads.png", "batch.png", "hashed.png",
+        "targets.png")
 
 
 def section(text: str, heading: str) -> str:
@@ -123,7 +124,7 @@ class FixtureReport(unittest.TestCase):
         self.assertEqual(row[2:7], ["4,000,000", "40.0", "25.0 M", plot.sig3(cv), "3"])
 
     def test_every_family_has_a_table(self):
-        for family in ("tokens", "nodes", "batch", "threads", "hashed"):
+        for family in ("tokens", "nodes", "batch", "threads", "hashed", "targets"):
             self.assertIn(f"### Family `{family}`", self.report)
 
     def test_hashing_cost_column(self):
@@ -140,6 +141,77 @@ class FixtureReport(unittest.TestCase):
 
     def test_checks_clean(self):
         self.assertIn("Nothing to report", section(self.report, "## Checks"))
+
+    def test_targets_speedups(self):
+        # make_fixture.TARGETS_NS: scalar ns/key ÷ SIMD ns/key per target, and
+        # forced AVX2 ns/key ÷ forced AVX3 ns/key.
+        rows = table_rows(section(self.report, "### Speed-up over the scalar counterpart"))
+        got = {(r[0], r[1]): r[2:] for r in rows}
+        self.assertEqual(got, {
+            # kernel, N: K, counterpart, its ns/key, dispatched, AVX3, AVX2, SCALAR, AVX2 : AVX3
+            ("`ring/simd_eytzinger`", "655"): [
+                "100,000", "`ring/eytzinger`", "7.00", "0.700× (AVX3)", "0.700×", "0.500×",
+                "1.00×", "1.40"],  # 7/10, 7/10, 7/14, 7/7; 14/10
+            ("`hrw/simd_nodes`", "64"): [
+                "100,000", "`hrw/scalar`", "100", "10.0× (AVX3)", "10.0×", "4.00×", "1.25×",
+                "2.50"],  # 100/10, 100/25, 100/80; 25/10
+            ("`hrw/simd_keys`", "64"): [
+                "100,000", "`hrw/scalar`", "100", "12.5× (AVX3)", "12.2×", "2.50×", "0.800×",
+                "4.88"],  # 100/8, 100/8.2, 100/40, 100/125; 40/8.2
+            ("`hrw/simd_keys`", "1,000"): [
+                "20,000", "`hrw/scalar`", "1,500", "15.0× (AVX3)", "15.0×", "5.00×", "1.25×",
+                "3.00"],  # 1500/100, 1500/300, 1500/1200; 300/100
+            ("`jump/simd`", "1,000"): [
+                "100,000", "`jump/scalar`", "50.0", "20.0× (AVX3)", "20.0×", "6.25×", "1.25×",
+                "3.20"],  # 50/2.5, 50/8, 50/40; 8/2.5
+            ("`jump/simd`", "1,000,000"): [
+                "100,000", "`jump/scalar`", "80.0", "20.0× (AVX3)", "20.0×", "8.00×", "1.25×",
+                "2.50"],  # 80/4, 80/10, 80/64; 10/4
+            ("`modn/simd`", "1,000"): [
+                "100,000", "`modn/scalar`", "2.40", "4.00× (AVX3)", "4.00×", "2.00×", "0.500×",
+                "2.00"],  # 2.4/0.6, 2.4/1.2, 2.4/4.8; 1.2/0.6
+        })
+        schemes = ["ring", "hrw", "jump", "modn"]  # SPEC.md's order
+        self.assertEqual(list(got), sorted(got, key=lambda k: schemes.index(
+            k[0].strip("`").split("/")[0])))
+
+    def test_targets_header_and_times(self):
+        text = section(self.report, "### Speed-up over the scalar counterpart")
+        self.assertIn("| dispatched | AVX3 | AVX2 | SCALAR | AVX2 : AVX3 |", text)
+        rows = table_rows(section(self.report, "### Median ns/key per target"))
+        got = [(r[3], r[4], r[5], r[7]) for r in rows
+               if r[0] == "`hrw/simd_keys`" and r[1] == "64"]
+        self.assertEqual(got, [("`hrw/scalar` (scalar counterpart)", "100", "1.00×", "3"),
+                               ("dispatched (AVX3)", "8.00", "12.5×", "3"),
+                               ("AVX3", "8.20", "12.2×", "3"),
+                               ("AVX2", "40.0", "2.50×", "3"),
+                               ("SCALAR", "125", "0.800×", "3")])
+        fixture = json.loads(FIXTURE.read_text())
+        name = "targets/hrw/simd_keys@AVX2/N:64/V:100/K:100000/threads:1/real_time"
+        samples = [e["ns_per_key"] for e in fixture["benchmarks"]
+                   if e["run_name"] == name and e["run_type"] == "iteration"]
+        cv = statistics.stdev(samples) / statistics.fmean(samples) * 100
+        row = next(r for r in rows if r[0] == "`hrw/simd_keys`" and r[1] == "64"
+                   and r[3] == "AVX2")
+        self.assertEqual(row[6], plot.sig3(cv))
+
+    def test_simd_rendezvous_check(self):
+        # Best of simd_keys (8) and simd_nodes (10) at N = 64; only simd_keys at
+        # 1,000; the nodes family has no SIMD rendezvous kernel.
+        text = section(self.report, "### SIMD rendezvous ÷ scalar rendezvous")
+        self.assertEqual(table_rows(text), [
+            ["`targets`", "64", "100,000", "100", "`hrw/simd_keys`", "8.00", "12.5×"],
+            ["`targets`", "1,000", "20,000", "1,500", "`hrw/simd_keys`", "100", "15.0×"]])
+        self.assertIn("Range: 12.5× to 15.0× over 2 configurations.", text)
+
+    def test_simd_jump_check(self):
+        text = section(self.report, "### Batched SIMD jump ÷ scalar jump")
+        self.assertEqual(table_rows(text), [
+            ["`targets`", "1,000", "100,000", "50.0", "`jump/simd`", "2.50", "20.0×"],
+            ["`targets`", "1,000,000", "100,000", "80.0", "`jump/simd`", "4.00", "20.0×"]])
+
+    def test_targets_plot_described(self):
+        self.assertIn("![SIMD speed-up per Highway target](targets.png)", self.report)
 
 
 class BadInput(unittest.TestCase):
@@ -260,6 +332,44 @@ class Tolerance(unittest.TestCase):
         rows = table_rows(section(report, "### 2 threads ÷ 1 thread"))
         self.assertEqual(rows, [["`jump/scalar`", "10", "1,000", "8.00", "5.00", "1.60×", "1"]])
 
+    def test_targets_missing_pieces(self):
+        # A SIMD kernel without its scalar counterpart, one without AVX2, and
+        # a nodes family whose SIMD rendezvous is compared at N >= 64 only.
+        name = "targets/{}/N:{}/V:100/K:1000/threads:1/real_time"
+        entries = [
+            entry(name.format("ring/simd_eytzinger", 655), 10.0, label="AVX3"),
+            entry(name.format("ring/simd_eytzinger@AVX3", 655), 9.0, label="AVX3"),
+            entry(name.format("modn/scalar", 1000), 2.0),
+            entry(name.format("modn/simd", 1000), 0.5, label="AVX3"),
+            entry(name.format("modn/simd@AVX3", 1000), 0.4, label="AVX3"),
+            entry("nodes/hrw/scalar/N:32/V:100/K:1000/threads:1", 40.0),
+            entry("nodes/hrw/simd_keys/N:32/V:100/K:1000/threads:1", 4.0),
+            entry("nodes/hrw/scalar/N:128/V:100/K:1000/threads:1", 160.0),
+            entry("nodes/hrw/simd_keys/N:128/V:100/K:1000/threads:1", 20.0),
+            entry("nodes/hrw/simd_nodes/N:128/V:100/K:1000/threads:1", 10.0),
+        ]
+        report, files, _ = self.render(bench_json(entries))
+        self.assertIn("targets.png", files)
+        text = report[report.index("## SIMD targets"):report.index("## Plots")]
+        self.assertIn("no `ring/eytzinger` with the same N, V, K and threads", text)
+        rows = table_rows(section(report, "### Speed-up over the scalar counterpart"))
+        self.assertEqual([r[:6] + r[-2:] for r in rows], [
+            ["`ring/simd_eytzinger`", "655", "1,000", "`ring/eytzinger`", "–", "–", "–", "–"],
+            ["`modn/simd`", "1,000", "1,000", "`modn/scalar`", "2.00", "4.00× (AVX3)",
+             "5.00×", "–"]])
+        self.assertIn("no AVX2 : AVX3 ratio", report)
+        self.assertEqual(table_rows(section(report, "### SIMD rendezvous ÷ scalar")), [
+            ["`nodes`", "128", "1,000", "160", "`hrw/simd_nodes`", "10.0", "16.0×"]])
+        self.assertIn("No `jump/scalar` beside `jump/simd`", report)
+
+    def test_no_targets_family(self):
+        report, files, _ = self.render(bench_json(
+            [entry("nodes/jump/scalar/N:1000/V:100/K:1000/threads:1", 8.0)]))
+        self.assertNotIn("targets.png", files)
+        self.assertIn("No SIMD kernels in family `targets` in this run.", report)
+        self.assertIn("Not drawn: no usable `targets` results", report)
+        self.assertIn("No `hrw/scalar` beside a dispatched SIMD rendezvous kernel", report)
+
     def test_unknown_family_gets_a_table(self):
         report, _, _ = self.render(bench_json(
             [entry("latency/ring/eytzinger/N:10/V:100/K:1000/threads:1", 30.0)]))
@@ -286,6 +396,28 @@ class Units(unittest.TestCase):
             self.assertEqual(plot.sig3(x), want, x)
         self.assertEqual(plot.si(3.75e9, "keys/s"), "3.75 Gkeys/s")
         self.assertEqual(plot.si(999.9), "1.00 k")
+
+    def test_scalar_counterparts(self):
+        cases = {("hrw", "simd_keys"): "scalar", ("hrw", "simd_nodes"): "scalar",
+                 ("jump", "simd"): "scalar", ("modn", "simd"): "scalar",
+                 ("ring", "simd_branchless"): "branchless",
+                 ("ring", "simd_eytzinger"): "eytzinger", ("hrw", "simd_wide"): "scalar",
+                 ("ring", "eytzinger"): None, ("jump", "interleaved"): None,
+                 ("hrw", "scalar"): None}
+        for (scheme, kernel), want in cases.items():
+            self.assertEqual(plot.scalar_counterpart(scheme, kernel), want, (scheme, kernel))
+        self.assertEqual(sorted(["SCALAR", "AVX2", "NEON", "AVX3", "EMU128", "SSE4"],
+                                key=plot.target_rank),
+                         ["AVX3", "AVX2", "SSE4", "SCALAR", "EMU128", "NEON"])
+
+    def test_forced_target_in_name(self):
+        name = plot.parse_name("targets/hrw/simd_keys@AVX2/N:64/V:100/K:1000/threads:1/real_time")
+        self.assertEqual((name.scheme, name.kernel, name.params["nodes"]),
+                         ("hrw", "simd_keys@AVX2", 64))
+        r = plot.Result("x", "targets", "hrw", "simd_keys@AVX2")
+        self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", "AVX2"))
+        r = plot.Result("x", "targets", "hrw", "simd_keys")
+        self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", None))
 
     def test_crossovers(self):
         (x, a_below), = plot.crossovers([10, 30], [6.0, 16.0], [9.6, 10.0])
