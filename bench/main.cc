@@ -2,6 +2,7 @@
 // batch and thread counts, after checking each configuration's owners against
 // the scheme's reference. Google Benchmark does the timing and the JSON.
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -420,6 +421,11 @@ void check_memory(const std::vector<Config>& configs) {
 int main(int argc, char** argv) {
   using namespace chbench;
   using namespace chbench::bench;
+
+  // Large buffers always come from fresh mappings and go back on free (no
+  // dynamic mmap threshold), so one configuration's tables (a 16M-token ring
+  // is hundreds of MiB) do not shape the memory of the ones timed after it.
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
 
   Options o;
   CLI::App app{
