@@ -301,7 +301,7 @@ std::vector<std::string> split_list(const std::string& s) {
 
 struct Options {
   std::string sweep = "quick";
-  std::string families, schemes, kernels;
+  std::optional<std::string> families, schemes, kernels;
   std::optional<uint32_t> nodes, vnodes;
   std::optional<uint64_t> keys;
   std::optional<unsigned> threads;
@@ -329,17 +329,21 @@ std::string kernel_list() {
 std::vector<Config> configs_from(const Options& o) {
   const std::vector<std::string> known_families = {"tokens",  "nodes",  "batch",
                                                    "threads", "hashed", "targets"};
+  // An option given with an empty list selects nothing; it never means "all".
+  for (const auto& [flag, value] :
+       {std::pair{"--families", o.families}, {"--schemes", o.schemes}, {"--kernels", o.kernels}})
+    if (value && split_list(*value).empty()) fail(std::string(flag) + " was given an empty list");
   SweepOptions so;
   so.full = o.sweep == "full";
   so.max_threads = o.max_threads;
-  for (const auto& f : split_list(o.families)) {
+  for (const auto& f : split_list(o.families.value_or(""))) {
     if (std::find(known_families.begin(), known_families.end(), f) == known_families.end())
-      fail("unknown family '" + f + "' (known: tokens, nodes, batch, threads, hashed)");
+      fail("unknown family '" + f + "' (known: tokens, nodes, batch, threads, hashed, targets)");
     so.families.push_back(f);
   }
   std::set<Scheme> schemes;
-  for (const auto& s : split_list(o.schemes)) schemes.insert(parse_scheme(s));
-  for (const auto& name : split_list(o.kernels)) {
+  for (const auto& s : split_list(o.schemes.value_or(""))) schemes.insert(parse_scheme(s));
+  for (const auto& name : split_list(o.kernels.value_or(""))) {
     const auto slash = name.find('/');
     if (slash == std::string::npos)
       fail("kernel '" + name + "' must be written scheme/kernel, e.g. ring/eytzinger");
@@ -350,7 +354,7 @@ std::vector<Config> configs_from(const Options& o) {
       if (schemes.count(k.scheme)) so.kernels.push_back(&k);
   if (!schemes.empty())
     std::erase_if(so.kernels, [&](const KernelInfo* k) { return !schemes.count(k->scheme); });
-  if (so.kernels.empty() && (!o.schemes.empty() || !o.kernels.empty()))
+  if (so.kernels.empty() && (o.schemes || o.kernels))
     fail("--schemes and --kernels select no kernel together");
 
   int64_t target = 0;
@@ -436,16 +440,19 @@ int main(int argc, char** argv) {
       "input.",
       "chbench_bench"};
   app.footer("Kernels:\n" + kernel_list());
-  app.add_option("--sweep", o.sweep, "quick (default, minutes on 2 cores) or full")
-      ->check(CLI::IsMember({"quick", "full"}));
+  app.add_option("--sweep", o.sweep, "quick (default, minutes on 2 cores) or full; the last wins")
+      ->check(CLI::IsMember({"quick", "full"}))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--families", o.families,
                  "comma list of tokens,nodes,batch,threads,hashed,targets (default: all)");
   app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
   app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
   app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
   app.add_option("--vnodes", o.vnodes, "custom run: virtual nodes per node V (default 100)");
-  app.add_option("--keys", o.keys, "custom run: batch size K (default 1000000)");
-  app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)");
+  app.add_option("--keys", o.keys, "custom run: batch size K (default 1000000)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)")
+      ->check(CLI::Range(0u, 1024u));
   app.add_option("--target", o.target,
                  "custom run with the SIMD kernels forced to this Highway target (AVX3, AVX2, "
                  "SSE4, SSSE3, SCALAR; default: dispatch picks)");
@@ -486,7 +493,18 @@ int main(int argc, char** argv) {
   std::vector<std::string> bench_args = {argv[0], "--benchmark_repetitions=" + std::to_string(reps),
                                          "--benchmark_min_time=" + std::to_string(min_time),
                                          "--benchmark_display_aggregates_only=true"};
-  for (const auto& extra : app.remaining()) bench_args.push_back(extra);
+  // Google Benchmark answers a bad value of these with its usage and status 0.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> enums = {
+      {"--benchmark_format=", {"console", "json", "csv"}},
+      {"--benchmark_out_format=", {"console", "json", "csv"}},
+      {"--benchmark_time_unit=", {"ns", "us", "ms", "s"}}};
+  for (const auto& extra : app.remaining()) {
+    for (const auto& [prefix, allowed] : enums)
+      if (extra.rfind(prefix, 0) == 0 &&
+          std::find(allowed.begin(), allowed.end(), extra.substr(prefix.size())) == allowed.end())
+        fail("bad value in '" + extra + "' (see --help-benchmark)");
+    bench_args.push_back(extra);
+  }
   std::vector<char*> bargv;
   for (auto& a : bench_args) bargv.push_back(a.data());
   bargv.push_back(nullptr);

@@ -463,6 +463,7 @@ json spread_json(const Spread& s, bool pooled) {
 
 int run_balance(const Setup& s, const Options& o, const KeySet& keys) {
   if (o.rings == 0) throw std::invalid_argument("--rings must be at least 1");
+  if (o.rings > 100000) throw std::invalid_argument("--rings takes at most 100000 rings");
   if (o.rings > 1 && (s.scheme == Scheme::kModN || s.scheme == Scheme::kJump))
     throw std::invalid_argument("--rings repeats over new node names, but " +
                                 std::string(scheme_name(s.scheme)) +

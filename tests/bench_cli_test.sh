@@ -40,8 +40,19 @@ expect 2 "exceeds the 2\^32 - 1" --schemes ring --nodes 4000000000 --vnodes 4000
 expect 2 "GiB of memory is available" --schemes ring --nodes 100000000 --vnodes 40
 expect 2 "GiB of memory is available" --keys 100000000000
 expect 2 "quick|full|sweep" --sweep medium
+expect 2 "not in range" --threads 100000
+expect 2 "not in range" --keys -1
+expect 2 "bad value in '--benchmark_format=xml'" --benchmark_format=xml
+expect 2 "bad value in '--benchmark_time_unit=parsec'" --benchmark_time_unit=parsec
+expect 2 "unknown family 'foo' \(known: .*targets\)" --families foo
+expect 2 "--kernels was given an empty list" --kernels ""
+expect 2 "--families was given an empty list" --families ,
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
   --repetitions 1 --min-time 0 --corrupt-one-owner
+
+# --sweep may be given twice (run.sh passes one): the last wins.
+expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
+  --repetitions 1 --min-time 0
 
 # A real run: every kernel of every scheme, tiny, into a JSON file.
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \

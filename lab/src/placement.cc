@@ -157,7 +157,8 @@ KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
     }
     line.append(chunk.substr(start));
   }
-  if (in.bad()) throw std::runtime_error("cannot read keys from " + std::string(source));
+  // Bad input, not an internal failure: e.g. a directory given as the key file.
+  if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
   finish_line(line);
   keys.count_ = keys.offsets_.size() - 1;
   if (keys.count_ == 0)

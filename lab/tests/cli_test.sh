@@ -127,6 +127,8 @@ bad "unknown format" "unknown format" balance --scheme ring --nodes 3 --format x
 bad "unknown kernel" "unknown kernel" balance --scheme ring --nodes 3 --kernel nope
 bad "rings = 0" "rings" balance --scheme ring --nodes 3 --rings 0
 bad "rings with modn" "every repetition" balance --scheme modn --nodes 3 --rings 5
+bad "rings enormous" "at most 100000" balance --scheme ring --nodes 3 --rings 4000000000
+bad "key file is a directory" "cannot read keys" owners --scheme ring --nodes 3 --keys /
 bad "non-numeric V" "vnodes" balance --scheme ring --nodes 3 --vnodes many
 bad "missing --scheme" "scheme" owners --nodes 3 --keys 3
 bad "missing --keys" "keys" owners --scheme ring --nodes 3
