@@ -95,9 +95,7 @@ HWY_NOINLINE void HrwAcrossKeysGrouped(const uint64_t* HWY_RESTRICT keys, std::s
       const V64 s0 = hn::Set(d, seeds[0]), s1 = hn::Set(d, seeds[1]);
       const V64 s2 = hn::Set(d, seeds[2]), s3 = hn::Set(d, seeds[3]);
       for (std::size_t u = 0; u < U; ++u) {
-        const VI64 top = hn::Max(
-            hn::Max(ScoreFromMixed(hn::Xor(key[u], s0)), ScoreFromMixed(hn::Xor(key[u], s1))),
-            hn::Max(ScoreFromMixed(hn::Xor(key[u], s2)), ScoreFromMixed(hn::Xor(key[u], s3))));
+        const VI64 top = TopScoreOfFour(key[u], s0, s1, s2, s3);
         // Strictly greater: an equal score keeps the earlier group.
         const auto better = hn::Gt(top, best[u]);
         best[u] = hn::IfThenElse(better, top, best[u]);
@@ -178,9 +176,7 @@ HWY_NOINLINE void HrwAcrossNodesImpl(const uint64_t* HWY_RESTRICT keys, std::siz
         const V64 s2 = hn::LoadU(d, mixed + at + 2 * lanes);
         const V64 s3 = hn::LoadU(d, mixed + at + 3 * lanes);
         for (std::size_t u = 0; u < U; ++u) {
-          const VI64 top = hn::Max(
-              hn::Max(ScoreFromMixed(hn::Xor(key[u], s0)), ScoreFromMixed(hn::Xor(key[u], s1))),
-              hn::Max(ScoreFromMixed(hn::Xor(key[u], s2)), ScoreFromMixed(hn::Xor(key[u], s3))));
+          const VI64 top = TopScoreOfFour(key[u], s0, s1, s2, s3);
           const auto better = hn::Gt(top, best[u]);
           best[u] = hn::IfThenElse(better, top, best[u]);
           owner[u] = hn::IfThenElse(better, index, owner[u]);

@@ -116,6 +116,13 @@ HWY_INLINE VI64 ScoreFromMixed(V64 m) {
   return ToOrdered(hn::Xor(k, hn::ShiftRight<33>(k)));
 }
 
+// The highest of four nodes' scores (pre-mixed seeds s0..s3) for the keys in
+// `key`, each lane on its own.
+HWY_INLINE VI64 TopScoreOfFour(V64 key, V64 s0, V64 s1, V64 s2, V64 s3) {
+  return hn::Max(hn::Max(ScoreFromMixed(hn::Xor(key, s0)), ScoreFromMixed(hn::Xor(key, s1))),
+                 hn::Max(ScoreFromMixed(hn::Xor(key, s2)), ScoreFromMixed(hn::Xor(key, s3))));
+}
+
 // x ^ (x >> 33): the first step of fmix64, applied to keys and seeds apart.
 HWY_INLINE V64 XorShift33(V64 x) { return hn::Xor(x, hn::ShiftRight<33>(x)); }
 
