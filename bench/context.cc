@@ -43,8 +43,6 @@ std::string first_line_of(const std::string& command) {
 
 }  // namespace
 
-std::string cpu_model() { return cpuinfo_field("model name"); }
-
 void add_run_context(const std::string& sweep) {
   using benchmark::AddCustomContext;
   // The commit is read when the bench runs, so a rebuilt binary never reports a
@@ -63,7 +61,7 @@ void add_run_context(const std::string& sweep) {
   std::string flags = CHBENCH_CXX_FLAGS;
   flags.erase(0, flags.find_first_not_of(' '));
   AddCustomContext("chbench_cxx_flags", flags);
-  AddCustomContext("chbench_cpu_model", cpu_model());
+  AddCustomContext("chbench_cpu_model", cpuinfo_field("model name"));
   AddCustomContext("chbench_cpu_flags", cpuinfo_field("flags"));
   // As the kernels library sees them: compiled there, runnable on this CPU
   // (what the targets family forces, one after another), and the one dispatch

@@ -10,7 +10,4 @@ namespace chbench::bench {
 // chosen), oneTBB / Google Benchmark / xxHash versions, hardware threads, sweep.
 void add_run_context(const std::string& sweep);
 
-// CPU model name from /proc/cpuinfo, or "unknown".
-std::string cpu_model();
-
 }  // namespace chbench::bench

@@ -41,15 +41,6 @@ bool g_corrupt_one_owner = false;
 // iteration count, then once per repetition); everything that is not timed is
 // built once here and reused until the next configuration needs something else.
 
-// Each timed iteration looks up a fresh batch of K keys: the keys are a pool of
-// `windows` consecutive batches, at least kMinPool keys in all, and iteration i
-// takes batch i mod windows. Repeating one small batch would let the branch
-// predictor learn its keys (lower_bound at K = 1,000 ran 10x faster than at
-// K = 10^5 before this) and measure a replay, not lookups.
-constexpr uint64_t kMinPool = 100'003;
-
-uint64_t windows_for(uint64_t keys) { return keys >= kMinPool ? 1 : (kMinPool + keys - 1) / keys; }
-
 struct Keys {
   uint64_t count = 0;  // pool size: batch size * windows
   std::vector<uint64_t> hashes;
@@ -80,7 +71,7 @@ Prepared g_prepared;
 
 const Keys& keys_for(const Config& c) {
   const bool need_bytes = c.family == "hashed";
-  const uint64_t pool = c.keys * windows_for(c.keys);
+  const uint64_t pool = c.keys * pool_windows(c.keys);
   if (g_keys.count != pool || (need_bytes && g_keys.offsets.empty())) {
     g_keys = Keys{};
     g_keys.count = pool;
@@ -207,7 +198,7 @@ void time_config(benchmark::State& state, const Config& c) {
   }
   const Keys& keys = g_keys;
   const std::size_t batch = c.keys;
-  const uint64_t windows = windows_for(c.keys);
+  const uint64_t windows = pool_windows(c.keys);
   const std::span<const uint64_t> pool(keys.hashes);
   const std::span<uint32_t> out(p.out);
   uint64_t w = 0;

@@ -20,8 +20,7 @@ std::string Config::name() const {
 
 uint64_t Config::peak_bytes() const {
   // Key hashes, kernel output and reference output; key strings for "hashed".
-  // Small batches are drawn from a pool of at least ~10^5 keys (main.cc).
-  const uint64_t pool = std::max<uint64_t>(keys, 100'003 + keys);
+  const uint64_t pool = keys * pool_windows(keys);
   uint64_t bytes = pool * (8 + 4 + 4);
   if (family == "hashed") bytes += pool * 24;
   if (kernel->scheme == Scheme::kRing) {

@@ -186,6 +186,15 @@ def std_estimate_rel_sd(n: int, v: int, rings: int) -> float:
 # ---- plots -----------------------------------------------------------------------------------
 
 
+def save(plt, fig, ax, path: Path) -> None:
+    """Grid, legend and layout shared by the page's plots; writes the PNG."""
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot_moved(plt, sweep: dict, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ns = [n for n, _, _ in sweep["modn"]]
@@ -201,11 +210,7 @@ def plot_moved(plt, sweep: dict, path: Path) -> None:
     ax.set_xlabel("nodes before the join, N (N -> N + 1)")
     ax.set_ylabel("fraction of keys moved")
     ax.set_title("Keys moved when one node joins")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(plt, fig, ax, path)
 
 
 def plot_std(plt, by_v: dict, path: Path, rings: int) -> None:
@@ -225,11 +230,7 @@ def plot_std(plt, by_v: dict, path: Path, rings: int) -> None:
     ax.set_xlabel("tokens per node, V")
     ax.set_ylabel("share std, % of a fair share")
     ax.set_title(f"Ring balance: {n} nodes, std of node shares over {rings} rings")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(plt, fig, ax, path)
 
 
 def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
@@ -249,11 +250,7 @@ def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
     ax.set_xlabel("tokens per node, V")
     ax.set_ylabel("busiest node's keys / mean")
     ax.set_title(f"Ring: load of the busiest of {n} nodes")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(plt, fig, ax, path)
 
 
 # ---- the page --------------------------------------------------------------------------------

@@ -146,8 +146,7 @@ class RingEytzinger {
         levels_(static_cast<unsigned>(std::bit_width(n_ + 1) - 1)),
         tokens_(allocate_table<Token>(n_ + 1)),
         owners_(allocate_table<uint32_t>(n_ + 1)) {
-    std::size_t next = 0;
-    fill(ring, 1, next);
+    fill(ring);
     tokens_[0] = Token{0};
     owners_[0] = ring.owners.front();
   }
@@ -214,10 +213,11 @@ class RingEytzinger {
   }
 
   // In-order walk of the implicit tree assigns sorted positions to BFS slots.
-  void fill(const SortedRing<Token>& ring, std::size_t k, std::size_t& next) {
+  void fill(const SortedRing<Token>& ring) {
     // Iterative in-order traversal: recursion depth is only log2(n), but the
     // explicit loop keeps the build free of per-call overhead at 16M tokens.
     std::vector<std::size_t> stack;
+    std::size_t k = 1, next = 0;
     while (k <= n_ || !stack.empty()) {
       while (k <= n_) {
         stack.push_back(k);
