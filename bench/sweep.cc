@@ -15,18 +15,49 @@ std::string Config::name() const {
   s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
   if (target != 0) s << '@' << simd::target_name(target);
   s << "/N:" << nodes << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
+  if (in_flight != 0) s << "/inflight:" << in_flight;
+  if (window_bits != 0) s << "/window:" << window_bits;
   return s.str();
 }
+
+bool Config::is_stream() const noexcept { return kernel == &stream_baseline(); }
+
+namespace {
+
+class StreamTable final : public OwnerTable {
+ public:
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    const uint64_t* in = h.data();
+    uint32_t* o = out.data();
+    for (std::size_t i = 0, n = h.size(); i < n; ++i) o[i] = static_cast<uint32_t>(in[i]);
+  }
+  uint32_t owner(uint64_t h) const override { return static_cast<uint32_t>(h); }
+  std::size_t memory_bytes() const noexcept override { return 0; }
+};
+
+std::unique_ptr<OwnerTable> build_stream(const NodeSet&) { return std::make_unique<StreamTable>(); }
+
+const KernelInfo kStream{Scheme::kRing, "stream",
+                         "no lookup: reads each key hash, writes one owner (the memory floor)",
+                         &build_stream};
+
+}  // namespace
+
+const KernelInfo& stream_baseline() noexcept { return kStream; }
 
 uint64_t Config::peak_bytes() const {
   // Key hashes, kernel output and reference output; key strings for "hashed".
   const uint64_t pool = keys * pool_windows(keys);
   uint64_t bytes = pool * (8 + 4 + 4);
   if (family == "hashed") bytes += pool * 24;
-  if (kernel->scheme == Scheme::kRing) {
+  if (is_stream()) {
+    // No table, no reference.
+  } else if (kernel->scheme == Scheme::kRing) {
     // Reference entries (16 B/token) stay alive while a kernel builds from a
-    // second copy of the entries, a sorted ring (12 B) and its own layout (12 B).
-    bytes += uint64_t{nodes} * vnodes * (16 + 16 + 12 + 12);
+    // second copy of the entries, a sorted ring (12 B) and its own layout: 12
+    // B/token for most, 16 for the S-tree, up to 64 + 16 for the bucket index.
+    const uint64_t layout = kernel->name == "bucketed" ? 80 : kernel->name == "stree" ? 16 : 12;
+    bytes += uint64_t{nodes} * vnodes * (16 + 16 + 12 + layout);
   } else {
     bytes += uint64_t{nodes} * 16;
   }
@@ -53,6 +84,17 @@ void add(std::vector<Config>& out, const std::string& family, const KernelInfo* 
   out.push_back(Config{family, k, n, v, keys, threads, target});
 }
 
+// The stream baseline goes with the ring kernels unless a kernel list leaves
+// it out.
+bool stream_wanted(const SweepOptions& o) {
+  return o.kernels.empty() ||
+         std::find(o.kernels.begin(), o.kernels.end(), &stream_baseline()) != o.kernels.end();
+}
+
+struct Ring {
+  uint32_t n, v;
+};
+
 }  // namespace
 
 std::vector<Config> make_sweep(const SweepOptions& o) {
@@ -62,9 +104,6 @@ std::vector<Config> make_sweep(const SweepOptions& o) {
   // Ring kernels against total tokens N*V. V = 100 virtual nodes throughout,
   // except the smallest rings; token counts step by ~3x and avoid 2^k.
   if (wanted(o, "tokens")) {
-    struct Ring {
-      uint32_t n, v;
-    };
     std::vector<Ring> rings = {{10, 1},      {30, 1},       {10, 10},     {30, 10},
                                {10, 100},    {30, 100},     {100, 100},   {300, 100},
                                {655, 100},   {1000, 100},   {3000, 100},  {10000, 100},
@@ -74,8 +113,54 @@ std::vector<Config> make_sweep(const SweepOptions& o) {
       rings = {{10, 1},     {10, 10},     {10, 100},    {100, 100},    {655, 100},
                {3000, 100}, {10000, 100}, {30000, 100}, {100000, 100}, {160000, 100}};
     }
-    for (auto [n, v] : rings)
+    for (auto [n, v] : rings) {
       for (const auto* k : selected(o, Scheme::kRing)) add(out, "tokens", k, n, v, k_default, 1);
+      if (stream_wanted(o)) add(out, "tokens", &stream_baseline(), n, v, k_default, 1);
+    }
+  }
+
+  // Latency: each lookup waits for the previous owner (one key at a time), the
+  // same rings as "tokens" (quick: fewer of them).
+  if (wanted(o, "latency")) {
+    const std::vector<Ring> rings =
+        o.full ? std::vector<Ring>{{10, 1},       {10, 10},     {10, 100},    {100, 100},
+                                   {655, 100},    {3000, 100},  {10000, 100}, {30000, 100},
+                                   {100000, 100}, {160000, 100}}
+               : std::vector<Ring>{{10, 1}, {10, 100}, {655, 100}, {10000, 100}, {160000, 100}};
+    const uint64_t keys = o.full ? 300'000 : 100'003;
+    for (auto [n, v] : rings) {
+      for (const auto* k : selected(o, Scheme::kRing)) add(out, "latency", k, n, v, keys, 1);
+      if (stream_wanted(o)) add(out, "latency", &stream_baseline(), n, v, keys, 1);
+    }
+  }
+
+  // Keys in flight: the S-tree's lockstep group and the bucket index's
+  // prefetch distance, on a ring in the caches and two far larger.
+  if (wanted(o, "inflight")) {
+    const std::vector<Ring> rings = {{655, 100}, {10000, 100}, {160000, 100}};
+    const std::vector<unsigned> groups = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+    const std::vector<unsigned> distances = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+    for (auto [n, v] : rings)
+      for (const auto* k : selected(o, Scheme::kRing)) {
+        const auto& knobs = k->name == "stree" ? groups : distances;
+        if (k->name != "stree" && k->name != "bucketed") continue;
+        for (unsigned g : knobs) {
+          add(out, "inflight", k, n, v, k_default, 1);
+          out.back().in_flight = g;
+        }
+      }
+  }
+
+  // Clustered tokens: every token and key in one window of 2^36 hash values
+  // (one bucket of any bucket index up to 2^28 buckets), the adversary's or a
+  // bad hash's ring.
+  if (wanted(o, "clustered")) {
+    const std::vector<Ring> rings = {{655, 100}, {10000, 100}, {160000, 100}};
+    for (auto [n, v] : rings)
+      for (const auto* k : selected(o, Scheme::kRing)) {
+        add(out, "clustered", k, n, v, k_default, 1);
+        out.back().window_bits = 36;
+      }
   }
 
   // Every scheme against node count at a fixed V = 100 for the ring.

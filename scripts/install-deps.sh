@@ -25,7 +25,10 @@ die() {
 missing_packages() {
   local pkg status
   for pkg in "${PACKAGES[@]}"; do
-    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    # The native architecture's package first: with a foreign architecture
+    # added (cross builds), a bare name matches one package per architecture.
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg:$native_arch" 2>/dev/null ||
+      dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
     if [[ $status != installed ]]; then
       printf '%s\n' "$pkg"
     fi
@@ -35,6 +38,7 @@ missing_packages() {
 command -v dpkg-query >/dev/null 2>&1 ||
   die "dpkg-query not found: this script supports Debian bookworm only; install by hand: ${PACKAGES[*]}"
 
+native_arch=$(dpkg --print-architecture)
 mapfile -t missing < <(missing_packages)
 if ((${#missing[@]} == 0)); then
   exit 0

@@ -1,6 +1,7 @@
 // The registry: every scheme's reference and kernels behind OwnerTable.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "chbench/jump.h"
 #include "chbench/rendezvous.h"
 #include "chbench/ring.h"
+#include "chbench/ring_stree.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 
@@ -54,6 +56,11 @@ class ModNScalar final : public OwnerTable {
 class RingReference final : public OwnerTable {
  public:
   explicit RingReference(const NodeSet& nodes) : entries_(ring_entries(nodes)) {}
+  explicit RingReference(std::vector<RingEntry<uint64_t>> entries) : entries_(std::move(entries)) {
+    if (entries_.empty()) throw std::invalid_argument("ring: no tokens");
+    if (!std::is_sorted(entries_.begin(), entries_.end()))
+      throw std::invalid_argument("ring: entries are not sorted by (token, node)");
+  }
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i)
       out[i] = ring_reference_owner<uint64_t>(entries_, h[i]);
@@ -66,15 +73,18 @@ class RingReference final : public OwnerTable {
   std::vector<RingEntry<uint64_t>> entries_;
 };
 
-// Adapts a 64-bit ring search kernel (ring.h) to OwnerTable.
+// Adapts a 64-bit ring search kernel (ring.h, ring_stree.h) to OwnerTable.
 template <template <class> class Search>
 class RingTable final : public OwnerTable {
  public:
   explicit RingTable(const NodeSet& nodes)
       : search_(SortedRing<uint64_t>::from_entries(ring_entries(nodes))) {}
+  template <class... Args>
+  explicit RingTable(const SortedRing<uint64_t>& ring, Args... args) : search_(ring, args...) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     search_.owners(h, out);
   }
+  uint32_t owner(uint64_t h) const override { return search_.owner(h); }
   std::size_t memory_bytes() const noexcept override { return search_.memory_bytes(); }
 
  private:
@@ -193,7 +203,7 @@ std::unique_ptr<OwnerTable> make(const NodeSet& nodes) {
   return std::make_unique<Table>(nodes);
 }
 
-const std::array<KernelInfo, 13> kKernels = {{
+const std::array<KernelInfo, 15> kKernels = {{
     {Scheme::kModN, "scalar", "h % N, one key at a time", &make<ModNScalar>},
     {Scheme::kModN, "simd", "exact reciprocal-multiply remainder, keys in lanes (Highway)",
      &simd::build_modn_simd},
@@ -207,6 +217,12 @@ const std::array<KernelInfo, 13> kKernels = {{
      &simd::build_ring_simd_branchless},
     {Scheme::kRing, "simd_eytzinger", "Eytzinger descent, keys in lanes, gathers (Highway)",
      &simd::build_ring_simd_eytzinger},
+    {Scheme::kRing, "stree",
+     "S+ tree, 64-byte nodes compared with SIMD, 16 keys in lockstep with prefetch (Highway)",
+     &make<RingTable<RingSTree>>},
+    {Scheme::kRing, "bucketed",
+     "bucket index on the key hash's top bits, one 64-byte token record per bucket (Highway)",
+     &make<RingTable<RingBucketed>>},
     {Scheme::kRendezvous, "scalar", "scores every node, keeps the first maximum",
      &make<RendezvousScalar>},
     {Scheme::kRendezvous, "simd_nodes", "one key, node seeds in lanes, max-reduction (Highway)",
@@ -300,6 +316,37 @@ std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
       entries.push_back({key_hash(label), n});
     }
   }
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
+                                              const SortedRing<uint64_t>& ring,
+                                              unsigned in_flight) {
+  const std::optional<unsigned> knob =
+      in_flight == 0 ? std::nullopt : std::optional<unsigned>(in_flight);
+  if (name == "lower_bound") return std::make_unique<RingTable<RingLowerBound>>(ring);
+  if (name == "branchless") return std::make_unique<RingTable<RingBranchless>>(ring);
+  if (name == "eytzinger") return std::make_unique<RingTable<RingEytzinger>>(ring);
+  if (name == "stree") return std::make_unique<RingTable<RingSTree>>(ring, knob);
+  if (name == "bucketed") return std::make_unique<RingTable<RingBucketed>>(ring, knob);
+  if (name == "simd_branchless") return simd::build_ring_simd_branchless(ring);
+  if (name == "simd_eytzinger") return simd::build_ring_simd_eytzinger(ring);
+  // Names the registry has but this list lacks are a bug here, not bad input.
+  find_kernel(Scheme::kRing, name);  // throws, naming the ring's kernels, for unknown names
+  throw std::logic_error("build_ring_kernel: ring/" + std::string(name) + " is not wired up");
+}
+
+std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries) {
+  return std::make_unique<RingReference>(std::move(entries));
+}
+
+std::vector<RingEntry<uint64_t>> clustered_ring_entries(const NodeSet& nodes,
+                                                        unsigned window_bits) {
+  if (window_bits < 1 || window_bits > 63)
+    throw std::invalid_argument("cluster window must be 1 to 63 bits");
+  auto entries = ring_entries(nodes);
+  for (auto& e : entries) e.token = into_cluster(e.token, window_bits);
   std::sort(entries.begin(), entries.end());
   return entries;
 }
