@@ -204,18 +204,19 @@ class RingSTree {
 // tokens; all keys' buckets when the tokens cluster) is marked overfull and
 // its keys are answered by an S-tree over the whole ring: the worst case is
 // one record plus one S-tree descent, and when most tokens are in overfull
-// buckets (clustered tokens) the index is bypassed: one S-tree descent. Memory: 64 bytes per bucket
-// (32 to 64 bytes per token) plus the S-tree.
+// buckets (clustered tokens) the index is bypassed: one S-tree descent.
+// Memory: 64 bytes per bucket (32 to 64 bytes per token) plus the S-tree.
 template <class Token>
 class RingBucketed {
  public:
   using Record = TokenRecord<Token>;
 
-  // distance: records prefetched ahead in owners(), 0 to 1024; by default 32
-  // for a table of up to 16 MiB and 128 above (measured here: 1.8 ns/key at
-  // 65,500 tokens with 32, 2.1 without prefetch; at 16M tokens 4.8 ns with
-  // 128, 5.3 with 64 or 256, 11.3 without). group: the fallback S-tree's
-  // (default: its own). Throws std::invalid_argument for an empty ring or
+  // distance: records prefetched ahead in owners(), 0 to 1024; by default
+  // none for a table of up to 1 MiB (it stays in L2; at 10 and 10,000 tokens
+  // prefetching ran 0-20% slower), 32 up to 16 MiB and 128 above (measured
+  // here: 1.8 ns/key at 65,500 tokens with 32, 2.1 without prefetch; at 16M
+  // tokens 4.8 ns with 128, 5.3 with 64 or 256, 11.3 without). group: the
+  // fallback S-tree's (default: its own). Throws std::invalid_argument for an empty ring or
   // parameters out of range, std::bad_alloc when the table does not fit.
   explicit RingBucketed(const SortedRing<Token>& ring, std::optional<unsigned> distance = {},
                         std::optional<unsigned> group = {})
@@ -231,8 +232,10 @@ class RingBucketed {
     buckets_ = std::size_t{1} << bits;
     records_ = allocate_table<Record>(buckets_);
     view_.shift = kBits - bits;
-    view_.distance =
-        distance.value_or(buckets_ * sizeof(Record) <= (std::size_t{16} << 20) ? 32 : 128);
+    const std::size_t table_bytes = buckets_ * sizeof(Record);
+    view_.distance = distance.value_or(table_bytes <= (std::size_t{1} << 20)    ? 0
+                                       : table_bytes <= (std::size_t{16} << 20) ? 32
+                                                                                : 128);
     std::size_t lo = 0;
     for (std::size_t b = 0; b < buckets_; ++b) {
       std::size_t hi = lo;  // first token of a later bucket
