@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -595,12 +596,30 @@ int main(int argc, char** argv) {
   if (bargc > 1) fail(std::string("unknown option '") + bargv[1] + "' (see --help)");
 
   std::vector<Config> configs;
+  std::string filter;
   try {
     configs = configs_from(o);
   } catch (const std::exception& e) {
     fail(e.what());
   }
   if (configs.empty()) fail("the selection leaves no configuration to run");
+  // Google Benchmark's --benchmark_filter (POSIX extended regex, a leading '-'
+  // negates; the last one given wins) applied here too, so that --list, the
+  // memory check and the progress count see the configurations that will run.
+  for (const auto& arg : bench_args)
+    if (arg.rfind("--benchmark_filter=", 0) == 0) filter = arg.substr(19);
+  if (!filter.empty() && filter != "all") {
+    const bool negate = filter.front() == '-';
+    try {
+      const std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
+      std::erase_if(configs, [&](const Config& c) {
+        return std::regex_search(c.name() + "/real_time", re) == negate;
+      });
+    } catch (const std::regex_error&) {
+      fail("--benchmark_filter=" + filter + " is not a valid regular expression");
+    }
+    if (configs.empty()) fail("no configuration matches --benchmark_filter=" + filter);
+  }
   check_memory(configs);
 
   if (o.list) {

@@ -50,6 +50,20 @@ expect 2 "--families was given an empty list" --families ,
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
   --repetitions 1 --min-time 0 --corrupt-one-owner
 
+expect 2 "--in-flight: Value 0 not in range" --in-flight 0
+expect 2 "--in-flight for ring/stree must be 1 to 256" --kernels ring/stree --in-flight 300
+expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
+expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
+  --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
+  --repetitions 1 --min-time 0 --corrupt-one-owner
+# The latency family and the stream baseline, on a small ring, checked and timed.
+expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
+  --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0
+expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
+expect 2 "not a valid regular expression" '--benchmark_filter=(('
+expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,ring/stream \
+  --benchmark_filter='N:655/' --repetitions 1 --min-time 0
+
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
   --repetitions 1 --min-time 0
@@ -58,7 +72,7 @@ expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --n
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json
 for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type ns_per_key \
-  threads_ran real_time_cv; do
+  threads_ran real_time_cv build_ms bytes_per_token; do
   if grep -q "$field" "$tmp/run.json"; then
     passed=$((passed + 1))
   else
