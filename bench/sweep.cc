@@ -55,9 +55,13 @@ uint64_t Config::peak_bytes() const {
   } else if (kernel->scheme == Scheme::kRing) {
     // Reference entries (16 B/token) stay alive while a kernel builds from a
     // second copy of the entries, a sorted ring (12 B) and its own layout: 12
-    // B/token for most, 16 for the S-tree, up to 64 + 16 for the bucket index.
-    const uint64_t layout = kernel->name == "bucketed" ? 80 : kernel->name == "stree" ? 16 : 12;
-    bytes += uint64_t{nodes} * vnodes * (16 + 16 + 12 + layout);
+    // B/token for most, 16 for the S-tree, up to 64 + 16 for the bucket index
+    // (2 * 64 + 16 for tables of up to 4 MiB, which get twice the buckets).
+    const uint64_t tokens = uint64_t{nodes} * vnodes;
+    const uint64_t layout = kernel->name == "bucketed" ? (tokens <= 65536 ? 144 : 80)
+                            : kernel->name == "stree"  ? 16
+                                                       : 12;
+    bytes += tokens * (16 + 16 + 12 + layout);
   } else {
     bytes += uint64_t{nodes} * 16;
   }

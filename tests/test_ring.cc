@@ -375,8 +375,9 @@ TEMPLATE_TEST_CASE("ring: bucket index with full, overfull and empty buckets", "
   using Record = chbench::TokenRecord<T>;
   constexpr unsigned kBits = std::numeric_limits<T>::digits;
   std::mt19937_64 rng(kSeed + 9);
-  // 64 tokens: 32 buckets, the top 5 bits of a key hash.
-  const unsigned shift = kBits - 5;
+  // 64 tokens: a table this small gets one bucket per token (bit_ceil(64) =
+  // 64 buckets, the top 6 bits of a key hash).
+  const unsigned shift = kBits - 6;
   auto place = [&](std::vector<RingEntry<T>>& entries, uint64_t bucket, std::size_t count) {
     for (std::size_t i = 0; i < count; ++i)
       entries.push_back({static_cast<T>((bucket << shift) + rng() % (T{1} << shift)),
@@ -384,35 +385,27 @@ TEMPLATE_TEST_CASE("ring: bucket index with full, overfull and empty buckets", "
   };
   std::vector<T> keys;
   chbench_test::append_random(keys, 20'000, rng);
-  for (uint64_t b = 0; b < 32; ++b) {  // every bucket's edges
+  for (uint64_t b = 0; b < 64; ++b) {  // every bucket's edges
     keys.push_back(static_cast<T>(b << shift));
     keys.push_back(static_cast<T>((b << shift) + (T{1} << shift) - 1));
   }
-  SECTION("a full bucket, an overfull one, the rest one or two tokens each") {
+  SECTION("a full bucket, an overfull one, the rest one token each or empty") {
     std::vector<RingEntry<T>> entries;
     place(entries, 3, Record::kTokens);
     place(entries, 7, Record::kTokens + 1);
-    std::size_t rest = 64 - entries.size();
-    for (uint64_t b = 0; b < 32; ++b) {
-      if (b == 3 || b == 7) continue;
-      const std::size_t here = std::min<std::size_t>(rest, b % 2 == 0 ? 2 : 1);
-      place(entries, b, here);
-      rest -= here;
-    }
-    for (uint64_t b = 0; rest > 0; b += 2, --rest)  // top up buckets with one token
-      if (b != 3 && b != 7) place(entries, b, 1);
+    for (uint64_t b = 8; entries.size() < 64; ++b) place(entries, b, 1);
     std::sort(entries.begin(), entries.end());
     const auto ring = SortedRing<T>::from_entries(entries);
     REQUIRE(ring.tokens.size() == 64);  // no accidental duplicates for this seed
     const chbench::RingBucketed<T> index(ring);
-    CHECK(index.buckets() == 32);
+    CHECK(index.buckets() == 64);
     CHECK(index.overfull_buckets() == 1);
     CHECK_FALSE(index.degenerate());
     check_ring<T>(entries, keys, rng);
   }
   SECTION("every token in one bucket: the index steps aside for the S-tree") {
     std::vector<RingEntry<T>> entries;
-    place(entries, 20, 64);
+    place(entries, 40, 64);
     std::sort(entries.begin(), entries.end());
     const auto ring = SortedRing<T>::from_entries(entries);
     REQUIRE(ring.tokens.size() == 64);
