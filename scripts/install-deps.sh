@@ -14,6 +14,8 @@ readonly PACKAGES=(
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
+  libssl-dev libmurmurhash-dev
+  libmemcached-dev libhiredis-dev redis-server
 )
 
 die() {

@@ -90,6 +90,7 @@ std::string_view fastest_kernel(Scheme scheme) noexcept {
   static constexpr std::string_view kRendezvous[] = {"simd_keys", "scalar"};
   static constexpr std::string_view kJump[] = {"simd", "interleaved", "scalar"};
   static constexpr std::string_view kModN[] = {"simd", "scalar"};
+  static constexpr std::string_view kMaglev[] = {"scalar", "simd"};
   std::span<const std::string_view> order;
   switch (scheme) {
     case Scheme::kRing:
@@ -103,6 +104,9 @@ std::string_view fastest_kernel(Scheme scheme) noexcept {
       break;
     case Scheme::kModN:
       order = kModN;
+      break;
+    case Scheme::kMaglev:
+      order = kMaglev;
       break;
   }
   for (std::string_view name : order)
