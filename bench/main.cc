@@ -25,6 +25,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "context.h"
+#include "profiles.h"
 #include "sweep.h"
 
 namespace chbench::bench {
@@ -44,11 +45,12 @@ bool g_corrupt_one_owner = false;
 struct Keys {
   uint64_t count = 0;  // pool size: batch size * windows
   std::vector<uint64_t> hashes;
-  std::vector<char> bytes;        // key strings back to back ("hashed" only)
+  std::vector<char> bytes;        // key strings back to back ("hashed", "profiles")
   std::vector<uint32_t> offsets;  // count + 1 offsets into bytes
 };
 
 struct Expected {
+  std::optional<Profile> profile;
   Scheme scheme{};
   uint32_t nodes = 0, vnodes = 0;
   uint64_t keys = 0;
@@ -58,6 +60,7 @@ struct Expected {
 struct Prepared {
   std::string name;
   std::unique_ptr<OwnerTable> table;
+  std::unique_ptr<ProfileLookup> lookup;  // family "profiles"
   std::unique_ptr<ThreadTeam> team;
   std::vector<uint32_t> out;
   unsigned threads_ran = 0;
@@ -70,7 +73,7 @@ Expected g_expected;
 Prepared g_prepared;
 
 const Keys& keys_for(const Config& c) {
-  const bool need_bytes = c.family == "hashed";
+  const bool need_bytes = c.family == "hashed" || c.family == "profiles";
   const uint64_t pool = c.keys * pool_windows(c.keys);
   if (g_keys.count != pool || (need_bytes && g_keys.offsets.empty())) {
     g_keys = Keys{};
@@ -89,16 +92,28 @@ const Keys& keys_for(const Config& c) {
   return g_keys;
 }
 
+KeyBytes key_bytes(const Keys& keys) { return {keys.bytes.data(), keys.offsets}; }
+
 const std::vector<uint32_t>& expected_for(const Config& c, const NodeSet& nodes, const Keys& keys) {
+  if (c.profile) {
+    if (g_expected.profile != c.profile || g_expected.nodes != c.nodes ||
+        g_expected.vnodes != c.vnodes || g_expected.keys != keys.count) {
+      g_expected = Expected{};
+      auto owners = profile_reference_owners(c, key_bytes(keys), keys.count);
+      g_expected = Expected{c.profile, {}, c.nodes, c.vnodes, keys.count, std::move(owners)};
+    }
+    return g_expected.owners;
+  }
   const Scheme s = c.kernel->scheme;
   const uint32_t v = s == Scheme::kRing ? c.vnodes : 0;
-  if (g_expected.scheme != s || g_expected.nodes != c.nodes || g_expected.vnodes != v ||
-      g_expected.keys != keys.count || g_expected.owners.size() != keys.count) {
+  if (g_expected.profile || g_expected.scheme != s || g_expected.nodes != c.nodes ||
+      g_expected.vnodes != v || g_expected.keys != keys.count ||
+      g_expected.owners.size() != keys.count) {
     g_expected = Expected{};
     auto reference = build_reference(s, nodes);
     std::vector<uint32_t> owners(keys.count);
     reference->owners(keys.hashes, owners);
-    g_expected = Expected{s, c.nodes, v, keys.count, std::move(owners)};
+    g_expected = Expected{{}, s, c.nodes, v, keys.count, std::move(owners)};
   }
   return g_expected.owners;
 }
@@ -146,12 +161,20 @@ Prepared& prepare(const Config& c) {
     const NodeSet nodes = default_nodes(c.nodes, c.vnodes);
     const Keys& keys = keys_for(c);
     const auto& want = expected_for(c, nodes, keys);
-    g_prepared.table = c.kernel->build(nodes);
+    if (c.profile) {
+      g_prepared.lookup = make_profile_lookup(c);
+    } else {
+      g_prepared.table = c.kernel->build(nodes);
+    }
     g_prepared.team = std::make_unique<ThreadTeam>(c.threads);
     g_prepared.out.assign(keys.count, 0);
-    if (c.kernel->scheme == Scheme::kRing) g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
+    if (c.kernel && c.kernel->scheme == Scheme::kRing)
+      g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
     // The first run is the warm-up and the check; it also counts the threads.
-    if (c.family == "hashed") {
+    if (c.profile) {
+      g_prepared.lookup->owners(key_bytes(keys), 0, keys.count, g_prepared.out);
+      g_prepared.threads_ran = 1;
+    } else if (c.family == "hashed") {
       hashed_owners(*g_prepared.table, keys, 0, keys.count, g_prepared.out);
       g_prepared.threads_ran = 1;
     } else {
@@ -203,7 +226,15 @@ void time_config(benchmark::State& state, const Config& c) {
   const std::span<uint32_t> out(p.out);
   uint64_t w = 0;
   const auto start = std::chrono::steady_clock::now();
-  if (c.family == "hashed") {
+  if (c.profile) {
+    const KeyBytes bytes = key_bytes(keys);
+    for (auto _ : state) {
+      p.lookup->owners(bytes, w * batch, (w + 1) * batch, out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+      if (++w == windows) w = 0;
+    }
+  } else if (c.family == "hashed") {
     for (auto _ : state) {
       hashed_owners(*p.table, keys, w * batch, (w + 1) * batch, out);
       benchmark::DoNotOptimize(p.out.data());
@@ -232,9 +263,10 @@ void time_config(benchmark::State& state, const Config& c) {
   state.counters["threads_ran"] = p.threads_ran;
   state.counters["ns_per_key"] = ns_per_key;
   state.counters["keys_per_second"] = 1e9 / ns_per_key;
-  state.counters["memory_bytes"] = static_cast<double>(p.table->memory_bytes());
+  state.counters["memory_bytes"] =
+      static_cast<double>(p.table ? p.table->memory_bytes() : p.lookup->memory_bytes());
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
-  if (simd::is_simd_kernel(*c.kernel)) {
+  if (c.kernel && simd::is_simd_kernel(*c.kernel)) {
     // The Highway target that ran, forced or dispatched: name and HWY_* bit.
     state.SetLabel(simd::dispatched_target_name());
     state.counters["hwy_target"] = static_cast<double>(simd::dispatched_target());
@@ -318,8 +350,8 @@ std::string kernel_list() {
 }
 
 std::vector<Config> configs_from(const Options& o) {
-  const std::vector<std::string> known_families = {"tokens",  "nodes",  "batch",
-                                                   "threads", "hashed", "targets"};
+  const std::vector<std::string> known_families = {"tokens", "nodes",   "batch",   "threads",
+                                                   "hashed", "targets", "profiles"};
   // An option given with an empty list selects nothing; it never means "all".
   for (const auto& [flag, value] :
        {std::pair{"--families", o.families}, {"--schemes", o.schemes}, {"--kernels", o.kernels}})
@@ -329,7 +361,8 @@ std::vector<Config> configs_from(const Options& o) {
   so.max_threads = o.max_threads;
   for (const auto& f : split_list(o.families.value_or(""))) {
     if (std::find(known_families.begin(), known_families.end(), f) == known_families.end())
-      fail("unknown family '" + f + "' (known: tokens, nodes, batch, threads, hashed, targets)");
+      fail("unknown family '" + f +
+           "' (known: tokens, nodes, batch, threads, hashed, targets, profiles)");
     so.families.push_back(f);
   }
   std::set<Scheme> schemes;
@@ -435,7 +468,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"quick", "full"}))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--families", o.families,
-                 "comma list of tokens,nodes,batch,threads,hashed,targets (default: all)");
+                 "comma list of tokens,nodes,batch,threads,hashed,targets,profiles (default: all)");
   app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
   app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
   app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
@@ -527,6 +560,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond);
   }
   add_run_context(o.sweep);
+  benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(reps));
 
   ProgressReporter progress(configs.size());

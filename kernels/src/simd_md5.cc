@@ -36,76 +36,107 @@ constexpr int kShift[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 
                             4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
                             6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21};
 
-// Step I of the four rounds, on the roles (a, b, c, d) of that step: b gets
-// b + ((a + f(b, c, d) + X[k] + T[I]) <<< s), then the roles rotate.
+// Vectors of keys hashed together: MD5's 64 steps are one dependency chain
+// per block, so two independent chains keep the vector units busy while
+// each waits on its previous step.
+constexpr std::size_t kChains = 4;
+
+// Step I of the four rounds, on the roles (a, b, c, d) of that step, for each
+// chain: b gets b + ((a + f(b, c, d) + X[k] + T[I]) <<< s), then the roles
+// rotate.
 template <std::size_t I>
-HWY_INLINE void Step(V32& a, V32& b, V32& c, V32& d, const V32* HWY_RESTRICT x) {
+HWY_INLINE void Step(V32 (&a)[kChains], V32 (&b)[kChains], V32 (&c)[kChains], V32 (&d)[kChains],
+                     const V32 (&x)[kChains][16]) {
   const D32 du;
-  V32 f;
-  std::size_t k;
-  if constexpr (I < 16) {
-    f = hn::Or(hn::And(b, c), hn::AndNot(b, d));  // F = bc v (not b)d
-    k = I;
-  } else if constexpr (I < 32) {
-    f = hn::Or(hn::And(b, d), hn::AndNot(d, c));  // G = bd v c(not d)
-    k = (5 * I + 1) % 16;
-  } else if constexpr (I < 48) {
-    f = hn::Xor(hn::Xor(b, c), d);  // H = b xor c xor d
-    k = (3 * I + 5) % 16;
-  } else {
-    f = hn::Xor(c, hn::Or(b, hn::Not(d)));  // I = c xor (b v not d)
-    k = (7 * I) % 16;
+  const V32 t = hn::Set(du, kT[I]);
+  for (std::size_t u = 0; u < kChains; ++u) {
+    V32 f;
+    std::size_t k;
+    if constexpr (I < 16) {
+      f = hn::Or(hn::And(b[u], c[u]), hn::AndNot(b[u], d[u]));  // F = bc v (not b)d
+      k = I;
+    } else if constexpr (I < 32) {
+      f = hn::Or(hn::And(b[u], d[u]), hn::AndNot(d[u], c[u]));  // G = bd v c(not d)
+      k = (5 * I + 1) % 16;
+    } else if constexpr (I < 48) {
+      f = hn::Xor(hn::Xor(b[u], c[u]), d[u]);  // H = b xor c xor d
+      k = (3 * I + 5) % 16;
+    } else {
+      f = hn::Xor(c[u], hn::Or(b[u], hn::Not(d[u])));  // I = c xor (b v not d)
+      k = (7 * I) % 16;
+    }
+    const V32 sum = hn::Add(hn::Add(a[u], f), hn::Add(x[u][k], t));
+    const V32 next = hn::Add(b[u], hn::RotateRight<32 - kShift[I]>(sum));
+    a[u] = d[u];
+    d[u] = c[u];
+    c[u] = b[u];
+    b[u] = next;
   }
-  const V32 sum = hn::Add(hn::Add(a, f), hn::Add(x[k], hn::Set(du, kT[I])));
-  const V32 next = hn::Add(b, hn::RotateRight<32 - kShift[I]>(sum));
-  a = d;
-  d = c;
-  c = b;
-  b = next;
 }
 
 template <std::size_t... I>
-HWY_INLINE void Steps(V32& a, V32& b, V32& c, V32& d, const V32* HWY_RESTRICT x,
-                      std::index_sequence<I...>) {
+HWY_INLINE void Steps(V32 (&a)[kChains], V32 (&b)[kChains], V32 (&c)[kChains], V32 (&d)[kChains],
+                      const V32 (&x)[kChains][16], std::index_sequence<I...>) {
   (Step<I>(a, b, c, d, x), ...);
 }
 
 // Word A of the MD5 digest (digest bytes 0 ... 3, little-endian) of each key
-// of up to 55 bytes, Lanes() keys per vector. Longer keys get a placeholder:
-// the caller computes them apart. `count` may be any number.
+// of up to 55 bytes, kChains * Lanes() keys at a time. Longer keys get a
+// placeholder: the caller computes them apart. `count` may be any number.
 void Md5FirstWords(const std::string_view* HWY_RESTRICT keys, std::size_t count,
                    uint32_t* HWY_RESTRICT out) {
   const D32 du;
   const std::size_t lanes = hn::Lanes(du);
+  const std::size_t group = kChains * lanes;
   constexpr std::size_t kMaxLanes = HWY_MAX_BYTES / sizeof(uint32_t);
-  // The padded one-block messages of a vector of keys, transposed: word w of
-  // lane l at words[w * lanes + l].
-  HWY_ALIGN uint32_t words[16 * kMaxLanes];
-  HWY_ALIGN uint32_t first[kMaxLanes];
-  for (std::size_t begin = 0; begin < count; begin += lanes) {
-    const std::size_t n = std::min(lanes, count - begin);
-    for (std::size_t l = 0; l < lanes; ++l) {
+  // The padded one-block messages of a group of keys, transposed: word w of
+  // key j (chain j / lanes, lane j % lanes) at words[(chain * 16 + w) * lanes
+  // + lane]. Zeroed once; each key then writes only the words it reaches and
+  // word 14, and clears them again for the next key, so that a short key
+  // costs a few stores instead of a 64-byte block.
+  HWY_ALIGN uint32_t words[kChains * 16 * kMaxLanes] = {};
+  HWY_ALIGN uint32_t first[kChains * kMaxLanes];
+  std::size_t used[kChains * kMaxLanes] = {};  // data words key slot j wrote last
+  for (std::size_t begin = 0; begin < count; begin += group) {
+    const std::size_t n = std::min(group, count - begin);
+    for (std::size_t j = 0; j < n; ++j) {
+      uint32_t* slot = words + (j / lanes) * 16 * lanes + j % lanes;
+      for (std::size_t w = 0; w < used[j]; ++w) slot[w * lanes] = 0;
+      used[j] = 0;
+      const std::string_view key = keys[begin + j];
+      if (key.size() > 55) continue;  // two blocks: the caller's job
       // RFC 1321 sections 3.1 and 3.2: the key, a 1 bit, zeros, and the bit
       // length as a 64-bit little-endian number in words 14 and 15.
-      uint32_t block[16] = {};
-      if (l < n && keys[begin + l].size() <= 55) {
-        const std::string_view key = keys[begin + l];
-        std::memcpy(block, key.data(), key.size());
-        reinterpret_cast<unsigned char*>(block)[key.size()] = 0x80;
-        block[14] = static_cast<uint32_t>(key.size() * 8);
+      const auto* bytes = reinterpret_cast<const unsigned char*>(key.data());
+      const std::size_t full = key.size() / 4;
+      for (std::size_t w = 0; w < full; ++w) {
+        uint32_t word;
+        std::memcpy(&word, bytes + 4 * w, 4);
+        slot[w * lanes] = word;
       }
-      for (std::size_t w = 0; w < 16; ++w) words[w * lanes + l] = block[w];
+      uint32_t last = 0x80u << (8 * (key.size() % 4));
+      for (std::size_t b = 0; b < key.size() % 4; ++b)
+        last |= uint32_t{bytes[4 * full + b]} << (8 * b);
+      slot[full * lanes] = last;
+      slot[14 * lanes] = static_cast<uint32_t>(key.size() * 8);
+      used[j] = full + 1;
     }
-    V32 x[16];
-    for (std::size_t w = 0; w < 16; ++w) x[w] = hn::Load(du, words + w * lanes);
+    V32 x[kChains][16];
+    for (std::size_t u = 0; u < kChains; ++u)
+      for (std::size_t w = 0; w < 16; ++w) x[u][w] = hn::Load(du, words + (u * 16 + w) * lanes);
     const V32 a0 = hn::Set(du, 0x67452301u);
-    V32 a = a0, b = hn::Set(du, 0xefcdab89u), c = hn::Set(du, 0x98badcfeu),
-        d = hn::Set(du, 0x10325476u);
+    V32 a[kChains], b[kChains], c[kChains], d[kChains];
+    for (std::size_t u = 0; u < kChains; ++u) {
+      a[u] = a0;
+      b[u] = hn::Set(du, 0xefcdab89u);
+      c[u] = hn::Set(du, 0x98badcfeu);
+      d[u] = hn::Set(du, 0x10325476u);
+    }
     // Word A of the result is the value step 60 computes (after it, b): steps
     // 61 ... 63 only change words D, C and B.
     Steps(a, b, c, d, x, std::make_index_sequence<61>());
-    hn::Store(hn::Add(b, a0), du, first);
-    for (std::size_t l = 0; l < n; ++l) out[begin + l] = first[l];
+    for (std::size_t u = 0; u < kChains; ++u) hn::Store(hn::Add(b[u], a0), du, first + u * lanes);
+    for (std::size_t j = 0; j < n; ++j) out[begin + j] = first[j];
   }
 }
 
