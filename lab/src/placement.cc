@@ -317,8 +317,8 @@ NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::
                                   " can be removed");
     }
   }
-  NodeSet after;
-  after.vnodes = before.vnodes;
+  NodeSet after = before;  // vnodes, table size
+  after.names.clear();
   for (uint32_t i = 0; i < before.size(); ++i)
     if (!gone[i]) after.names.push_back(before.names[i]);
   for (const auto& name : add) {

@@ -523,6 +523,10 @@ TEST_CASE("lab: Maglev balances within one table entry and moves little on a joi
   const NodeSet before = default_nodes(100);
   const std::vector<std::string> add = {"node-100"};
   const NodeSet after = apply_change(Scheme::kMaglev, before, add, {});
+  NodeSet larger = before;
+  larger.table_size = 655373;
+  // The table size goes with the nodes: a change never resizes the table.
+  CHECK(apply_change(Scheme::kMaglev, larger, add, {}).table_size == 655373);
   const MoveResult r = measure_move(Scheme::kMaglev, before, after, keys);
   const double fair = 1.0 / 101;
   // The newcomer takes its fair share (its 648 or 649 of 65537 entries) ...
