@@ -23,11 +23,16 @@ die() {
   exit 1
 }
 
-# Prints the packages of PACKAGES that dpkg does not list as installed.
+# Prints the packages of PACKAGES that dpkg does not list as installed for this
+# machine's architecture (or as architecture-independent). A package may also be
+# there for a foreign architecture (multiarch, e.g. arm64 for cross builds):
+# dpkg-query then prints one line per architecture.
 missing_packages() {
-  local pkg status
+  local pkg status native
+  native=$(dpkg --print-architecture)
   for pkg in "${PACKAGES[@]}"; do
-    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    status=$(dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$pkg" 2>/dev/null |
+      awk -v native="$native" '$1 == "installed" && ($2 == native || $2 == "all") { print "installed"; exit }' || true)
     if [[ $status != installed ]]; then
       printf '%s\n' "$pkg"
     fi
