@@ -46,13 +46,14 @@ PROG = "plot.py"
 EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 1
 
-FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed", "targets")
-SCHEME_ORDER = ("ring", "hrw", "jump", "modn")
+FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed", "targets", "profiles")
+SCHEME_ORDER = ("ring", "hrw", "jump", "modn", "maglev")
 SCHEME_TITLES = {
     "ring": "ring",
     "hrw": "rendezvous (HRW)",
     "jump": "jump",
     "modn": "mod-N",
+    "maglev": "Maglev",
 }
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads"}
@@ -1305,6 +1306,7 @@ def report(run: Run, analysis: NodesAnalysis, targets: TargetsAnalysis, plots: d
     lines.append("")
 
     lines += ratios_section(run, analysis)
+    lines += profiles_section(run)
     lines += targets_section(targets)
     lines += plots_section(run, plots, batch_log_y)
     lines += tables_section(run)
@@ -1380,6 +1382,39 @@ def ratios_section(run: Run, analysis: NodesAnalysis) -> list:
         f"N = {wanted}: median ns/key of scalar ÷ median ns/key of SIMD.",
         simd_checks(run, "jump", ("simd",), lambda n: n in SIMD_JUMP_NODES),
         f"No `jump/scalar` beside `jump/simd` at N = {wanted} in this run.")
+    return lines
+
+
+def profiles_section(run: Run) -> list:
+    """Family `profiles`: each profile's kernels from key strings, and for ketama the
+    ratio to libmemcached's own server choice on the same keys in the same run."""
+    results = run.family("profiles")
+    if not results:
+        return []
+    lines = ["## Production profiles (family `profiles`)", "",
+             "Keys hashed as each system hashes them (ketama: MD5; redis: CRC16 slot; kafka: "
+             "murmur2; cassandra: Murmur3 token; maglev: XXH3) and looked up with the "
+             "library's kernels, key hashing included, one thread; docs/profiles.md defines "
+             "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
+             "on the same keys and servers, whose owners were checked identical to ours "
+             "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
+             "kernel, both from this run; spread = fastest ... slowest repetition.", ""]
+    client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
+              if r.kernel == "libmemcached"}
+    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
+              "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
+                                            r.order)):
+        other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
+        ratio = ("–" if other is None or other is r
+                 else f"{sig3(other.ns / r.ns)}×")
+        spread = (f"{sig3(r.ns_lo)} ... {sig3(r.ns_hi)}"
+                  if r.ns_lo is not None and r.ns_hi is not None else "–")
+        cv = f"{100 * r.cv:.1f}%" if r.cv is not None else "–"
+        lines.append(f"| {r.scheme} | {integer(r.nodes)} | {integer(r.vnodes)} | "
+                     f"{integer(r.keys)} | `{r.kernel}` | {sig3(r.ns)} | {spread} | {cv} | "
+                     f"{ratio} |")
+    lines.append("")
     return lines
 
 
