@@ -26,6 +26,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "context.h"
+#include "profiles.h"
 #include "sweep.h"
 
 namespace chbench::bench {
@@ -46,11 +47,12 @@ struct Keys {
   uint64_t count = 0;        // pool size: batch size * windows
   unsigned window_bits = 0;  // != 0: hashes squeezed into_cluster()
   std::vector<uint64_t> hashes;
-  std::vector<char> bytes;        // key strings back to back ("hashed" only)
+  std::vector<char> bytes;        // key strings back to back ("hashed", "profiles")
   std::vector<uint32_t> offsets;  // count + 1 offsets into bytes
 };
 
 struct Expected {
+  std::optional<Profile> profile;
   Scheme scheme{};
   uint32_t nodes = 0, vnodes = 0;
   uint64_t keys = 0;
@@ -61,6 +63,7 @@ struct Expected {
 struct Prepared {
   std::string name;
   std::unique_ptr<OwnerTable> table;
+  std::unique_ptr<ProfileLookup> lookup;  // family "profiles"
   std::unique_ptr<ThreadTeam> team;
   std::vector<uint32_t> out;
   unsigned threads_ran = 0;
@@ -74,7 +77,7 @@ Expected g_expected;
 Prepared g_prepared;
 
 const Keys& keys_for(const Config& c) {
-  const bool need_bytes = c.family == "hashed";
+  const bool need_bytes = c.family == "hashed" || c.family == "profiles";
   const uint64_t pool = c.keys * pool_windows(c.keys);
   if (g_keys.count != pool || g_keys.window_bits != c.window_bits ||
       (need_bytes && g_keys.offsets.empty())) {
@@ -97,19 +100,30 @@ const Keys& keys_for(const Config& c) {
   return g_keys;
 }
 
+KeyBytes key_bytes(const Keys& keys) { return {keys.bytes.data(), keys.offsets}; }
+
 const std::vector<uint32_t>& expected_for(const Config& c, const NodeSet& nodes, const Keys& keys) {
+  if (c.profile) {
+    if (g_expected.profile != c.profile || g_expected.nodes != c.nodes ||
+        g_expected.vnodes != c.vnodes || g_expected.keys != keys.count) {
+      g_expected = Expected{};
+      auto owners = profile_reference_owners(c, key_bytes(keys), keys.count);
+      g_expected = Expected{c.profile, {}, c.nodes, c.vnodes, keys.count, 0, std::move(owners)};
+    }
+    return g_expected.owners;
+  }
   const Scheme s = c.kernel->scheme;
   const uint32_t v = s == Scheme::kRing ? c.vnodes : 0;
-  if (g_expected.scheme != s || g_expected.nodes != c.nodes || g_expected.vnodes != v ||
-      g_expected.keys != keys.count || g_expected.window_bits != c.window_bits ||
-      g_expected.owners.size() != keys.count) {
+  if (g_expected.profile || g_expected.scheme != s || g_expected.nodes != c.nodes ||
+      g_expected.vnodes != v || g_expected.keys != keys.count ||
+      g_expected.window_bits != c.window_bits || g_expected.owners.size() != keys.count) {
     g_expected = Expected{};
     auto reference = c.window_bits != 0
                          ? build_ring_reference(clustered_ring_entries(nodes, c.window_bits))
                          : build_reference(s, nodes);
     std::vector<uint32_t> owners(keys.count);
     reference->owners(keys.hashes, owners);
-    g_expected = Expected{s, c.nodes, v, keys.count, c.window_bits, std::move(owners)};
+    g_expected = Expected{{}, s, c.nodes, v, keys.count, c.window_bits, std::move(owners)};
   }
   return g_expected.owners;
 }
@@ -187,16 +201,24 @@ Prepared& prepare(const Config& c) {
     static const std::vector<uint32_t> kNone;
     const auto& want = c.is_stream() ? kNone : expected_for(c, nodes, keys);
     const auto build_start = std::chrono::steady_clock::now();
-    g_prepared.table = c.is_stream() ? c.kernel->build(nodes) : build_table(c, nodes);
+    if (c.profile) {
+      g_prepared.lookup = make_profile_lookup(c);
+    } else {
+      g_prepared.table = c.is_stream() ? c.kernel->build(nodes) : build_table(c, nodes);
+    }
     g_prepared.build_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - build_start)
             .count();
     g_prepared.team = std::make_unique<ThreadTeam>(c.threads);
     g_prepared.out.assign(keys.count, 0);
-    if (c.kernel->scheme == Scheme::kRing) g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
+    if (c.kernel && c.kernel->scheme == Scheme::kRing)
+      g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
     // The first run is the warm-up and the check; it also counts the threads.
     // Latency runs are checked on both paths: batch and one key at a time.
-    if (c.family == "hashed") {
+    if (c.profile) {
+      g_prepared.lookup->owners(key_bytes(keys), 0, keys.count, g_prepared.out);
+      g_prepared.threads_ran = 1;
+    } else if (c.family == "hashed") {
       hashed_owners(*g_prepared.table, keys, 0, keys.count, g_prepared.out);
       g_prepared.threads_ran = 1;
     } else {
@@ -254,7 +276,15 @@ void time_config(benchmark::State& state, const Config& c) {
   const std::span<uint32_t> out(p.out);
   uint64_t w = 0;
   const auto start = std::chrono::steady_clock::now();
-  if (c.family == "hashed") {
+  if (c.profile) {
+    const KeyBytes bytes = key_bytes(keys);
+    for (auto _ : state) {
+      p.lookup->owners(bytes, w * batch, (w + 1) * batch, out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+      if (++w == windows) w = 0;
+    }
+  } else if (c.family == "hashed") {
     for (auto _ : state) {
       hashed_owners(*p.table, keys, w * batch, (w + 1) * batch, out);
       benchmark::DoNotOptimize(p.out.data());
@@ -290,15 +320,17 @@ void time_config(benchmark::State& state, const Config& c) {
   state.counters["threads_ran"] = p.threads_ran;
   state.counters["ns_per_key"] = ns_per_key;
   state.counters["keys_per_second"] = 1e9 / ns_per_key;
-  state.counters["memory_bytes"] = static_cast<double>(p.table->memory_bytes());
+  const std::size_t memory = p.table    ? p.table->memory_bytes()
+                             : p.lookup ? p.lookup->memory_bytes()
+                                        : 0;
+  state.counters["memory_bytes"] = static_cast<double>(memory);
   if (p.tokens != 0 && !c.is_stream())
-    state.counters["bytes_per_token"] =
-        static_cast<double>(p.table->memory_bytes()) / static_cast<double>(p.tokens);
+    state.counters["bytes_per_token"] = static_cast<double>(memory) / static_cast<double>(p.tokens);
   state.counters["build_ms"] = p.build_ms;
   if (c.in_flight != 0) state.counters["in_flight"] = c.in_flight;
   if (c.window_bits != 0) state.counters["window_bits"] = c.window_bits;
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
-  if (simd::is_simd_kernel(*c.kernel)) {
+  if (c.kernel && simd::is_simd_kernel(*c.kernel)) {
     // The Highway target that ran, forced or dispatched: name and HWY_* bit.
     state.SetLabel(simd::dispatched_target_name());
     state.counters["hwy_target"] = static_cast<double>(simd::dispatched_target());
@@ -386,9 +418,9 @@ std::string kernel_list() {
 }
 
 std::vector<Config> configs_from(const Options& o) {
-  const std::vector<std::string> known_families = {"tokens",    "latency", "inflight",
-                                                   "clustered", "nodes",   "batch",
-                                                   "threads",   "hashed",  "targets"};
+  const std::vector<std::string> known_families = {"tokens",  "latency", "inflight", "clustered",
+                                                   "nodes",   "batch",   "threads",  "hashed",
+                                                   "targets", "profiles"};
   // An option given with an empty list selects nothing; it never means "all".
   for (const auto& [flag, value] :
        {std::pair{"--families", o.families}, {"--schemes", o.schemes}, {"--kernels", o.kernels}})
@@ -400,7 +432,7 @@ std::vector<Config> configs_from(const Options& o) {
     if (std::find(known_families.begin(), known_families.end(), f) == known_families.end())
       fail("unknown family '" + f +
            "' (known: tokens, latency, inflight, clustered, nodes, batch, threads, hashed, "
-           "targets)");
+           "targets, profiles)");
     so.families.push_back(f);
   }
   std::set<Scheme> schemes;
@@ -519,7 +551,7 @@ int main(int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--families", o.families,
                  "comma list of tokens,latency,inflight,clustered,nodes,batch,threads,hashed,"
-                 "targets (default: all)");
+                 "targets,profiles (default: all)");
   app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
   app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
   app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
@@ -637,6 +669,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond);
   }
   add_run_context(o.sweep);
+  benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(reps));
 
   ProgressReporter progress(configs.size());

@@ -12,7 +12,10 @@ namespace chbench::bench {
 
 std::string Config::name() const {
   std::ostringstream s;
-  s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
+  if (profile)
+    s << family << '/' << profile_name(*profile) << '/' << (client ? "libmemcached" : kernel->name);
+  else
+    s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
   if (target != 0) s << '@' << simd::target_name(target);
   s << "/N:" << nodes << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
   if (in_flight != 0) s << "/inflight:" << in_flight;
@@ -50,7 +53,12 @@ uint64_t Config::peak_bytes() const {
   const uint64_t pool = keys * pool_windows(keys);
   uint64_t bytes = pool * (8 + 4 + 4);
   if (family == "hashed") bytes += pool * 24;
-  if (is_stream()) {
+  if (profile) {
+    // Key strings and their views; a ring (cassandra, ketama: 160 points per
+    // node) or a table as large as Maglev's, in the reference and the kernel.
+    bytes += pool * (24 + 16);
+    bytes += uint64_t{nodes} * std::max<uint64_t>(vnodes, 160) * 56 + 65537 * 16;
+  } else if (is_stream()) {
     // No table, no reference.
   } else if (kernel->scheme == Scheme::kRing) {
     // Reference entries (16 B/token) stay alive while a kernel builds from a
@@ -85,7 +93,7 @@ std::vector<const KernelInfo*> selected(const SweepOptions& o, Scheme scheme) {
 
 void add(std::vector<Config>& out, const std::string& family, const KernelInfo* k, uint32_t n,
          uint32_t v, uint64_t keys, unsigned threads, int64_t target = 0) {
-  out.push_back(Config{family, k, n, v, keys, threads, target});
+  out.push_back(Config{family, k, n, v, keys, threads, target, 0, 0, std::nullopt, false});
 }
 
 // The stream baseline goes with the ring kernels unless a kernel list leaves
@@ -237,6 +245,39 @@ std::vector<Config> make_sweep(const SweepOptions& o) {
         add(out, "targets", k, p.n, p.v, p.keys, 1);
         for (int64_t t : targets) add(out, "targets", k, p.n, p.v, p.keys, 1, t);
       }
+    }
+  }
+
+  // Production profiles from key strings: our kernels beside libmemcached on
+  // the same keys (ketama, up to its 100 servers), then ours alone.
+  if (wanted(o, "profiles")) {
+    struct Point {
+      Profile profile;
+      uint32_t n, v;
+      bool client;
+    };
+    const std::vector<Point> points = {
+        {Profile::kKetama, 10, 1, true},       {Profile::kKetama, 100, 1, true},
+        {Profile::kKetama, 1000, 1, false},    {Profile::kKetama, 10000, 1, false},
+        {Profile::kRedis, 3, 1, false},        {Profile::kRedis, 100, 1, false},
+        {Profile::kKafka, 12, 1, false},       {Profile::kKafka, 1000, 1, false},
+        {Profile::kCassandra, 12, 256, false}, {Profile::kCassandra, 100, 256, false},
+        {Profile::kMaglev, 100, 1, false},     {Profile::kMaglev, 1000, 1, false},
+    };
+    const uint64_t keys = o.full ? 300'000 : 100'000;
+    for (const auto& p : points) {
+      auto kernels = selected(o, profile_scheme(p.profile));
+      // The ring's binary searches are its slow baselines; the profiles time
+      // the kernels a client would pick.
+      std::erase_if(kernels, [](const KernelInfo* k) {
+        return k->name == "lower_bound" || k->name == "simd_branchless";
+      });
+      if (kernels.empty()) continue;
+      if (p.client) {
+        out.push_back(Config{"profiles", nullptr, p.n, p.v, keys, 1, 0, 0, 0, p.profile, true});
+      }
+      for (const auto* k : kernels)
+        out.push_back(Config{"profiles", k, p.n, p.v, keys, 1, 0, 0, 0, p.profile, false});
     }
   }
 

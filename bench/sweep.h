@@ -2,9 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "chbench/profiles.h"
 #include "chbench/scheme.h"
 
 namespace chbench::bench {
@@ -15,7 +17,8 @@ namespace chbench::bench {
 // waits for the previous owner), inflight (the S-tree's group and the bucket
 // index's prefetch distance), clustered (tokens and keys in one narrow
 // window), nodes, batch, threads, hashed (lookups including XXH3 of the key
-// strings), targets (SIMD kernels forced to each Highway target), custom.
+// strings), targets (SIMD kernels forced to each Highway target), profiles
+// (production profiles from key strings, see profiles.h), custom.
 // `target` is one Highway target bit (HWY_AVX2, ...) that a SIMD kernel is
 // forced to while it is prepared and timed, or 0 for the target dispatch
 // picks. `in_flight` (ring/stree, ring/bucketed) sets their keys in flight, 0
@@ -31,10 +34,17 @@ struct Config {
   int64_t target = 0;
   unsigned in_flight = 0;
   unsigned window_bits = 0;
+  // Family "profiles": the profile, looked up by `kernel` (a kernel of
+  // profile_scheme(*profile)) or, with `client`, by the real client
+  // (libmemcached; `kernel` is then null).
+  std::optional<Profile> profile;
+  bool client = false;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd_keys@AVX2) when a
-  // target is forced, then "/inflight:<g>" and "/window:<w>" when set.
+  // target is forced, then "/inflight:<g>" and "/window:<w>" when set; for
+  // profiles the profile stands for the scheme and "libmemcached" for the
+  // client's kernel.
   std::string name() const;
   // True for the stream baseline, which looks nothing up.
   bool is_stream() const noexcept;
@@ -73,6 +83,9 @@ struct SweepOptions {
 // targets family: each SIMD kernel at dispatch and forced to every target this
 // CPU runs, beside its scalar counterparts, one thread (rendezvous N 64 and
 // 1,000, jump N 1,000 and 10^6, a ring of 65,500 tokens, mod-N N 1,000).
+// The profiles family: ketama at 10 and 100 servers with libmemcached beside
+// the ring kernels, and at 1,000 and 10,000 servers without it; Redis, Kafka,
+// Cassandra and Maglev at two sizes each, key hashing included, one thread.
 // Configurations are ordered so that those sharing a node list and key batch
 // are adjacent.
 std::vector<Config> make_sweep(const SweepOptions& options);

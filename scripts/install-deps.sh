@@ -14,6 +14,8 @@ readonly PACKAGES=(
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
+  libssl-dev libmurmurhash-dev
+  libmemcached-dev libhiredis-dev redis-server
 )
 
 die() {
@@ -21,14 +23,16 @@ die() {
   exit 1
 }
 
-# Prints the packages of PACKAGES that dpkg does not list as installed.
+# Prints the packages of PACKAGES that dpkg does not list as installed for this
+# machine's architecture (or as architecture-independent). A package may also be
+# there for a foreign architecture (multiarch, e.g. arm64 for cross builds):
+# dpkg-query then prints one line per architecture.
 missing_packages() {
-  local pkg status
+  local pkg status native
+  native=$(dpkg --print-architecture)
   for pkg in "${PACKAGES[@]}"; do
-    # The native architecture's package first: with a foreign architecture
-    # added (cross builds), a bare name matches one package per architecture.
-    status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg:$native_arch" 2>/dev/null ||
-      dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+    status=$(dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$pkg" 2>/dev/null |
+      awk -v native="$native" '$1 == "installed" && ($2 == native || $2 == "all") { print "installed"; exit }' || true)
     if [[ $status != installed ]]; then
       printf '%s\n' "$pkg"
     fi
@@ -38,7 +42,6 @@ missing_packages() {
 command -v dpkg-query >/dev/null 2>&1 ||
   die "dpkg-query not found: this script supports Debian bookworm only; install by hand: ${PACKAGES[*]}"
 
-native_arch=$(dpkg --print-architecture)
 mapfile -t missing < <(missing_packages)
 if ((${#missing[@]} == 0)); then
   exit 0

@@ -54,13 +54,14 @@ EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 1
 
 FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
-                "hashed", "targets")
-SCHEME_ORDER = ("ring", "hrw", "jump", "modn")
+                "hashed", "targets", "profiles")
+SCHEME_ORDER = ("ring", "hrw", "jump", "modn", "maglev")
 SCHEME_TITLES = {
     "ring": "ring",
     "hrw": "rendezvous (HRW)",
     "jump": "jump",
     "modn": "mod-N",
+    "maglev": "Maglev",
 }
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
@@ -1755,6 +1756,7 @@ def report(run: Run, analysis: NodesAnalysis, speed: SpeedLimit, targets: Target
 
     lines += ratios_section(run, analysis)
     lines += speed_limit_section(speed)
+    lines += profiles_section(run)
     lines += targets_section(targets)
     lines += plots_section(run, plots, batch_log_y)
     lines += tables_section(run)
@@ -1980,6 +1982,39 @@ def memory_lines(points: list) -> list:
             cells = [value(p.kernels[x]) if x in p.kernels else "–" for x in labels]
             lines.append(f"| {integer(p.tokens)} | " + " | ".join(cells) + " |")
         lines.append("")
+    return lines
+
+
+def profiles_section(run: Run) -> list:
+    """Family `profiles`: each profile's kernels from key strings, and for ketama the
+    ratio to libmemcached's own server choice on the same keys in the same run."""
+    results = run.family("profiles")
+    if not results:
+        return []
+    lines = ["## Production profiles (family `profiles`)", "",
+             "Keys hashed as each system hashes them (ketama: MD5; redis: CRC16 slot; kafka: "
+             "murmur2; cassandra: Murmur3 token; maglev: XXH3) and looked up with the "
+             "library's kernels, key hashing included, one thread; docs/profiles.md defines "
+             "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
+             "on the same keys and servers, whose owners were checked identical to ours "
+             "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
+             "kernel, both from this run; spread = fastest ... slowest repetition.", ""]
+    client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
+              if r.kernel == "libmemcached"}
+    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
+              "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
+                                            r.order)):
+        other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
+        ratio = ("–" if other is None or other is r
+                 else f"{sig3(other.ns / r.ns)}×")
+        spread = (f"{sig3(r.ns_lo)} ... {sig3(r.ns_hi)}"
+                  if r.ns_lo is not None and r.ns_hi is not None else "–")
+        cv = f"{100 * r.cv:.1f}%" if r.cv is not None else "–"
+        lines.append(f"| {r.scheme} | {integer(r.nodes)} | {integer(r.vnodes)} | "
+                     f"{integer(r.keys)} | `{r.kernel}` | {sig3(r.ns)} | {spread} | {cv} | "
+                     f"{ratio} |")
+    lines.append("")
     return lines
 
 

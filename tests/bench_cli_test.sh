@@ -44,7 +44,7 @@ expect 2 "not in range" --threads 100000
 expect 2 "not in range" --keys -1
 expect 2 "bad value in '--benchmark_format=xml'" --benchmark_format=xml
 expect 2 "bad value in '--benchmark_time_unit=parsec'" --benchmark_time_unit=parsec
-expect 2 "unknown family 'foo' \(known: .*targets\)" --families foo
+expect 2 "unknown family 'foo' \(known: .*targets, profiles\)" --families foo
 expect 2 "--kernels was given an empty list" --kernels ""
 expect 2 "--families was given an empty list" --families ,
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
@@ -71,15 +71,29 @@ expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --n
 # A real run: every kernel of every scheme, tiny, into a JSON file.
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json
-for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type ns_per_key \
-  threads_ran real_time_cv build_ms bytes_per_token; do
-  if grep -q "$field" "$tmp/run.json"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: the results JSON has no $field" >&2
-  fi
-done
+# has_fields FILE FIELD...: every FIELD occurs in FILE.
+has_fields() {
+  local file=$1 field
+  shift
+  for field in "$@"; do
+    if grep -q "$field" "$file"; then
+      passed=$((passed + 1))
+    else
+      failed=$((failed + 1))
+      echo "FAIL: $file has no $field" >&2
+    fi
+  done
+}
+has_fields "$tmp/run.json" chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
+  ns_per_key threads_ran real_time_cv build_ms bytes_per_token
+
+# The profiles family: ketama through our kernels and through libmemcached, on
+# the same keys, each checked against the profile's reference before timing.
+expect 0 "configurations" --families profiles --repetitions 1 --min-time 0 \
+  --benchmark_filter='ketama/.*/N:10/' --benchmark_out="$tmp/profiles.json" \
+  --benchmark_out_format=json
+has_fields "$tmp/profiles.json" chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \
+  profiles/ketama/eytzinger/N:10
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -202,6 +202,7 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
     const auto tokens = chbench_test::model_ring(nodes);
     std::vector<uint64_t> seeds;
     for (const auto& name : nodes.names) seeds.push_back(chbench_test::xxh3(name));
+    const auto maglev = chbench_test::model_maglev_table(nodes);
 
     std::vector<uint64_t> keys = {0, 1, std::numeric_limits<uint64_t>::max()};
     for (const auto& [token, node] : tokens) {
@@ -229,6 +230,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kJump:
             want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
+            break;
+          case Scheme::kMaglev:
+            want[i] = maglev[h % maglev.size()];
             break;
         }
       }

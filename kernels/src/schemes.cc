@@ -7,6 +7,7 @@
 
 #include "chbench/hash.h"
 #include "chbench/jump.h"
+#include "chbench/maglev.h"
 #include "chbench/rendezvous.h"
 #include "chbench/ring.h"
 #include "chbench/ring_stree.h"
@@ -17,8 +18,8 @@ namespace chbench {
 
 namespace {
 
-constexpr std::array<Scheme, 4> kSchemes = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
-                                            Scheme::kJump};
+constexpr std::array<Scheme, 5> kSchemes = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
+                                            Scheme::kJump, Scheme::kMaglev};
 
 // ---- mod-N ---------------------------------------------------------------
 
@@ -198,12 +199,59 @@ class JumpInterleaved final : public OwnerTable {
   uint32_t n_;
 };
 
+// ---- Maglev --------------------------------------------------------------------
+
+// Pseudocode 1 of the paper as written: permutation[i][j] = (offset + j * skip)
+// mod M computed afresh for every probe, next[i] the position in it, backends
+// taking turns; independent of maglev_table()'s incremental walk.
+class MaglevReference final : public OwnerTable {
+ public:
+  explicit MaglevReference(const NodeSet& nodes)
+      : entry_((validate_maglev(nodes), nodes.table_size)) {
+    const uint64_t m = nodes.table_size;
+    const uint32_t n = nodes.size();
+    std::vector<MaglevPermutation> permutation;
+    for (const auto& name : nodes.names) permutation.push_back(maglev_permutation(name, m));
+    std::vector<uint64_t> next(n, 0);
+    std::vector<int64_t> entry(m, -1);
+    uint64_t filled = 0;
+    while (filled < m) {
+      for (uint32_t i = 0; i < n && filled < m; ++i) {
+        uint64_t c = (permutation[i].offset + next[i] * permutation[i].skip) % m;
+        while (entry[c] >= 0) {
+          ++next[i];
+          c = (permutation[i].offset + next[i] * permutation[i].skip) % m;
+        }
+        entry[c] = i;
+        ++next[i];
+        ++filled;
+      }
+    }
+    for (uint64_t j = 0; j < m; ++j) entry_[j] = static_cast<uint32_t>(entry[j]);
+  }
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    for (std::size_t i = 0; i < h.size(); ++i) out[i] = entry_[h[i] % entry_.size()];
+  }
+  std::size_t memory_bytes() const noexcept override { return entry_.size() * sizeof(uint32_t); }
+
+ private:
+  std::vector<uint32_t> entry_;
+};
+
+std::unique_ptr<OwnerTable> build_maglev_scalar(const NodeSet& nodes) {
+  return make_table_lookup_scalar(maglev_table(nodes));
+}
+
+std::unique_ptr<OwnerTable> build_maglev_simd(const NodeSet& nodes) {
+  return make_table_lookup_simd(maglev_table(nodes));
+}
+
 template <class Table>
 std::unique_ptr<OwnerTable> make(const NodeSet& nodes) {
   return std::make_unique<Table>(nodes);
 }
 
-const std::array<KernelInfo, 15> kKernels = {{
+const std::array<KernelInfo, 17> kKernels = {{
     {Scheme::kModN, "scalar", "h % N, one key at a time", &make<ModNScalar>},
     {Scheme::kModN, "simd", "exact reciprocal-multiply remainder, keys in lanes (Highway)",
      &simd::build_modn_simd},
@@ -218,7 +266,7 @@ const std::array<KernelInfo, 15> kKernels = {{
     {Scheme::kRing, "simd_eytzinger", "Eytzinger descent, keys in lanes, gathers (Highway)",
      &simd::build_ring_simd_eytzinger},
     {Scheme::kRing, "stree",
-     "S+ tree, 64-byte nodes compared with SIMD, 16 keys in lockstep with prefetch (Highway)",
+     "S+ tree, 64-byte nodes compared with SIMD, 32-128 keys in lockstep with prefetch (Highway)",
      &make<RingTable<RingSTree>>},
     {Scheme::kRing, "bucketed",
      "bucket index on the key hash's top bits, one 64-byte token record per bucket (Highway)",
@@ -234,6 +282,10 @@ const std::array<KernelInfo, 15> kKernels = {{
      &make<JumpInterleaved>},
     {Scheme::kJump, "simd", "keys in lanes, per-lane masks, bit-identical steps (Highway)",
      &simd::build_jump_simd},
+    {Scheme::kMaglev, "scalar", "lookup table entry[h % M], one key at a time",
+     &build_maglev_scalar},
+    {Scheme::kMaglev, "simd", "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
+     &build_maglev_simd},
 }};
 
 }  // namespace
@@ -248,6 +300,8 @@ std::string_view scheme_name(Scheme scheme) noexcept {
       return "hrw";
     case Scheme::kJump:
       return "jump";
+    case Scheme::kMaglev:
+      return "maglev";
   }
   return "?";
 }
@@ -256,8 +310,9 @@ Scheme parse_scheme(std::string_view name) {
   if (name == "rendezvous") return Scheme::kRendezvous;
   for (Scheme s : kSchemes)
     if (scheme_name(s) == name) return s;
-  throw std::invalid_argument("unknown scheme '" + std::string(name) +
-                              "' (known: modn, ring, hrw, jump)");
+  std::string known;
+  for (Scheme s : kSchemes) known += (known.empty() ? "" : ", ") + std::string(scheme_name(s));
+  throw std::invalid_argument("unknown scheme '" + std::string(name) + "' (known: " + known + ")");
 }
 
 std::span<const Scheme> all_schemes() noexcept { return kSchemes; }
@@ -295,6 +350,8 @@ std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const NodeSet& nodes)
       return make<RendezvousReference>(nodes);
     case Scheme::kJump:
       return make<JumpReference>(nodes);
+    case Scheme::kMaglev:
+      return make<MaglevReference>(nodes);
   }
   throw std::invalid_argument("unknown scheme");
 }

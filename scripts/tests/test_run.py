@@ -306,9 +306,9 @@ class InstallDeps(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)
             fake = Path(tmp) / "dpkg-query"
-            # Missing under its bare name and its native-architecture name.
-            fake.write_text("#!/bin/sh\ncase \"$3\" in libhwy-dev|libhwy-dev:*) exit 1;; esac\n"
-                            "printf installed\n")
+            # One line per architecture, as dpkg-query -f '... ${Architecture}\n' gives.
+            fake.write_text("#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\n"
+                            "printf 'installed all\\n'\n")
             fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
             result = run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
                           "bash", self.SCRIPT])

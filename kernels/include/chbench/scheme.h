@@ -15,11 +15,11 @@
 
 namespace chbench {
 
-// The placement schemes of SPEC.md.
-enum class Scheme { kModN, kRing, kRendezvous, kJump };
+// The placement schemes of SPEC.md, and Maglev (docs/profiles.md).
+enum class Scheme { kModN, kRing, kRendezvous, kJump, kMaglev };
 
 // Short name used on command lines and in benchmark names: "modn", "ring",
-// "hrw", "jump".
+// "hrw", "jump", "maglev".
 std::string_view scheme_name(Scheme scheme) noexcept;
 
 // Parses a short name (also accepts "rendezvous" for "hrw"). Throws
