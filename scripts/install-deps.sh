@@ -10,7 +10,7 @@
 set -euo pipefail
 
 readonly PACKAGES=(
-  cmake ninja-build g++ clang pkg-config git
+  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config git
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
