@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, then configures, builds and
-# tests two presets through ctest:
+# tests three presets through ctest:
 #   release   GCC Release: every test (the Catch2 suites, the lab's and the
 #             bench's command-line checks, the scripts' tests)
 #   sanitize  Clang with AddressSanitizer + UndefinedBehaviorSanitizer: every
 #             test that runs compiled code, so that an out-of-bounds access,
 #             a leak or undefined behaviour fails the run
+#   fuzz      Clang with libFuzzer + ASan + UBSan: the differential fuzzer on
+#             its committed seeds, then 10 seconds of fuzzing
 #
-# Usage: bash scripts/test.sh [PRESET...]   (default: release sanitize)
+# Usage: bash scripts/test.sh [PRESET...]   (default: release sanitize fuzz)
 # Every preset runs even when an earlier one failed; each prints its time.
 # Exit status: 0 if every preset built and passed, 1 otherwise, 2 on a
 # usage error.
@@ -15,16 +17,16 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 presets=("$@")
-((${#presets[@]} > 0)) || presets=(release sanitize)
+((${#presets[@]} > 0)) || presets=(release sanitize fuzz)
 for preset in "${presets[@]}"; do
   case $preset in
-    release | sanitize) ;;
+    release | sanitize | fuzz) ;;
     -h | --help)
       sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
       exit 0
       ;;
     *)
-      echo "test.sh: error: unknown preset '$preset' (known: release, sanitize)" >&2
+      echo "test.sh: error: unknown preset '$preset' (known: release, sanitize, fuzz)" >&2
       exit 2
       ;;
   esac

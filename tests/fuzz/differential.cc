@@ -1,0 +1,429 @@
+// Differential fuzzer (libFuzzer): every kernel against its scheme's reference.
+//
+// Each input is decoded (with LLVM's FuzzedDataProvider) into one of four
+// cases, then run on one Highway target, also decoded: the best one
+// (dispatch as usual) or any single target this build and CPU can run,
+// forced with simd::ForcedTarget, the SCALAR/EMU128 fallback included.
+//
+//   registry   a scheme, a node list (default names node-0 ... node-(N-1), or
+//              names taken from the input: empty, duplicate and arbitrary
+//              bytes included) and V; every kernel of that scheme in
+//              chbench::all_kernels() is built and compared with
+//              build_reference(). Kernels added to the registry later are
+//              covered without a change here. A node list the reference
+//              rejects must be rejected by every kernel with the same
+//              exception type. No scheme has node weights yet; when NodeSet
+//              gains them, this decoder must fill them too.
+//   counts     the SIMD mod-N and jump arithmetic at any 32-bit N, which no
+//              node list of a test can reach (jump up to 2^31 - 1, mod-N up
+//              to 2^32 - 1), against h % N and jump_hash().
+//   tokens     a ring built from tokens taken from the input (duplicates over
+//              nodes, 0, 2^63, UINT64_MAX), searched by the scalar and SIMD
+//              ring searches, against ring_reference_owner().
+//   seeds      rendezvous over node seeds taken from the input (equal seeds,
+//              so equal scores at any lane), both SIMD kernels against
+//              rendezvous_owner().
+//
+// Key hashes come from the input: raw 64-bit values, 0, UINT64_MAX, values at
+// and next to the case's anchors (ring tokens, node seeds, multiples of N),
+// around 2^63 and around powers of two. Every batch lives in a heap buffer
+// of exactly its size, so AddressSanitizer reports a kernel that reads a key
+// or writes an owner past the end; the batch is run whole, in pieces of sizes
+// taken from the input (tails shorter than any lane count or unroll), and,
+// when the input says so, through a ThreadTeam of two threads.
+//
+// On the first owner that differs, the harness prints the case, kernel,
+// target, key and both owners on stderr and aborts, which libFuzzer reports
+// as a crash and saves the input. Usage: scripts/fuzz.sh --help.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "chbench/jump.h"
+#include "chbench/nodes.h"
+#include "chbench/parallel.h"
+#include "chbench/rendezvous.h"
+#include "chbench/ring.h"
+#include "chbench/scheme.h"
+#include "chbench/simd.h"
+
+namespace {
+
+using chbench::NodeSet;
+using chbench::Scheme;
+using Keys = std::vector<uint64_t>;
+using Owners = std::vector<uint32_t>;
+// Runs one kernel over a batch: keys in, owners out, same length.
+using Lookup = std::function<void(std::span<const uint64_t>, std::span<uint32_t>)>;
+
+// Bounds that keep one input to a few milliseconds under the sanitizers.
+constexpr uint32_t kMaxRingNodes = 256;
+constexpr uint32_t kMaxVnodes = 64;
+constexpr uint32_t kMaxHrwNodes = 1100;  // past 512: the grouped HRW loops
+constexpr uint32_t kMaxOtherNodes = 5000;
+constexpr uint32_t kMaxNamedNodes = 40;
+constexpr std::size_t kMaxKeys = 700;
+constexpr std::size_t kMaxPiece = 70;
+
+// What the run was doing, for the report on a mismatch.
+struct Context {
+  std::string what;  // case and parameters
+  std::string target = "dispatched";
+};
+
+[[noreturn]] void fail(const Context& c, const std::string& kernel, const std::string& detail) {
+  std::fprintf(stderr, "chbench_fuzz: MISMATCH: %s, kernel %s, target %s: %s\n", c.what.c_str(),
+               kernel.c_str(), c.target.c_str(), detail.c_str());
+  std::abort();
+}
+
+// ---- key hashes ----------------------------------------------------------------
+
+// `count` key hashes (count from the input, at most kMaxKeys), each of a kind
+// the input picks; `anchors` are the values the case is sensitive to.
+Keys decode_keys(FuzzedDataProvider& in, std::span<const uint64_t> anchors) {
+  const std::size_t count = in.ConsumeIntegralInRange<std::size_t>(0, kMaxKeys);
+  Keys keys;
+  keys.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto delta = static_cast<uint64_t>(in.ConsumeIntegralInRange<int64_t>(-2, 2));
+    switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+      case 0:
+        keys.push_back(0);
+        break;
+      case 1:
+        keys.push_back(UINT64_MAX);
+        break;
+      case 2:
+      case 3:
+        if (anchors.empty()) {
+          keys.push_back(in.ConsumeIntegral<uint64_t>());
+        } else {
+          const auto at = in.ConsumeIntegralInRange<std::size_t>(0, anchors.size() - 1);
+          keys.push_back(anchors[at] + delta);  // the anchor itself when delta == 0
+        }
+        break;
+      case 4:
+        keys.push_back((uint64_t{1} << 63) + delta);
+        break;
+      case 5:
+        keys.push_back((uint64_t{1} << in.ConsumeIntegralInRange<int>(0, 63)) + delta);
+        break;
+      default:
+        keys.push_back(in.ConsumeIntegral<uint64_t>());
+        break;
+    }
+  }
+  keys.shrink_to_fit();  // capacity == size: a read past the end hits a redzone
+  return keys;
+}
+
+// ---- running and comparing -----------------------------------------------------
+
+std::string hex(uint64_t x) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016" PRIx64, x);
+  return buf;
+}
+
+void compare(const Context& c, const std::string& kernel, const std::string& how,
+             std::span<const uint64_t> keys, std::span<const uint32_t> want,
+             std::span<const uint32_t> got) {
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (got[i] != want[i])
+      fail(c, kernel,
+           how + ": key [" + std::to_string(i) + "] of " + std::to_string(keys.size()) + " = " +
+               hex(keys[i]) + ": reference owner " + std::to_string(want[i]) + ", kernel owner " +
+               std::to_string(got[i]));
+}
+
+// Piece sizes for one input: taken from it, 0 to kMaxPiece each, so that the
+// pieces end at every offset modulo the lane counts and unroll factors.
+std::vector<std::size_t> decode_pieces(FuzzedDataProvider& in, std::size_t total) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t at = 0; at < total;) {
+    std::size_t size = in.ConsumeIntegralInRange<std::size_t>(0, kMaxPiece);
+    // An exhausted input gives 0 forever: the rest is one piece.
+    if (size == 0 && in.remaining_bytes() == 0) size = total - at;
+    size = std::min(size, total - at);
+    sizes.push_back(size);
+    at += size;
+  }
+  return sizes;
+}
+
+struct Batch {
+  Keys keys;
+  std::vector<std::size_t> pieces;
+  bool threads = false;  // also through a ThreadTeam of 2
+};
+
+Batch decode_batch(FuzzedDataProvider& in, std::span<const uint64_t> anchors) {
+  Batch b;
+  b.keys = decode_keys(in, anchors);
+  b.threads = in.ConsumeBool();
+  b.pieces = decode_pieces(in, b.keys.size());
+  return b;
+}
+
+// Runs `lookup` over the batch whole, piece by piece (each piece copied into
+// its own exact-size buffers) and, if asked, through `team` (the OwnerTable
+// itself, as the bench runs it), and compares every owner with `want`.
+void check(const Context& c, const std::string& kernel, const Lookup& lookup, const Batch& b,
+           std::span<const uint32_t> want, const chbench::OwnerTable* table = nullptr) {
+  Owners whole(b.keys.size());
+  lookup(b.keys, whole);
+  compare(c, kernel, "whole batch", b.keys, want, whole);
+  std::size_t at = 0;
+  for (const std::size_t size : b.pieces) {
+    const Keys piece(b.keys.begin() + at, b.keys.begin() + at + size);
+    Owners out(size);
+    lookup(piece, out);
+    compare(c, kernel, "piece at " + std::to_string(at), piece, want.subspan(at, size), out);
+    at += size;
+  }
+  if (b.threads && table) {
+    static chbench::ThreadTeam team(2);
+    Owners out(b.keys.size());
+    team.owners(*table, b.keys, out);
+    compare(c, kernel, "2 threads", b.keys, want, out);
+  }
+}
+
+// ---- the registry ----------------------------------------------------------------
+
+NodeSet decode_nodes(FuzzedDataProvider& in, Scheme scheme) {
+  NodeSet nodes;
+  if (in.ConsumeBool()) {
+    // Names from the input: any bytes, possibly empty or repeated.
+    const auto count = in.ConsumeIntegralInRange<uint32_t>(0, kMaxNamedNodes);
+    for (uint32_t i = 0; i < count; ++i) {
+      if (!nodes.names.empty() && in.ConsumeIntegralInRange<int>(0, 15) == 0)
+        nodes.names.push_back(nodes.names[in.ConsumeIntegralInRange<std::size_t>(
+            0, nodes.names.size() - 1)]);  // a duplicate
+      else
+        nodes.names.push_back(in.ConsumeRandomLengthString(24));
+    }
+  } else {
+    const uint32_t max = scheme == Scheme::kRing         ? kMaxRingNodes
+                         : scheme == Scheme::kRendezvous ? kMaxHrwNodes
+                                                         : kMaxOtherNodes;
+    const auto n = in.ConsumeIntegralInRange<uint32_t>(1, max);
+    for (uint32_t i = 0; i < n; ++i) nodes.names.push_back(chbench::default_node_name(i));
+  }
+  nodes.vnodes = in.ConsumeIntegralInRange<uint32_t>(0, kMaxVnodes);  // 0 must be refused
+  return nodes;
+}
+
+// Builds a table; on an exception, returns null and its type in `error`.
+std::unique_ptr<chbench::OwnerTable> build(
+    const std::function<std::unique_ptr<chbench::OwnerTable>()>& make, std::string& error) {
+  try {
+    error.clear();
+    return make();
+  } catch (const std::invalid_argument&) {
+    error = "std::invalid_argument";
+  } catch (const std::length_error&) {
+    error = "std::length_error";
+  } catch (const std::bad_alloc&) {
+    error = "std::bad_alloc";
+  }
+  return nullptr;
+}
+
+// Values a scheme's owners are sensitive to: ring tokens, node seeds, or
+// multiples of N.
+Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
+  Keys anchors;
+  switch (scheme) {
+    case Scheme::kRing:
+      for (const auto& e : chbench::ring_entries(nodes)) anchors.push_back(e.token);
+      break;
+    case Scheme::kRendezvous:
+      anchors = chbench::rendezvous_seeds(nodes);
+      break;
+    case Scheme::kModN:
+    case Scheme::kJump:
+      for (uint64_t m : {uint64_t{1}, uint64_t{2}, UINT64_MAX / nodes.size()})
+        anchors.push_back(m * nodes.size());
+      break;
+  }
+  return anchors;
+}
+
+void run_registry(FuzzedDataProvider& in, Context& c) {
+  const auto schemes = chbench::all_schemes();
+  const Scheme scheme = schemes[in.ConsumeIntegralInRange<std::size_t>(0, schemes.size() - 1)];
+  const NodeSet nodes = decode_nodes(in, scheme);
+  c.what = "registry, scheme " + std::string(chbench::scheme_name(scheme)) +
+           ", N = " + std::to_string(nodes.size()) + ", V = " + std::to_string(nodes.vnodes);
+  std::string ref_error;
+  const auto reference = build([&] { return chbench::build_reference(scheme, nodes); }, ref_error);
+  Batch batch;
+  Owners want;
+  if (reference) {
+    batch = decode_batch(in, anchors_of(scheme, nodes));
+    want.resize(batch.keys.size());
+    reference->owners(batch.keys, want);
+  }
+  for (const chbench::KernelInfo& kernel : chbench::all_kernels()) {
+    if (kernel.scheme != scheme) continue;
+    std::string error;
+    const auto table = build([&] { return kernel.build(nodes); }, error);
+    if (error != ref_error)
+      fail(c, kernel.full_name(),
+           "building: reference " + (ref_error.empty() ? "succeeded" : "threw " + ref_error) +
+               ", kernel " + (error.empty() ? "succeeded" : "threw " + error));
+    if (!table) continue;
+    const Lookup lookup = [&](auto keys, auto out) { table->owners(keys, out); };
+    check(c, kernel.full_name(), lookup, batch, want, table.get());
+  }
+}
+
+// ---- N beyond any node list: mod-N and jump arithmetic ----------------------------
+
+void run_counts(FuzzedDataProvider& in, Context& c) {
+  const bool jump = in.ConsumeBool();
+  const uint32_t n = in.PickValueInArray<uint32_t>(
+      {0u, 1u, 2u, 3u, chbench::kJumpMaxBuckets, chbench::kJumpMaxBuckets + 1, 0xffffffffu,
+       in.ConsumeIntegral<uint32_t>(), in.ConsumeIntegral<uint32_t>() >> 16});
+  c.what = std::string(jump ? "jump" : "mod-N") + " arithmetic, N = " + std::to_string(n);
+  const uint32_t max = jump ? chbench::kJumpMaxBuckets : 0xffffffffu;
+  const auto run = [&](auto keys, auto out) {
+    jump ? chbench::simd::jump_owners(keys, n, out) : chbench::simd::mod_n_owners(keys, n, out);
+  };
+  if (n == 0 || n > max) {
+    try {
+      run(std::span<const uint64_t>(), std::span<uint32_t>());
+    } catch (const std::invalid_argument&) {
+      return;
+    }
+    fail(c, jump ? "simd::jump_owners" : "simd::mod_n_owners", "N out of range was accepted");
+  }
+  const Keys anchors = {uint64_t{n}, uint64_t{n} * 2, UINT64_MAX / n * n, uint64_t{n} << 32};
+  const Batch batch = decode_batch(in, anchors);
+  Owners want(batch.keys.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    want[i] =
+        jump ? chbench::jump_hash(batch.keys[i], n) : static_cast<uint32_t>(batch.keys[i] % n);
+  check(c, jump ? "simd::jump_owners" : "simd::mod_n_owners", run, batch, want);
+}
+
+// ---- rings of chosen tokens ----------------------------------------------------------
+
+void run_tokens(FuzzedDataProvider& in, Context& c) {
+  using Entry = chbench::RingEntry<uint64_t>;
+  std::vector<Entry> entries;
+  const auto count = in.ConsumeIntegralInRange<std::size_t>(1, 300);
+  for (std::size_t i = 0; i < count; ++i) {
+    uint64_t token = 0;
+    switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+      case 0:  // the same value as an earlier token: a duplicate over nodes
+        token = entries.empty()
+                    ? 0
+                    : entries[in.ConsumeIntegralInRange<std::size_t>(0, entries.size() - 1)].token;
+        break;
+      case 1:
+        token = in.PickValueInArray<uint64_t>(
+            {0, 1, (uint64_t{1} << 63) - 1, uint64_t{1} << 63, UINT64_MAX - 1, UINT64_MAX});
+        break;
+      default:
+        token = in.ConsumeIntegral<uint64_t>();
+        break;
+    }
+    entries.push_back({token, in.ConsumeIntegralInRange<uint32_t>(0, 9)});
+  }
+  std::sort(entries.begin(), entries.end());
+  const auto ring = chbench::SortedRing<uint64_t>::from_entries(entries);
+  c.what = "ring of " + std::to_string(entries.size()) + " chosen tokens (" +
+           std::to_string(ring.tokens.size()) + " distinct)";
+  const Batch batch = decode_batch(in, ring.tokens);
+  Owners want(batch.keys.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    want[i] = chbench::ring_reference_owner<uint64_t>(entries, batch.keys[i]);
+
+  const chbench::RingLowerBound<uint64_t> lower_bound(ring);
+  const chbench::RingBranchless<uint64_t> branchless(ring);
+  const chbench::RingEytzinger<uint64_t> eytzinger(ring);
+  const chbench::simd::RingSimdBranchless simd_branchless(ring);
+  const chbench::simd::RingSimdEytzinger simd_eytzinger(ring);
+  check(
+      c, "RingLowerBound", [&](auto k, auto o) { lower_bound.owners(k, o); }, batch, want);
+  check(
+      c, "RingBranchless", [&](auto k, auto o) { branchless.owners(k, o); }, batch, want);
+  check(
+      c, "RingEytzinger", [&](auto k, auto o) { eytzinger.owners(k, o); }, batch, want);
+  check(
+      c, "RingSimdBranchless", [&](auto k, auto o) { simd_branchless.owners(k, o); }, batch, want);
+  check(
+      c, "RingSimdEytzinger", [&](auto k, auto o) { simd_eytzinger.owners(k, o); }, batch, want);
+}
+
+// ---- rendezvous over chosen seeds -------------------------------------------------------
+
+void run_seeds(FuzzedDataProvider& in, Context& c) {
+  Keys seeds;
+  const auto count = in.ConsumeIntegralInRange<std::size_t>(1, 600);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!seeds.empty() && in.ConsumeIntegralInRange<int>(0, 3) == 0)
+      seeds.push_back(seeds[in.ConsumeIntegralInRange<std::size_t>(0, seeds.size() - 1)]);
+    else
+      seeds.push_back(in.ConsumeIntegral<uint64_t>());
+  }
+  c.what = "rendezvous over " + std::to_string(seeds.size()) + " chosen seeds";
+  const Batch batch = decode_batch(in, seeds);
+  Owners want(batch.keys.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    want[i] = chbench::rendezvous_owner(batch.keys[i], seeds);
+  const chbench::simd::RendezvousSimd hrw(seeds);
+  check(
+      c, "RendezvousSimd::owners_across_nodes",
+      [&](auto k, auto o) { hrw.owners_across_nodes(k, o); }, batch, want);
+  check(
+      c, "RendezvousSimd::owners_across_keys",
+      [&](auto k, auto o) { hrw.owners_across_keys(k, o); }, batch, want);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  FuzzedDataProvider in(data, size);
+  static const std::vector<int64_t> targets = chbench::simd::runnable_targets();
+  // 0: dispatch as usual; otherwise force one runnable target.
+  const auto pick = in.ConsumeIntegralInRange<std::size_t>(0, targets.size());
+  Context c;
+  std::optional<chbench::simd::ForcedTarget> forced;
+  if (pick > 0) {
+    forced.emplace(targets[pick - 1]);
+    c.target = chbench::simd::target_name(targets[pick - 1]);
+  }
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0:
+      run_registry(in, c);
+      break;
+    case 1:
+      run_counts(in, c);
+      break;
+    case 2:
+      run_tokens(in, c);
+      break;
+    default:
+      run_seeds(in, c);
+      break;
+  }
+  return 0;
+}
