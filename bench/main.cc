@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
+#include "chbench/memory.h"
 #include "chbench/parallel.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"

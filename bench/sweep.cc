@@ -1,7 +1,6 @@
 #include "sweep.h"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <string_view>
 #include <vector>
@@ -287,16 +286,6 @@ std::vector<Config> make_sweep(const SweepOptions& o) {
       for (const auto* k : selected(o, s)) add(out, "hashed", k, 1000, 100, k_default, 1);
   }
   return out;
-}
-
-uint64_t available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
 }
 
 }  // namespace chbench::bench

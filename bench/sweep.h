@@ -90,8 +90,4 @@ struct SweepOptions {
 // are adjacent.
 std::vector<Config> make_sweep(const SweepOptions& options);
 
-// Bytes of memory the machine can still give (MemAvailable of /proc/meminfo),
-// or 0 when unknown.
-uint64_t available_memory_bytes();
-
 }  // namespace chbench::bench

@@ -144,6 +144,39 @@ Setup setup_from(const Options& o) {
   return s;
 }
 
+// Refuses a command whose tables would not fit in memory, before any is
+// built: a ring's sorted entries, tokens, owners and kernel layout (about 48
+// bytes a token at their peak; ketama places 160 points per unit of weight),
+// rendezvous seeds (16 bytes a node), a Maglev table (4 bytes a slot, plus
+// 16 a node); move builds two tables; balance keeps, per repetition, every
+// node's name and counts (about 96 bytes a node).
+void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance) {
+  const uint64_t n = s.nodes.size();
+  uint64_t table = 0;
+  if (s.scheme == Scheme::kRing) {
+    uint64_t tokens = n * s.nodes.vnodes;
+    if (s.placement.profile == Profile::kKetama) {
+      tokens = 0;
+      for (const auto& name : s.nodes.names) {
+        const auto w = s.placement.weights.find(name);
+        tokens += 160 * uint64_t{w == s.placement.weights.end() ? 1u : w->second};
+      }
+    }
+    table = tokens * 48;
+  } else if (s.scheme == Scheme::kRendezvous) {
+    table = n * 16;
+  } else if (s.scheme == Scheme::kMaglev) {
+    table = uint64_t{s.nodes.table_size} * 4 + n * 16;
+  }
+  uint64_t bytes = table * (move ? 2 : 1);
+  if (balance) bytes += uint64_t{o.rings} * n * 96;
+  check_memory(
+      bytes,
+      "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
+          (s.scheme == Scheme::kRing ? ", V = " + std::to_string(s.nodes.vnodes) : std::string()) +
+          (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
+}
+
 // True where --vnodes means something: the ring scheme, the cassandra profile.
 bool uses_vnodes(const Setup& s) {
   return s.placement.profile ? s.placement.profile == Profile::kCassandra
@@ -335,6 +368,10 @@ int run_move(const Setup& s, const Options& o, const KeySet& keys) {
         "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
   const NodeSet& before = s.nodes;
   const NodeSet after = apply_change(s.scheme, before, o.add, o.remove);
+  // Every key may move (mod-N moves almost all): the list must fit as a whole.
+  if (o.list)
+    check_memory(keys.size() * sizeof(MovedKey),
+                 "--list of " + std::to_string(keys.size()) + " keys");
   const MoveResult r = measure_move(s.placement, before, after, keys, o.list, s.kernel);
   const uint64_t k = r.keys;
   // The classic growth N -> N + 1 has a closed form (placement.h) where the
@@ -816,6 +853,9 @@ int run(int argc, char** argv) {
   // Input is checked here and at the top of each command, before the command
   // prints its first byte.
   const Setup setup = setup_from(o);
+  if (balance->parsed() && o.rings > 100000)  // before the memory estimate that uses it
+    throw std::invalid_argument("--rings takes at most 100000 rings");
+  check_tables_fit(setup, o, move->parsed(), balance->parsed());
   std::function<int(const KeySet&)> command;
   if (owners->parsed()) command = [&](const KeySet& k) { return run_owners(setup, k); };
   if (move->parsed()) command = [&](const KeySet& k) { return run_move(setup, o, k); };

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include <unordered_set>
 
 #include "chbench/hash.h"
+#include "chbench/memory.h"
 #include "chbench/ring.h"
 
 namespace chbench::lab {
@@ -47,6 +49,11 @@ void for_each_block(const KeySet& keys, uint64_t begin, uint64_t end,
 
 bool all_digits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "-" followed by digits: a negative count, not a file or a node name.
+bool negative_number(std::string_view s) {
+  return s.size() > 1 && s[0] == '-' && all_digits(s.substr(1));
 }
 
 uint64_t parse_count(std::string_view s, const char* what) {
@@ -147,8 +154,22 @@ std::unique_ptr<OwnerTable> make_table(const Placement& placement, const NodeSet
 
 // ---- Inputs -----------------------------------------------------------------------
 
+void check_memory(uint64_t bytes, const std::string& what) {
+  const uint64_t available = available_memory_bytes();
+  if (available == 0 || bytes <= available / 10 * 9) return;
+  char msg[160];
+  std::snprintf(msg, sizeof msg,
+                " would need about %.1f GiB but only %.1f GiB of memory is available",
+                static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
+  throw std::invalid_argument(what + msg);
+}
+
 KeySet KeySet::counted(uint64_t count) {
   if (count == 0) throw std::invalid_argument("the key count must be at least 1 (K = 0)");
+  if (count > kMaxKeys)
+    throw std::invalid_argument("K = " + std::to_string(count) +
+                                " keys is more than the lab takes (10^10: minutes of lookups "
+                                "already); use fewer");
   KeySet keys;
   keys.count_ = count;
   return keys;
@@ -160,15 +181,31 @@ KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
   std::vector<char> buffer(std::size_t{1} << 20);
   // The key being read may span reads; `line` holds its start until its '\n'.
   std::string line;
-  auto finish_line = [&keys](std::string_view s) {
+  uint64_t line_number = 0;
+  auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument(std::string(source) + " line " + std::to_string(line_number) + " " +
+                                why + ": not a file of keys (one key per line)");
+  };
+  auto finish_line = [&](std::string_view s) {
+    ++line_number;
     if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    if (s.size() > kMaxKeyBytes)
+      refuse("is " + std::to_string(s.size()) + " bytes long, more than a key's " +
+             std::to_string(kMaxKeyBytes));
     if (s.empty()) return;
+    if (keys.offsets_.size() > kMaxKeys) refuse("is key 10^10 + 1, more than the lab takes");
     keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
     keys.offsets_.push_back(keys.bytes_.size());
   };
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     const std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    if (chunk.find('\0') != std::string_view::npos) {
+      // The line holding it: the lines finished so far, plus those of this chunk before it.
+      line_number += static_cast<uint64_t>(
+          std::count(chunk.begin(), chunk.begin() + chunk.find('\0'), '\n') + 1);
+      refuse("holds a NUL byte (a binary file?)");
+    }
     std::size_t start = 0;
     for (std::size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
       if (line.empty()) {
@@ -180,6 +217,10 @@ KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
       }
     }
     line.append(chunk.substr(start));
+    if (line.size() > kMaxKeyBytes + 1) {  // + 1: a '\r' may end it
+      ++line_number;                       // a runaway line, stopped before it fills memory
+      refuse("is longer than a key's " + std::to_string(kMaxKeyBytes) + " bytes");
+    }
   }
   // Bad input, not an internal failure: e.g. a directory given as the key file.
   if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
@@ -258,6 +299,8 @@ std::string KeySet::key(uint64_t i) const {
 
 KeySet parse_keys(std::string_view spec) {
   if (all_digits(spec)) return KeySet::counted(parse_count(spec, "the key count"));
+  if (negative_number(spec))
+    throw std::invalid_argument("the key count " + std::string(spec) + " is negative");
   if (spec == "-") return KeySet::from_stream(std::cin, "standard input");
   if (spec.empty()) throw std::invalid_argument("--keys is empty (give a count or a file)");
   const std::string path(spec);
@@ -269,11 +312,15 @@ KeySet parse_keys(std::string_view spec) {
 
 NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
   NodeSet nodes;
+  if (negative_number(spec))
+    throw std::invalid_argument("the node count " + std::string(spec) + " is negative");
   if (all_digits(spec)) {
     const uint64_t n = parse_count(spec, "the node count");
     if (n > 0xffffffffu)
       throw std::invalid_argument("the node count " + std::string(spec) +
                                   " exceeds the 2^32 - 1 nodes an index can name");
+    // A name (32 bytes) and its entry in validate()'s set of names (~64).
+    check_memory(n * 96, "N = " + std::string(spec) + " nodes");
     nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
   } else {
     nodes.vnodes = vnodes;

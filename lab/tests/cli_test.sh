@@ -169,6 +169,46 @@ bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
 
+# Hostile counts, node lists and key files.
+head -c 4096 /dev/urandom >"$tmp/random.bin"
+printf 'user:1\nuser:2\0\nuser:3\n' >"$tmp/nul.txt"
+{
+  echo user:1
+  head -c 1048576 /dev/zero | tr '\0' k
+  echo
+} >"$tmp/megaline.txt"
+bad "negative N" "the node count -3 is negative" owners --scheme ring --nodes -3 --keys 3
+bad "negative K" "the key count -5 is negative" owners --scheme ring --nodes 3 --keys -5
+bad "negative V" "vnodes" owners --scheme ring --nodes 3 --keys 3 --vnodes -1
+bad "negative threads" "threads" owners --scheme ring --nodes 3 --keys 3 --threads -1
+bad "negative rings" "rings" balance --scheme hrw --nodes 3 --rings -2
+bad "N beyond uint32" "exceeds the 2^32 - 1" owners --scheme jump --nodes 99999999999 --keys 3
+bad "N that needs more memory than the machine has" "nodes would need about .* GiB" \
+  owners --scheme modn --nodes 4000000000 --keys 3
+bad "ring that needs more memory than the machine has" "would need about .* GiB" \
+  balance --scheme ring --nodes 2000000 --vnodes 2000
+bad "replicas that need more memory than the machine has" "over 100000 rings would need" \
+  balance --scheme hrw --nodes 1000000 --rings 100000
+bad "moved-key list that needs more memory than the machine has" "--list of .* would need" \
+  move --scheme modn --nodes 3 --add x --keys 9000000000 --list
+bad "K beyond the lab's limit" "more than the lab takes" balance --scheme hrw --nodes 3 --keys 99999999999999
+bad "V beyond uint32" "vnodes" balance --scheme ring --nodes 3 --vnodes 99999999999
+bad "threads enormous" "threads" balance --scheme ring --nodes 3 --threads 100000
+bad "empty node name" "node 1 has an empty name" owners --scheme ring --nodes a,,b --keys 3
+bad "blank node name" "node 0 has an empty name" owners --scheme hrw --nodes " ,x" --keys 3
+bad "duplicate node in owners" "duplicate node name 'b'" owners --scheme jump --nodes a,b,c,b --keys 3
+bad "binary key file" "line [0-9]* holds a NUL byte" owners --scheme ring --nodes 3 --keys "$tmp/random.bin"
+bad "NUL in a key file" "line 2 holds a NUL byte" balance --scheme hrw --nodes 3 --keys "$tmp/nul.txt"
+bad "megabyte line" "line 2 is longer than a key's 65536 bytes" \
+  move --scheme ring --nodes 3 --add x --keys "$tmp/megaline.txt"
+
+# A full output device: one message, status 1 (not bad input, the output failed).
+"$lab" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
+status=$?
+[[ $status -eq 1 ]] || fail "stdout on /dev/full: status $status, want 1"
+[[ $(cat "$tmp/err") == "chbench-lab: error: cannot write the output" ]] ||
+  fail "stdout on /dev/full: $(cat "$tmp/err")"
+
 if [[ $failures -ne 0 ]]; then
   echo "$failures check(s) failed" >&2
   exit 1

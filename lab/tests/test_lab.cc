@@ -71,11 +71,18 @@ TEST_CASE("counted keys hash exactly like the library's default keys") {
 }
 
 TEST_CASE("key files: one key per line, CRLF, blank lines, long lines, no keys") {
-  const std::string big(1 << 20, 'x');  // a one-megabyte key spans reads
-  std::istringstream in("alpha\r\n\nbeta\n\r\n" + big + "\ngamma delta\r\nlast");
+  // 1,048 lines of 999 bytes, then the longest key, across the 1 MiB boundary
+  // between two reads.
+  std::string filler;
+  for (int i = 0; i < 1048; ++i) filler += std::string(999, 'a' + i % 26) + "\n";
+  const std::string big(kMaxKeyBytes, 'x');
+  std::istringstream in("alpha\r\n\nbeta\n\r\n" + filler + big + "\r\ngamma delta\r\nlast");
   const KeySet keys = KeySet::from_stream(in, "test");
-  REQUIRE(keys.size() == 5);
-  const std::vector<std::string> want = {"alpha", "beta", big, "gamma delta", "last"};
+  REQUIRE(keys.size() == 1048 + 5);
+  std::vector<std::string> want = {"alpha", "beta"};
+  for (int i = 0; i < 1048; ++i) want.push_back(std::string(999, 'a' + i % 26));
+  for (const char* k : {"gamma delta", "last"}) want.push_back(k);
+  want.insert(want.end() - 2, big);
   std::vector<uint64_t> hashes(keys.size());
   keys.hashes(0, hashes);
   for (uint64_t i = 0; i < keys.size(); ++i) {
@@ -89,10 +96,37 @@ TEST_CASE("key files: one key per line, CRLF, blank lines, long lines, no keys")
   CHECK_THROWS_AS(KeySet::from_stream(blank, "blank"), std::invalid_argument);
 }
 
+TEST_CASE("key files: lines longer than a key and NUL bytes are refused with the line") {
+  auto message = [](const std::string& text) -> std::string {
+    std::istringstream in(text);
+    try {
+      KeySet::from_stream(in, "keys.txt");
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string one_more(kMaxKeyBytes + 1, 'x');
+  CHECK_THAT(message("a\n" + one_more + "\nb\n"),
+             Catch::Contains("keys.txt line 2 is 65537 bytes long"));
+  // A megabyte with no newline: stopped while it is read, not at its end.
+  CHECK_THAT(message("a\nb\n" + std::string(1 << 20, 'y')),
+             Catch::Contains("keys.txt line 3 is longer than a key's 65536 bytes"));
+  CHECK_THAT(message(std::string("a\nb\nc\0d\n", 8)),
+             Catch::Contains("keys.txt line 3 holds a NUL byte"));
+  CHECK(message(std::string(kMaxKeyBytes, 'z') + "\r\n") == "accepted");  // CR not counted
+}
+
 TEST_CASE("parse_keys and parse_nodes: counts, lists and bad input") {
   CHECK(parse_keys("1000").size() == 1000);
   CHECK_THROWS_AS(parse_keys("0"), std::invalid_argument);
   CHECK_THROWS_AS(parse_keys("99999999999999999999999"), std::invalid_argument);
+  CHECK(parse_keys(std::to_string(kMaxKeys)).size() == kMaxKeys);  // counted: nothing stored
+  CHECK_THROWS_WITH(parse_keys(std::to_string(kMaxKeys + 1)), Catch::Contains("more than"));
+  CHECK_THROWS_WITH(parse_keys("-5"), Catch::Contains("the key count -5 is negative"));
+  CHECK_THROWS_WITH(parse_nodes("-3", 1), Catch::Contains("the node count -3 is negative"));
+  CHECK_THROWS_WITH(parse_nodes("4000000000", 1),
+                    Catch::Contains("N = 4000000000 nodes would need about"));
   CHECK_THROWS_AS(parse_keys("/nonexistent/keys.txt"), std::invalid_argument);
   CHECK_THROWS_AS(parse_keys(""), std::invalid_argument);
 

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -19,6 +20,11 @@ struct FreeDeleter {
 
 template <class T>
 using TableArray = std::unique_ptr<T[], FreeDeleter>;
+
+// Bytes of memory the machine can still give (MemAvailable of /proc/meminfo),
+// or 0 when unknown. Tools compare their estimates with it to refuse work that
+// would not fit before allocating anything. Never throws.
+uint64_t available_memory_bytes() noexcept;
 
 // `count` uninitialised elements of a trivially copyable T, aligned to 64 bytes
 // (2 MiB, with huge pages requested, from 2 MiB up). Throws std::bad_alloc.
