@@ -3,12 +3,16 @@
 // the scheme's reference. Google Benchmark does the timing and the JSON.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -406,6 +410,33 @@ struct Options {
   std::exit(2);
 }
 
+// Google Benchmark takes a count of 0 or a negative time without a word:
+// `flag` (e.g. "--benchmark_repetitions=") must hold a number in [lo, hi].
+void check_benchmark_number(const std::string& arg, const std::string& flag, double lo, double hi) {
+  if (arg.rfind(flag, 0) != 0) return;
+  const std::string value = arg.substr(flag.size());
+  char* end = nullptr;
+  const double x = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !(x >= lo && x <= hi))
+    fail("bad value in '" + arg + "': " + flag.substr(2, flag.size() - 3) + " takes " +
+         std::to_string(static_cast<int>(lo)) + " to " + std::to_string(static_cast<int>(hi)));
+}
+
+// Google Benchmark opens --benchmark_out only after the sweep is set up, and
+// exits with status 1 (an ownership mismatch, here) when it cannot: check it
+// can be written before anything runs. A file this creates is removed again.
+void check_out_file(const std::string& path) {
+  if (path.empty()) fail("--benchmark_out= needs a file name");
+  struct stat st {};
+  const bool existed = ::stat(path.c_str(), &st) == 0;
+  if (existed && S_ISDIR(st.st_mode)) fail("--benchmark_out=" + path + " is a folder, not a file");
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f)
+    fail("cannot write the results file --benchmark_out=" + path + ": " + std::strerror(errno));
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+}
+
 std::string kernel_list() {
   std::string out;
   auto line = [&](const KernelInfo& k) {
@@ -619,6 +650,9 @@ int main(int argc, char** argv) {
       if (extra.rfind(prefix, 0) == 0 &&
           std::find(allowed.begin(), allowed.end(), extra.substr(prefix.size())) == allowed.end())
         fail("bad value in '" + extra + "' (see --help-benchmark)");
+    check_benchmark_number(extra, "--benchmark_repetitions=", 1, 1000);
+    check_benchmark_number(extra, "--benchmark_min_time=", 0, 3600);
+    if (extra.rfind("--benchmark_out=", 0) == 0) check_out_file(extra.substr(16));
     bench_args.push_back(extra);
   }
   std::vector<char*> bargv;

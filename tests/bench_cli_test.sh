@@ -4,23 +4,36 @@
 # and a small real run writes JSON that records the machine and build.
 # Usage: bench_cli_test.sh PATH/TO/chbench_bench
 set -u
-bench=$1
+bench=$(realpath -- "${1:?usage: bench_cli_test.sh PATH/TO/chbench_bench}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
 failed=0
 
-# expect STATUS PATTERN ARGS...: the run exits STATUS and stderr matches PATTERN.
+# expect STATUS PATTERN ARGS...: the run exits STATUS and stderr matches
+# PATTERN. Bad input (STATUS 2) must also print exactly one stderr line,
+# "chbench_bench: error: ...", nothing on stdout, and write no file: the bench
+# runs in an empty folder, where the cases point --benchmark_out.
+mkdir "$tmp/work"
 expect() {
-  local want=$1 pattern=$2
+  local want=$1 pattern=$2 problem=""
   shift 2
-  "$bench" "$@" >"$tmp/out" 2>"$tmp/err"
+  (cd "$tmp/work" && "$bench" "$@") >"$tmp/out" 2>"$tmp/err"
   local got=$?
-  if [[ $got -eq $want ]] && grep -Eq -- "$pattern" "$tmp/err"; then
+  [[ $got -eq $want ]] || problem="exit $got (want $want)"
+  grep -Eq -- "$pattern" "$tmp/err" || problem+=" stderr lacks '$pattern'"
+  if [[ $want -eq 2 ]]; then
+    [[ $(wc -l <"$tmp/err") -eq 1 ]] || problem+=" stderr is not one line"
+    grep -q '^chbench_bench: error: ' "$tmp/err" || problem+=" no 'chbench_bench: error:' prefix"
+    [[ ! -s $tmp/out ]] || problem+=" wrote to stdout"
+    [[ -z $(ls -A "$tmp/work") ]] || problem+=" wrote files: $(ls -A "$tmp/work")"
+  fi
+  rm -rf "${tmp:?}/work/"* "$tmp/work/".[!.]* 2>/dev/null
+  if [[ -z $problem ]]; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
-    echo "FAIL: chbench_bench $* -> exit $got (want $want), stderr:" >&2
+    echo "FAIL: chbench_bench $* -> $problem; stderr:" >&2
     sed 's/^/    /' "$tmp/err" >&2
   fi
 }
@@ -47,6 +60,35 @@ expect 2 "bad value in '--benchmark_time_unit=parsec'" --benchmark_time_unit=par
 expect 2 "unknown family 'foo' \(known: .*targets, profiles\)" --families foo
 expect 2 "--kernels was given an empty list" --kernels ""
 expect 2 "--families was given an empty list" --families ,
+# Negative, zero and enormous counts.
+expect 2 "Could not convert: --nodes = 99999999999" --nodes 99999999999
+expect 2 "Could not convert: --vnodes = -1" --vnodes -1
+expect 2 "Could not convert: --vnodes = 99999999999" --vnodes 99999999999
+expect 2 "--threads: Value -1 not in range" --threads -1
+expect 2 "--max-threads: Value 0 not in range" --max-threads 0
+expect 2 "--max-threads: Value 99999 not in range" --max-threads 99999
+expect 2 "--repetitions: Value 0 not in range" --repetitions 0
+expect 2 "--repetitions: Value -2 not in range" --repetitions -2
+expect 2 "--min-time: Value -1 not in range" --min-time -1
+expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=0
+expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=-4
+expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=-1
+expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=soon
+# Sweeps and configurations that need more memory than the machine has:
+# refused before anything is allocated.
+expect 2 "would need about .* GiB but only" --schemes ring --nodes 4294967295 --vnodes 1
+expect 2 "would need about .* GiB but only" --kernels hrw/scalar --nodes 4294967295 --keys 10
+expect 2 "would need about .* GiB but only" --sweep full --families batch --keys 1000000000000
+# A results file that cannot be written (as root too: a path under a regular
+# file, /proc, a folder): refused before the sweep, not after it.
+printf 'not a folder\n' >"$tmp/regular"
+expect 2 "cannot write the results file .*: Not a directory" \
+  --benchmark_out="$tmp/regular/run.json" --kernels jump/scalar --nodes 3 --keys 10
+expect 2 "cannot write the results file" --benchmark_out=/proc/chbench.json --kernels jump/scalar
+expect 2 "is a folder, not a file" --benchmark_out=. --kernels jump/scalar
+expect 2 "needs a file name" --benchmark_out= --kernels jump/scalar
+expect 2 "unknown scheme 'ring ' \(known" --schemes "ring ,hrw"
+
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
   --repetitions 1 --min-time 0 --corrupt-one-owner
 
