@@ -34,7 +34,9 @@ Options:
 
 Exit status: 0 on success; 2 on a usage error or an unwritable results
 folder; the bench's own status when it fails (1: an ownership mismatch,
-2: bad input); non-zero when the build, plots or report fail.
+2: bad input, refused before the run starts); 130 on SIGINT, 143 on SIGTERM
+(the bench is stopped and nothing is kept); non-zero when the build, plots or
+report fail.
 
 Environment:
   CHBENCH_BENCH  use this bench binary and skip installing and building
@@ -83,7 +85,7 @@ while (($# > 0)); do
   esac
   shift
 done
-[[ -z $jobs || $jobs =~ ^[1-9][0-9]*$ ]] || die "--jobs takes a positive number, not '$jobs'" 2
+[[ -z $jobs || $jobs =~ ^[1-9][0-9]{0,2}$ ]] || die "--jobs takes 1 to 999, not '$jobs'" 2
 [[ -n $out ]] || die "--out needs a folder (see --help)" 2
 out=$(realpath -m -- "$out")
 
@@ -95,7 +97,10 @@ for dir in "$out" "$machine_dir"; do
   [[ -e $dir ]] || created+=("$dir")
 done
 partial=""
+bench_pid=""
+tee_pid=""
 cleanup() {
+  stop_bench
   if [[ -n $partial && -e $partial ]]; then
     rm -rf -- "$partial"
   fi
@@ -105,9 +110,28 @@ cleanup() {
     rmdir -- "${created[i]}" 2>/dev/null || true
   done
 }
+# Stops a bench (and its tee) still running, and waits for them, so that no
+# process writes into the partial folder while it is removed.
+stop_bench() {
+  local pid
+  for pid in $bench_pid $tee_pid; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in $bench_pid $tee_pid; do
+    wait "$pid" 2>/dev/null || true
+  done
+  bench_pid="" tee_pid=""
+}
+# SIGINT (Ctrl-C) or SIGTERM, to this script alone or to its process group:
+# stop the bench, remove the partial folder (EXIT trap), exit 128 + signal.
+on_signal() {
+  trap '' INT TERM
+  echo "run.sh: $1; stopping, no results kept" >&2
+  exit "$2"
+}
 trap cleanup EXIT
-trap 'echo "run.sh: interrupted; no results kept" >&2; exit 130' INT
-trap 'echo "run.sh: terminated; no results kept" >&2; exit 143' TERM
+trap 'on_signal interrupted 130' INT
+trap 'on_signal terminated 143' TERM
 
 not_writable() {
   die "results folder '$out' is not writable ($1); pass --out with a writable folder" 2
@@ -125,7 +149,6 @@ flock -n 9 || die "another run is writing to '$machine_dir'; wait for it to fini
 cd "$repo"
 if [[ -n ${CHBENCH_BENCH:-} ]]; then
   bench=$CHBENCH_BENCH
-  echo "run.sh: CHBENCH_BENCH set: using $bench, not building" >&2
 else
   bash "$here/install-deps.sh"
   cmake --preset release
@@ -135,6 +158,18 @@ else
   bench="$repo/build/release/bench/chbench_bench"
 fi
 [[ -x $bench ]] || die "bench binary '$bench' is missing or not executable"
+
+# Bad bench flags (an unknown flag, N = 0, a sweep that needs more memory than
+# the machine has) are refused now, before a run folder exists: with --list
+# the bench checks everything and lists the configurations without running
+# them. Its one-line message is the error; its status is run.sh's.
+list_status=0
+list_error=$("$bench" --list --sweep "$sweep" "${bench_flags[@]}" 2>&1 >/dev/null) ||
+  list_status=$?
+if ((list_status != 0)); then
+  printf '%s\n' "${list_error:-run.sh: error: the bench refused its flags (exit status $list_status)}" >&2
+  exit "$list_status"
+fi
 
 # --- A new run folder, written hidden and renamed into place at the end.
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null) || commit=nogit
@@ -172,14 +207,27 @@ line_buffered=()
 if command -v stdbuf >/dev/null 2>&1; then
   line_buffered=(stdbuf -oL)
 fi
-set +e
-"${line_buffered[@]}" "${cmd[@]}" | tee "$partial/console.txt"
-statuses=("${PIPESTATUS[@]}")
-set -e
-if ((statuses[0] != 0)); then
-  die "the bench failed with exit status ${statuses[0]}; no results kept" "${statuses[0]}"
+# The bench and tee run in the background, joined by a FIFO, and this shell
+# waits for them: bash runs a trap only once the foreground command ends, so a
+# foreground bench would finish its sweep before a SIGTERM took effect.
+# (Background jobs ignore SIGINT; on_signal stops them.)
+fifo="$partial/.console.fifo"
+mkfifo -- "$fifo"
+tee "$partial/console.txt" <"$fifo" &
+tee_pid=$!
+"${line_buffered[@]}" "${cmd[@]}" >"$fifo" &
+bench_pid=$!
+bench_status=0
+wait "$bench_pid" || bench_status=$?
+bench_pid=""
+tee_status=0
+wait "$tee_pid" || tee_status=$?
+tee_pid=""
+rm -f -- "$fifo"
+if ((bench_status != 0)); then
+  die "the bench failed with exit status $bench_status; no results kept" "$bench_status"
 fi
-((statuses[1] == 0)) || die "could not write $partial/console.txt"
+((tee_status == 0)) || die "could not write $partial/console.txt"
 # Google Benchmark colours its table whenever TERM looks like a terminal, even
 # into a pipe: keep the colours on screen, not in the file.
 sed -i 's/\x1b\[[0-9;]*[mK]//g' "$partial/console.txt"

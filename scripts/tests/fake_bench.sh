@@ -8,10 +8,23 @@
 #   FAKE_BENCH_EXIT  exit status (default 0); the JSON is written either way
 #   FAKE_BENCH_ARGS  if set, the arguments are written there, one per line
 #   FAKE_BENCH_SLEEP seconds to wait before exiting (default 0)
+#   FAKE_BENCH_PIDFILE  if set, the process id is written there
+#   FAKE_BENCH_LIST_EXIT  with --list (run.sh's check of the flags): exit with
+#                    this status (default 0) after printing FAKE_BENCH_LIST_ERROR
+#                    to stderr, and do nothing else
 set -euo pipefail
 
+for arg in "$@"; do
+  if [[ $arg == --list ]]; then
+    [[ -z ${FAKE_BENCH_LIST_ERROR:-} ]] || echo "$FAKE_BENCH_LIST_ERROR" >&2
+    exit "${FAKE_BENCH_LIST_EXIT:-0}"
+  fi
+done
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 json=${FAKE_BENCH_JSON:-$here/fixtures/small_bench.json}
+if [[ -n ${FAKE_BENCH_PIDFILE:-} ]]; then
+  echo $$ >"$FAKE_BENCH_PIDFILE"
+fi
 if [[ -n ${FAKE_BENCH_ARGS:-} ]]; then
   printf '%s\n' "$@" >"$FAKE_BENCH_ARGS"
 fi
@@ -24,5 +37,9 @@ echo "fake_bench: verifying kernels against the reference" >&2
 # Coloured, as Google Benchmark prints it when TERM names a colour terminal.
 printf '\033[0;32m%s\033[m\033[0;33m  %s\033[m\n' \
   "tokens/ring/eytzinger/N:1000/V:100/K:300000/threads:1/real_time" "3.9 ms  3.9 ms  180"
-sleep "${FAKE_BENCH_SLEEP:-0}"
+# Killed while it waits, it takes its sleep with it, as a real bench dies whole.
+sleep "${FAKE_BENCH_SLEEP:-0}" &
+sleeper=$!
+trap 'kill "$sleeper" 2>/dev/null; exit 143' TERM
+wait "$sleeper"
 exit "${FAKE_BENCH_EXIT:-0}"

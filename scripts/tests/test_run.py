@@ -216,29 +216,86 @@ class FullRun(unittest.TestCase):
         self.assertIn("another run is writing", result.stderr)
         self.assertEqual(self.run_dirs(), [])
 
-    def test_interrupt(self):
-        earlier = add_earlier_run(self.results, self.machine)
-        before = snapshot(self.results)
-        proc = subprocess.Popen(
-            ["bash", RUN_SH, "--out", str(self.results)],
-            env={**os.environ, **fake_env(FAKE_BENCH_SLEEP=60)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 30
-            while not list((self.results / self.machine).glob(".partial-*")):
-                self.assertLess(time.monotonic(), deadline, "no partial folder appeared")
-                time.sleep(0.05)
-            time.sleep(0.3)
-            os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
-            status = proc.wait(timeout=30)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            proc.stderr.close()
-        self.assertEqual(status, 130)
-        self.assertEqual(self.run_dirs(), [earlier.name])
-        self.assertEqual(snapshot(self.results), before)
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+class Interrupted(unittest.TestCase):
+    """SIGINT or SIGTERM in the middle of a run, sent to run.sh alone (as kill
+    or a scheduler does) or to its whole process group (as Ctrl-C does): exit
+    status 128 + signal within seconds, the bench stopped, earlier results and
+    the index byte-identical, and no run folder, finished or partial, left for
+    index.py or plot.py to read."""
+
+    def interrupt(self, sig: int, group: bool):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            results = tmp / "results"
+            machine = machine_name()
+            earlier = add_earlier_run(results, machine)
+            self.assertEqual(run([PYTHON, str(SCRIPTS / "index.py"), str(results)]).returncode, 0)
+            before = snapshot(results)
+            pidfile = tmp / "bench.pid"
+            proc = subprocess.Popen(
+                ["bash", RUN_SH, "--out", str(results)],
+                env={**os.environ, **fake_env(FAKE_BENCH_SLEEP=60, FAKE_BENCH_PIDFILE=pidfile)},
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                start_new_session=True)
+            try:
+                # Mid-run: the bench runs and has written its JSON into the
+                # partial folder, as a real one does only at the end.
+                deadline = time.monotonic() + 30
+                while not (pidfile.is_file() and pidfile.read_text().strip() and
+                           list((results / machine).glob(".partial-*/bench.json"))):
+                    self.assertLess(time.monotonic(), deadline, "the run did not start")
+                    time.sleep(0.05)
+                bench_pid = int(pidfile.read_text())
+                sent = time.monotonic()
+                if group:
+                    os.killpg(proc.pid, sig)
+                else:
+                    proc.send_signal(sig)
+                status = proc.wait(timeout=30)
+                took = time.monotonic() - sent
+                stderr = proc.stderr.read()
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                proc.stderr.close()
+            self.assertEqual(status, 128 + sig, stderr)
+            self.assertLess(took, 10)  # not after the bench's 60 s
+            self.assertFalse(alive(bench_pid), "the bench still runs")
+            self.assertEqual(stderr.splitlines()[-1],
+                             "run.sh: {}; stopping, no results kept".format(
+                                 "interrupted" if sig == signal.SIGINT else "terminated"))
+            self.assertEqual(snapshot(results), before)
+            self.assertEqual(sorted(p.name for p in (results / machine).iterdir()),
+                             [earlier.name])
+            # The index, regenerated, still lists the earlier run only.
+            self.assertEqual(run([PYTHON, str(SCRIPTS / "index.py"), str(results)]).returncode, 0)
+            rows = [line for line in (results / "README.md").read_text().splitlines()
+                    if line.startswith("| 20")]
+            self.assertEqual(len(rows), 1)
+            self.assertIn(earlier.name, rows[0])
+
+    def test_sigint_to_process_group(self):
+        self.interrupt(signal.SIGINT, group=True)
+
+    def test_sigint_to_run_sh(self):
+        self.interrupt(signal.SIGINT, group=False)
+
+    def test_sigterm_to_process_group(self):
+        self.interrupt(signal.SIGTERM, group=True)
+
+    def test_sigterm_to_run_sh(self):
+        self.interrupt(signal.SIGTERM, group=False)
 
 
 class Index(unittest.TestCase):
