@@ -16,7 +16,6 @@ copying run folders.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -24,6 +23,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+
+import cli
 
 RUN_NAME = re.compile(r"^(?P<date>\d{8})-(?P<time>\d{6})-(?P<commit>[A-Za-z0-9]+)(?:-(?P<n>\d+))?$")
 HEADER = """# Results
@@ -96,19 +97,33 @@ def render(runs: list) -> str:
 
 
 def main(argv: Optional[list] = None) -> int:
-    """Writes RESULTS_DIR/README.md; exit status 2 if RESULTS_DIR is not a folder."""
-    parser = argparse.ArgumentParser(description="Regenerate the results index README.md.")
+    """Writes RESULTS_DIR/README.md; exit status 2, with one line on stderr and
+    nothing written, if RESULTS_DIR is not a folder or cannot be read or written."""
+    parser = cli.Parser(prog="index.py", description="Regenerate the results index README.md.")
     parser.add_argument("results", nargs="?", type=Path, default=Path("results"),
                         help="results folder (default: results)")
     args = parser.parse_args(argv)
-    if not args.results.is_dir():
-        print(f"index.py: error: {args.results} is not a folder", file=sys.stderr)
+    def error(message: str) -> int:
+        print(f"index.py: error: {message}", file=sys.stderr)
         return 2
-    text = render(find_runs(args.results))
+
+    if not args.results.is_dir():
+        return error(f"{args.results} is not a folder")
+    reason = cli.unwritable(args.results)
+    if reason:
+        return error(f"{args.results} is not writable ({reason})")
+    try:
+        text = render(find_runs(args.results))
+    except OSError as err:
+        return error(f"cannot read {err.filename or args.results}: {err.strerror or err}")
     target = args.results / "README.md"
     tmp = args.results / ".README.md.tmp"
-    tmp.write_text(text)
-    os.replace(tmp, target)
+    try:
+        tmp.write_text(text)
+        os.replace(tmp, target)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        return error(f"cannot write {target}: {err.strerror or err}")
     return 0
 
 

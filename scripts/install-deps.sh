@@ -39,6 +39,18 @@ missing_packages() {
   done
 }
 
+case ${1-} in
+  "") ;;
+  -h | --help)
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+  *)
+    echo "install-deps.sh: error: unknown argument '$1' (it takes none; see --help)" >&2
+    exit 2
+    ;;
+esac
+
 command -v dpkg-query >/dev/null 2>&1 ||
   die "dpkg-query not found: this script supports Debian bookworm only; install by hand: ${PACKAGES[*]}"
 

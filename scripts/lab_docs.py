@@ -24,7 +24,6 @@ written.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -34,6 +33,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import cli
 
 PROG = "lab_docs.py"
 REPO = Path(__file__).resolve().parent.parent
@@ -45,11 +46,24 @@ GROWTH_N = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64)
 SWEEP_V = (1, 2, 4, 8, 16, 32, 64, 100, 200, 500, 1000)
 FLEETS = (2, 3, 5, 10, 20)
 BIG_KEYS = 10_000_000
+MAX_KEYS = 100_000_000  # --keys: beyond, the page's lab runs take hours
+MAX_RINGS = 100_000  # --rings: chbench-lab balance's own limit
 
 
 def die(status: int, message: str) -> None:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     sys.exit(status)
+
+
+def parse_output(cmd: list, stdout: str) -> dict:
+    """The JSON object a lab run printed; exits 1 with one line if it is none."""
+    try:
+        data = json.loads(stdout)
+    except ValueError as err:
+        die(1, f"{' '.join(cmd)} printed no JSON ({err}); is --lab chbench-lab?")
+    if not isinstance(data, dict):
+        die(1, f"{' '.join(cmd)} printed JSON that is not an object; is --lab chbench-lab?")
+    return data
 
 
 class Lab:
@@ -65,7 +79,7 @@ class Lab:
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             die(1, f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
-        return json.loads(done.stdout)
+        return parse_output(cmd, done.stdout)
 
     def timed(self, *args: str) -> tuple[float, int | None, dict]:
         """Wall seconds, peak resident KiB (None without GNU time) and the JSON of one run.
@@ -86,7 +100,7 @@ class Lab:
             if done.returncode != 0:
                 die(1, f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
             kib = int(rss_file.read_text().split()[-1]) if rss_file.is_file() else None
-            return seconds, kib, json.loads(done.stdout)
+            return seconds, kib, parse_output(cmd, done.stdout)
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -411,7 +425,7 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
     ap.add_argument("--out", type=Path, default=REPO / "docs")
     ap.add_argument("--keys", type=int, default=100_000)
@@ -421,8 +435,14 @@ def main() -> int:
         die(2, f"no chbench-lab at {a.lab} (build it, or pass --lab PATH)")
     if not a.out.is_dir():
         die(2, f"output folder {a.out} does not exist")
-    if a.keys < 1 or a.rings < 1:
-        die(2, "--keys and --rings must be at least 1")
+    reason = cli.unwritable(a.out)
+    if reason:
+        die(2, f"output folder {a.out} is not writable ({reason})")
+    if not 1 <= a.keys <= MAX_KEYS:
+        die(2, f"--keys takes 1 to {MAX_KEYS:,} keys (the page runs the lab about 60 times), "
+               f"not {a.keys:,}")
+    if not 1 <= a.rings <= MAX_RINGS:
+        die(2, f"--rings takes 1 to {MAX_RINGS:,} rings, not {a.rings:,}")
     try:
         import matplotlib
 

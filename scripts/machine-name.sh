@@ -52,12 +52,12 @@ case $# in
   0) model=$(cpu_model) count=$(cpu_count) ;;
   2) model=$1 count=$2 ;;
   *)
-    echo "usage: machine-name.sh [MODEL CPUS]" >&2
+    echo "machine-name.sh: error: takes no arguments, or MODEL and CPUS (got $#)" >&2
     exit 2
     ;;
 esac
-if [[ ! $count =~ ^[0-9]+$ ]]; then
-  echo "machine-name.sh: error: CPU count '$count' is not a number" >&2
+if [[ ! $count =~ ^[1-9][0-9]{0,5}$ ]]; then
+  echo "machine-name.sh: error: CPU count '$count' is not a number from 1 to 999999" >&2
   exit 2
 fi
 printf '%s-%sc\n' "$(slug "$model")" "$count"

@@ -30,7 +30,8 @@ fields of each entry.
 
 Exit status: 0 on success; 2 when the input cannot be read, is not JSON
 (corrupt or truncated), holds no chbench benchmarks, or the output folder does
-not exist; then nothing at all is written. 1 when matplotlib is missing.
+not exist or cannot be written; then nothing at all is written. 1 when
+matplotlib is missing, or writing failed midway (the folder is left as it was).
 
 Run it with Debian's interpreter, /usr/bin/python3, which sees
 python3-matplotlib.
@@ -38,7 +39,6 @@ python3-matplotlib.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import math
@@ -49,9 +49,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
 
+import cli
+
 PROG = "plot.py"
 EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 1
+EXIT_WRITE_FAILED = 1
 
 FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
                 "hashed", "targets", "profiles")
@@ -2302,7 +2305,7 @@ def render(run: Run) -> dict:
 
 def main(argv: Optional[list] = None) -> int:
     """Command line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog=PROG,
         description="Plots and report.md from a chbench Google Benchmark JSON file.",
         epilog="Writes " + ", ".join(OUTPUT_FILES) + " into --out (a family missing from the "
@@ -2312,17 +2315,34 @@ def main(argv: Optional[list] = None) -> int:
                         help="existing folder for the plots and report.md")
     args = parser.parse_args(argv)
     try:
+        if args.out.exists() and not args.out.is_dir():
+            raise InputError(f"output folder {args.out} is not a folder")
         if not args.out.is_dir():
             raise InputError(f"output folder {args.out} does not exist")
+        reason = cli.unwritable(args.out)
+        if reason:
+            raise InputError(f"output folder {args.out} is not writable ({reason})")
         run = load(args.json)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     files = render(run)
-    for name, data in files.items():
-        tmp = args.out / f".{name}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, args.out / name)
+    # Every file is written beside its final name first; only when all are
+    # written do they replace the old ones, so a failure changes nothing.
+    staged = []
+    try:
+        for name, data in files.items():
+            tmp = args.out / f".{name}.tmp"
+            staged.append(tmp)
+            tmp.write_bytes(data)
+    except OSError as err:
+        for tmp in staged:
+            tmp.unlink(missing_ok=True)
+        print(f"{PROG}: error: cannot write into {args.out}: {err.strerror or err}",
+              file=sys.stderr)
+        return EXIT_WRITE_FAILED
+    for name in files:
+        os.replace(args.out / f".{name}.tmp", args.out / name)
     for name in OUTPUT_FILES:
         if name not in files and (args.out / name).exists():
             (args.out / name).unlink()  # a stale plot from an earlier call

@@ -110,6 +110,21 @@ expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,r
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
   --repetitions 1 --min-time 0
 
+# run.sh with this bench: a sweep that needs more memory than the machine has
+# is refused by the bench's own check (--list) before a results folder exists.
+run_sh="$(dirname "$0")/../scripts/run.sh"
+CHBENCH_BENCH=$bench bash "$run_sh" --out "$tmp/results" -- --keys 100000000000 \
+  >"$tmp/out" 2>"$tmp/err"
+status=$?
+if [[ $status -eq 2 && $(wc -l <"$tmp/err") -eq 1 && ! -e $tmp/results ]] &&
+  grep -q "^chbench_bench: error: .* would need about .* GiB" "$tmp/err"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: run.sh with a sweep too big for memory -> exit $status; stderr:" >&2
+  sed 's/^/    /' "$tmp/err" >&2
+fi
+
 # A real run: every kernel of every scheme, tiny, into a JSON file.
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json

@@ -1,0 +1,33 @@
+"""Command-line conventions shared by chbench's Python scripts (plot.py,
+index.py, lab_docs.py): a usage error is one line on stderr,
+"PROG: error: MESSAGE (see --help)", with exit status 2, and an output
+folder is checked by writing to it before any work starts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse.ArgumentParser whose usage errors take one line: argparse's own
+    print the usage synopsis first, a second line that says nothing new."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def unwritable(folder: Path) -> Optional[str]:
+    """None when a file can be created in `folder`, else the reason. It creates
+    and removes a hidden file: permission bits alone say yes to root, which
+    still cannot write into /proc or a read-only mount."""
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".write-test-")
+    except OSError as err:
+        return err.strerror or str(err)
+    os.close(fd)
+    os.unlink(name)
+    return None

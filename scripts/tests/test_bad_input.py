@@ -1,0 +1,210 @@
+"""Hostile input for every script of scripts/: one table, one row per case.
+
+Each case must end with a non-zero exit status (2 for bad input, 1 where the
+script documents it), exactly one line on stderr, "<script>: error: ...",
+naming the problem, nothing on stdout, and nothing written: the whole
+scratch folder the case runs in (results with an earlier run, an empty
+output folder, a regular file, broken JSON files) is byte-identical
+afterwards.
+
+Folders that cannot be written are ones that fail for root too (the tests run
+as root, whom permission bits do not stop): a path under a regular file
+(ENOTDIR), a regular file given as the folder, and /proc, where no file can be
+created.
+
+The bench and lab binaries have their own tables (tests/bench_cli_test.sh,
+lab/tests/cli_test.sh); run.sh is driven here with the stand-in bench.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from support import FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, machine_name, run, snapshot
+
+
+@dataclass
+class Case:
+    """One hostile invocation. `args` may use {tmp} (the scratch folder),
+    {file} (a regular file in it), {out} (an empty folder), {results} (a
+    results folder holding an earlier run) and {fixture} (a valid bench JSON)."""
+
+    name: str
+    script: str
+    args: list
+    expect: str  # a fragment of the one stderr line
+    status: int = 2
+    env: dict = field(default_factory=dict)
+
+
+def truncated(fraction: float) -> bytes:
+    data = FIXTURE.read_bytes()
+    return data[: int(len(data) * fraction)]
+
+
+# Broken results files, written into the scratch folder as {tmp}/NAME.
+BROKEN_JSON = {
+    "cut10.json": truncated(0.1),
+    "cut50.json": truncated(0.5),
+    "cut-last-byte.json": FIXTURE.read_bytes().rstrip()[:-1],
+    "binary.json": bytes(range(256)) * 8,
+    "empty.json": b"",
+    "nested.json": b"[" * 100_000,
+    "no-benchmarks.json": b'{"context": {}, "benchmarks": "none"}',
+    "foreign.json": b'{"benchmarks": [{"name": "BM_Sort/64", "real_time": 1}]}',
+    "array.json": b"[1, 2, 3]",
+}
+
+FAKE_REFUSES = {"CHBENCH_BENCH": str(FAKE_BENCH), "FAKE_BENCH_LIST_EXIT": "2",
+                "FAKE_BENCH_LIST_ERROR": "chbench_bench: error: --nodes must be at least 1 (N = 0)"}
+
+CASES = [
+    # ---- run.sh (the fake bench: no build) ----
+    Case("run.sh unknown flag", "run.sh", ["--fast"], "unknown option '--fast'"),
+    Case("run.sh --jobs 0", "run.sh", ["--jobs", "0"], "--jobs takes 1 to 999, not '0'"),
+    Case("run.sh --jobs negative", "run.sh", ["--jobs=-2"], "--jobs takes 1 to 999"),
+    Case("run.sh --jobs enormous", "run.sh", ["--jobs", "99999999999"], "--jobs takes 1 to 999"),
+    Case("run.sh --jobs text", "run.sh", ["--jobs", "all"], "--jobs takes 1 to 999"),
+    Case("run.sh --out missing value", "run.sh", ["--out"], "--out needs a folder"),
+    Case("run.sh --out empty", "run.sh", ["--out", ""], "--out needs a folder"),
+    Case("run.sh --out under a file", "run.sh", ["--out", "{file}/results"], "is not writable",
+         env={"CHBENCH_BENCH": str(FAKE_BENCH)}),
+    Case("run.sh --out is a file", "run.sh", ["--out", "{file}"], "is not writable",
+         env={"CHBENCH_BENCH": str(FAKE_BENCH)}),
+    Case("run.sh --out in /proc", "run.sh", ["--out", "/proc/chbench-results"], "is not writable",
+         env={"CHBENCH_BENCH": str(FAKE_BENCH)}),
+    Case("run.sh bench flags refused", "run.sh", ["--out", "{results}", "--", "--nodes", "0"],
+         "N = 0", env=FAKE_REFUSES),
+    Case("run.sh missing bench", "run.sh", ["--out", "{results}"], "is missing or not executable",
+         status=1, env={"CHBENCH_BENCH": "/nonexistent/chbench_bench"}),
+
+    # ---- plot.py ----
+    Case("plot.py no arguments", "plot.py", [], "the following arguments are required"),
+    Case("plot.py unknown flag", "plot.py", ["{fixture}", "--out", "{out}", "--bogus"],
+         "unrecognized arguments: --bogus"),
+    Case("plot.py --out is a file", "plot.py", ["{fixture}", "--out", "{file}"], "is not a folder"),
+    Case("plot.py --out under a file", "plot.py", ["{fixture}", "--out", "{file}/x"],
+         "does not exist"),
+    Case("plot.py --out in /proc", "plot.py", ["{fixture}", "--out", "/proc"], "is not writable"),
+    Case("plot.py missing JSON", "plot.py", ["{tmp}/none.json", "--out", "{out}"], "cannot read"),
+    Case("plot.py JSON is a folder", "plot.py", ["{out}", "--out", "{out}"], "cannot read"),
+    *[Case(f"plot.py {name}", "plot.py", ["{tmp}/" + name, "--out", "{out}"], expect)
+      for name, expect in [("cut10.json", "not valid JSON"), ("cut50.json", "not valid JSON"),
+                           ("cut-last-byte.json", "not valid JSON"),
+                           ("binary.json", "not valid JSON"), ("empty.json", "is empty"),
+                           ("nested.json", "not valid JSON"),
+                           ("no-benchmarks.json", "holds no benchmarks"),
+                           ("foreign.json", "holds no chbench benchmarks"),
+                           ("array.json", "not a Google Benchmark report")]],
+
+    # ---- index.py ----
+    Case("index.py unknown flag", "index.py", ["--bogus"], "unrecognized arguments: --bogus"),
+    Case("index.py two folders", "index.py", ["{results}", "{out}"], "unrecognized arguments"),
+    Case("index.py missing folder", "index.py", ["{tmp}/none"], "is not a folder"),
+    Case("index.py a file", "index.py", ["{file}"], "is not a folder"),
+    Case("index.py /proc", "index.py", ["/proc"], "is not writable"),
+
+    # ---- lab_docs.py (fails before running the lab) ----
+    Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),
+    Case("lab_docs.py --keys text", "lab_docs.py", ["--keys", "many"], "invalid int value"),
+    Case("lab_docs.py --keys 0", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}",
+                                                 "--keys", "0"], "--keys takes 1 to"),
+    Case("lab_docs.py --keys negative", "lab_docs.py",
+         ["--lab", "/bin/true", "--out", "{out}", "--keys=-5"], "--keys takes 1 to"),
+    Case("lab_docs.py --keys enormous", "lab_docs.py",
+         ["--lab", "/bin/true", "--out", "{out}", "--keys", "10000000000000"], "--keys takes 1 to"),
+    Case("lab_docs.py --rings 0", "lab_docs.py",
+         ["--lab", "/bin/true", "--out", "{out}", "--rings", "0"], "--rings takes 1 to"),
+    Case("lab_docs.py --rings enormous", "lab_docs.py",
+         ["--lab", "/bin/true", "--out", "{out}", "--rings", "4000000000"], "--rings takes 1 to"),
+    Case("lab_docs.py missing lab", "lab_docs.py", ["--lab", "{tmp}/none", "--out", "{out}"],
+         "no chbench-lab at"),
+    Case("lab_docs.py lab not executable", "lab_docs.py", ["--lab", "{file}", "--out", "{out}"],
+         "no chbench-lab at"),
+    Case("lab_docs.py --out is a file", "lab_docs.py", ["--lab", "/bin/true", "--out", "{file}"],
+         "does not exist"),
+    Case("lab_docs.py --out in /proc", "lab_docs.py", ["--lab", "/bin/true", "--out", "/proc"],
+         "is not writable"),
+    Case("lab_docs.py lab prints no JSON", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}"],
+         "printed no JSON", status=1),
+
+    # ---- shell helpers ----
+    Case("machine-name.sh one argument", "machine-name.sh", ["AMD EPYC"], "got 1"),
+    Case("machine-name.sh three arguments", "machine-name.sh", ["a", "2", "x"], "got 3"),
+    Case("machine-name.sh CPU count 0", "machine-name.sh", ["AMD EPYC", "0"], "CPU count '0'"),
+    Case("machine-name.sh CPU count negative", "machine-name.sh", ["AMD EPYC", "-4"],
+         "CPU count '-4'"),
+    Case("machine-name.sh CPU count enormous", "machine-name.sh", ["AMD", "99999999999999"],
+         "CPU count"),
+    Case("machine-name.sh CPU count text", "machine-name.sh", ["AMD EPYC", "two"],
+         "CPU count 'two'"),
+    Case("install-deps.sh argument", "install-deps.sh", ["--all"], "unknown argument '--all'"),
+    Case("test.sh unknown preset", "test.sh", ["nightly"], "unknown preset 'nightly'"),
+    Case("fuzz.sh unknown flag", "fuzz.sh", ["--forever"], "unknown option '--forever'"),
+    Case("fuzz.sh --time 0", "fuzz.sh", ["--time", "0"], "--time takes 1 to"),
+    Case("fuzz.sh --time negative", "fuzz.sh", ["--time", "-60"], "--time takes 1 to"),
+    Case("fuzz.sh --time enormous", "fuzz.sh", ["--time", "99999999999"], "--time takes 1 to"),
+    Case("fuzz.sh --time text", "fuzz.sh", ["--time", "1h"], "--time takes 1 to"),
+    Case("fuzz.sh --jobs 0", "fuzz.sh", ["--jobs", "0"], "--jobs takes a positive number"),
+    Case("fuzz.sh --jobs enormous", "fuzz.sh", ["--jobs", "100000"], "--jobs takes a positive"),
+    Case("fuzz.sh --time without value", "fuzz.sh", ["--time"], "--time needs a value"),
+    Case("fuzz.sh missing fuzzer", "fuzz.sh", ["--fuzzer", "{tmp}/none"],
+         "is missing or not executable"),
+    Case("fuzz.sh --work under a file", "fuzz.sh", ["--fuzzer", "/bin/true", "--work",
+                                                    "{file}/corpus"], "cannot create or write"),
+]
+
+
+def command(script: str) -> list:
+    path = str(SCRIPTS / script)
+    return [PYTHON, path] if script.endswith(".py") else ["bash", path]
+
+
+class BadInput(unittest.TestCase):
+    """Every case of CASES, as a subtest."""
+
+    def test_table(self):
+        names = [c.name for c in CASES]
+        self.assertEqual(len(names), len(set(names)), "case names repeat")
+        scripts = {c.script for c in CASES}
+        every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {"cli.py"}
+        self.assertEqual(scripts, every, "every script of scripts/ has cases")
+        for case in CASES:
+            with self.subTest(case.name):
+                self.check(case)
+
+    def check(self, case: Case):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "file").write_text("a regular file, not a folder\n")
+            (tmp / "out").mkdir()
+            earlier = tmp / "results" / machine_name() / "20200101-000000-abc1234"
+            earlier.mkdir(parents=True)
+            (earlier / "bench.json").write_bytes(FIXTURE.read_bytes())
+            (earlier / "report.md").write_text("# earlier\n")
+            for name, data in BROKEN_JSON.items():
+                (tmp / name).write_bytes(data)
+            before = snapshot(tmp)
+            places = {"tmp": tmp, "file": tmp / "file", "out": tmp / "out",
+                      "results": tmp / "results", "fixture": FIXTURE}
+            args = [a.format(**places) for a in case.args]
+            result = run(command(case.script) + args, env=case.env, cwd=tmp, timeout=60)
+            lines = result.stderr.splitlines()
+            self.assertEqual(result.returncode, case.status, result.stderr)
+            self.assertEqual(len(lines), 1, result.stderr)
+            prog = case.script if case.script != "run.sh" or "FAKE_BENCH_LIST_ERROR" not in \
+                case.env else "chbench_bench"
+            self.assertTrue(lines[0].startswith(f"{prog}: error: "), lines[0])
+            self.assertIn(case.expect, lines[0])
+            self.assertNotIn("Traceback", result.stderr)
+            self.assertEqual(result.stdout, "")
+            self.assertEqual(snapshot(tmp), before, "something was written")
+            self.assertFalse(os.path.exists("/proc/chbench-results"))
+
+
+if __name__ == "__main__":
+    unittest.main()
