@@ -397,3 +397,33 @@ TEST_CASE("the SIMD kernels are registered and their builders reject bad input",
   CHECK_THROWS_AS(chbench::simd::build_ring_simd_eytzinger(NodeSet{}), std::invalid_argument);
   CHECK_THROWS_AS(chbench::simd::build_modn_simd(NodeSet{}), std::invalid_argument);
 }
+
+TEST_CASE("every SIMD kernel keeps to its spans at every batch length, on every target",
+          "[simd][targets][tails]") {
+  // Each batch lives in heap buffers of exactly its length, so that under
+  // AddressSanitizer (the sanitize preset) a kernel that reads one key or
+  // writes one owner past a span's end fails here; every length from 0 to
+  // 2 x 64 + 1 leaves every remainder modulo the lane counts (1 to 8) times
+  // the unroll factors (up to 8) as a tail.
+  const int64_t target = GENERATE(from_range(targets_to_test()));
+  INFO("Highway target " << hwy::TargetName(target));
+  TargetGuard guard(target);
+  std::mt19937_64 rng(kSeed + 42);
+  const NodeSet nodes = chbench::default_nodes(37, 5);
+  std::vector<uint64_t> pool = adversarial_keys(nodes, 200, rng);
+  pool.resize(129);
+  for (const KernelInfo& kernel : chbench::all_kernels()) {
+    if (!chbench::simd::is_simd_kernel(kernel)) continue;
+    INFO("kernel " << kernel.full_name());
+    const auto reference = chbench::build_reference(kernel.scheme, nodes);
+    const auto table = kernel.build(nodes);
+    for (std::size_t length = 0; length <= pool.size(); ++length) {
+      const std::vector<uint64_t> keys(pool.begin(), pool.begin() + length);
+      std::vector<uint32_t> want(length), got(length);
+      reference->owners(keys, want);
+      table->owners(keys, got);
+      INFO("batch length " << length);
+      REQUIRE(first_mismatch<uint64_t>(keys, want, got) == "");
+    }
+  }
+}
