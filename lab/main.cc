@@ -764,7 +764,8 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       ->required();
   auto* keys = cmd->add_option(
       "--keys", o.keys,
-      "K (keys user:1 ... user:K) or a file of one key per line ('-': standard input)" +
+      "K (keys user:1 ... user:K, K <= 10^10) or a file of one key per line ('-': standard "
+      "input; a key is at most 65536 bytes, no NUL)" +
           std::string(keys_required ? "" : "; default 100000"));
   if (keys_required)
     keys->required();
