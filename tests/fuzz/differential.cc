@@ -12,8 +12,9 @@
 //              build_reference(). Kernels added to the registry later are
 //              covered without a change here. A node list the reference
 //              rejects must be rejected by every kernel with the same
-//              exception type. No scheme has node weights yet; when NodeSet
-//              gains them, this decoder must fill them too.
+//              exception type. Maglev's table size M comes from the input
+//              (primes, non-primes and M below N included). Node weights
+//              exist only in the ketama profile (see profiles).
 //   counts     the SIMD mod-N and jump arithmetic at any 32-bit N, which no
 //              node list of a test can reach (jump up to 2^31 - 1, mod-N up
 //              to 2^32 - 1), against h % N and jump_hash().
@@ -23,6 +24,11 @@
 //   seeds      rendezvous over node seeds taken from the input (equal seeds,
 //              so equal scores at any lane), both SIMD kernels against
 //              rendezvous_owner().
+//   profiles   a production profile (ketama with weights, Redis Cluster,
+//              Kafka, Cassandra, Maglev; docs/profiles.md) over a decoded
+//              cluster: every registry kernel of the profile's scheme, built
+//              with build_profile_table(), against build_profile_reference(),
+//              on key hashes in the profile's own domain.
 //
 // Key hashes come from the input: raw 64-bit values, 0, UINT64_MAX, values at
 // and next to the case's anchors (ring tokens, node seeds, multiples of N),
@@ -56,6 +62,7 @@
 #include "chbench/jump.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
+#include "chbench/profiles.h"
 #include "chbench/rendezvous.h"
 #include "chbench/ring.h"
 #include "chbench/scheme.h"
@@ -76,6 +83,8 @@ constexpr uint32_t kMaxVnodes = 64;
 constexpr uint32_t kMaxHrwNodes = 1100;  // past 512: the grouped HRW loops
 constexpr uint32_t kMaxOtherNodes = 5000;
 constexpr uint32_t kMaxNamedNodes = 40;
+constexpr uint32_t kMaxMaglevNodes = 300;
+constexpr uint32_t kMaxProfileNodes = 64;  // ketama: 160 MD5 points per unit of weight
 constexpr std::size_t kMaxKeys = 700;
 constexpr std::size_t kMaxPiece = 70;
 
@@ -221,11 +230,16 @@ NodeSet decode_nodes(FuzzedDataProvider& in, Scheme scheme) {
   } else {
     const uint32_t max = scheme == Scheme::kRing         ? kMaxRingNodes
                          : scheme == Scheme::kRendezvous ? kMaxHrwNodes
+                         : scheme == Scheme::kMaglev     ? kMaxMaglevNodes
                                                          : kMaxOtherNodes;
     const auto n = in.ConsumeIntegralInRange<uint32_t>(1, max);
     for (uint32_t i = 0; i < n; ++i) nodes.names.push_back(chbench::default_node_name(i));
   }
   nodes.vnodes = in.ConsumeIntegralInRange<uint32_t>(0, kMaxVnodes);  // 0 must be refused
+  // Maglev's M: primes (small ones below N too), non-primes, 0 and 1.
+  nodes.table_size =
+      in.PickValueInArray<uint32_t>({65537, 2, 3, 5, 7, 13, 251, 257, 4093, 0, 1, 9, 65536,
+                                     in.ConsumeIntegralInRange<uint32_t>(0, 70000)});
   return nodes;
 }
 
@@ -245,6 +259,27 @@ std::unique_ptr<chbench::OwnerTable> build(
   return nullptr;
 }
 
+// Builds every kernel of `scheme` in the registry with `make` and checks it
+// against the reference: the same exception type when building (none when
+// ref_error is empty), then the same owners of the batch.
+void check_kernels(
+    const Context& c, Scheme scheme, const std::string& ref_error, const Batch& batch,
+    std::span<const uint32_t> want,
+    const std::function<std::unique_ptr<chbench::OwnerTable>(const chbench::KernelInfo&)>& make) {
+  for (const chbench::KernelInfo& kernel : chbench::all_kernels()) {
+    if (kernel.scheme != scheme) continue;
+    std::string error;
+    const auto table = build([&] { return make(kernel); }, error);
+    if (error != ref_error)
+      fail(c, kernel.full_name(),
+           "building: reference " + (ref_error.empty() ? "succeeded" : "threw " + ref_error) +
+               ", kernel " + (error.empty() ? "succeeded" : "threw " + error));
+    if (!table) continue;
+    const Lookup lookup = [&](auto keys, auto out) { table->owners(keys, out); };
+    check(c, kernel.full_name(), lookup, batch, want, table.get());
+  }
+}
+
 // Values a scheme's owners are sensitive to: ring tokens, node seeds, or
 // multiples of N.
 Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
@@ -258,9 +293,12 @@ Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
       break;
     case Scheme::kModN:
     case Scheme::kJump:
-      for (uint64_t m : {uint64_t{1}, uint64_t{2}, UINT64_MAX / nodes.size()})
-        anchors.push_back(m * nodes.size());
+    case Scheme::kMaglev: {
+      // Where h % N (Maglev: h % M) wraps.
+      const uint64_t d = scheme == Scheme::kMaglev ? nodes.table_size : nodes.size();
+      for (uint64_t m : {uint64_t{1}, uint64_t{2}, UINT64_MAX / d}) anchors.push_back(m * d);
       break;
+    }
   }
   return anchors;
 }
@@ -280,18 +318,8 @@ void run_registry(FuzzedDataProvider& in, Context& c) {
     want.resize(batch.keys.size());
     reference->owners(batch.keys, want);
   }
-  for (const chbench::KernelInfo& kernel : chbench::all_kernels()) {
-    if (kernel.scheme != scheme) continue;
-    std::string error;
-    const auto table = build([&] { return kernel.build(nodes); }, error);
-    if (error != ref_error)
-      fail(c, kernel.full_name(),
-           "building: reference " + (ref_error.empty() ? "succeeded" : "threw " + ref_error) +
-               ", kernel " + (error.empty() ? "succeeded" : "threw " + error));
-    if (!table) continue;
-    const Lookup lookup = [&](auto keys, auto out) { table->owners(keys, out); };
-    check(c, kernel.full_name(), lookup, batch, want, table.get());
-  }
+  check_kernels(c, scheme, ref_error, batch, want,
+                [&](const chbench::KernelInfo& kernel) { return kernel.build(nodes); });
 }
 
 // ---- N beyond any node list: mod-N and jump arithmetic ----------------------------
@@ -398,6 +426,65 @@ void run_seeds(FuzzedDataProvider& in, Context& c) {
       [&](auto k, auto o) { hrw.owners_across_keys(k, o); }, batch, want);
 }
 
+// ---- production profiles ----------------------------------------------------------
+
+// A key hash moved into the profile's domain, as profile_key_hash() makes
+// them: ketama an MD5 word in the top 32 bits, redis a slot, kafka a
+// non-negative 31-bit murmur2; cassandra and maglev take any 64-bit value.
+uint64_t in_domain(chbench::Profile profile, uint64_t h) {
+  switch (profile) {
+    case chbench::Profile::kKetama:
+      return h & 0xffffffff00000000u;
+    case chbench::Profile::kRedis:
+      return h % 16384;
+    case chbench::Profile::kKafka:
+      return h & 0x7fffffffu;
+    default:
+      return h;
+  }
+}
+
+void run_profiles(FuzzedDataProvider& in, Context& c) {
+  const auto profiles = chbench::all_profiles();
+  const auto profile = profiles[in.ConsumeIntegralInRange<std::size_t>(0, profiles.size() - 1)];
+  const Scheme scheme = chbench::profile_scheme(profile);
+  chbench::ProfileCluster cluster;
+  cluster.nodes = decode_nodes(in, scheme);
+  if (cluster.nodes.names.size() > kMaxProfileNodes) cluster.nodes.names.resize(kMaxProfileNodes);
+  if (profile == chbench::Profile::kKetama && in.ConsumeBool()) {
+    // One weight per node (0 must be refused), or sometimes one too few.
+    const std::size_t count = cluster.nodes.names.size() - (in.ConsumeBool() ? 0 : 1);
+    for (std::size_t i = 0; i < count && count <= cluster.nodes.names.size(); ++i)
+      cluster.weights.push_back(in.ConsumeIntegralInRange<uint32_t>(0, 5));
+  }
+  c.what = "profile " + std::string(chbench::profile_name(profile)) +
+           ", N = " + std::to_string(cluster.nodes.size()) +
+           ", V = " + std::to_string(cluster.nodes.vnodes) +
+           ", M = " + std::to_string(cluster.nodes.table_size) + ", " +
+           std::to_string(cluster.weights.size()) + " weights";
+  std::string ref_error;
+  const auto reference =
+      build([&] { return chbench::build_profile_reference(profile, cluster); }, ref_error);
+  Batch batch;
+  Owners want;
+  if (reference) {
+    Keys anchors;
+    if (profile == chbench::Profile::kKetama)
+      for (const auto& e : chbench::ketama_continuum(cluster))
+        anchors.push_back(uint64_t{e.token} << 32);
+    if (profile == chbench::Profile::kCassandra)
+      for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);
+    if (profile == chbench::Profile::kMaglev) anchors = anchors_of(Scheme::kMaglev, cluster.nodes);
+    batch = decode_batch(in, anchors);
+    for (auto& h : batch.keys) h = in_domain(profile, h);
+    want.resize(batch.keys.size());
+    reference->owners(batch.keys, want);
+  }
+  check_kernels(c, scheme, ref_error, batch, want, [&](const chbench::KernelInfo& kernel) {
+    return chbench::build_profile_table(profile, cluster, kernel.name);
+  });
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
@@ -411,7 +498,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     forced.emplace(targets[pick - 1]);
     c.target = chbench::simd::target_name(targets[pick - 1]);
   }
-  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
     case 0:
       run_registry(in, c);
       break;
@@ -421,8 +508,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     case 2:
       run_tokens(in, c);
       break;
-    default:
+    case 3:
       run_seeds(in, c);
+      break;
+    default:
+      run_profiles(in, c);
       break;
   }
   return 0;
