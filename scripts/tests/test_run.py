@@ -300,18 +300,54 @@ class InstallDeps(unittest.TestCase):
         result = run(["bash", self.SCRIPT])
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
 
-    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
-    def test_missing_without_root(self):
+    def test_help_and_usage_errors(self):
+        result = run(["bash", self.SCRIPT, "--help"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("--toolchain NAME", result.stdout)
+        for args, message in ((["--toolchain", "mips"], "unknown toolchain 'mips'"),
+                              (["--toolchain"], "--toolchain needs a name"),
+                              (["--bogus"], "unknown option '--bogus'")):
+            result = run(["bash", self.SCRIPT, *args])
+            self.assertEqual((result.returncode, result.stdout), (2, ""), args)
+            self.assertIn(message, result.stderr)
+
+    def without_root(self, fake_dpkg_query: str, *args: str):
+        """Runs the script as nobody with a stand-in dpkg-query."""
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)
             fake = Path(tmp) / "dpkg-query"
-            fake.write_text("#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\nprintf installed\n")
+            fake.write_text(fake_dpkg_query)
             fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-            result = run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
-                          "bash", self.SCRIPT])
+            return run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
+                        "bash", self.SCRIPT, *args])
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_missing_without_root(self):
+        result = self.without_root(
+            "#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\nprintf 'all installed\\n'\n")
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertEqual(result.stdout, "")
         self.assertIn("missing packages: libhwy-dev; run as root", result.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_other_architecture_does_not_count(self):
+        # libhwy-dev installed for arm64 only: the native one is still missing.
+        result = self.without_root(
+            "#!/bin/sh\n[ \"$3\" = libhwy-dev ] && { printf 'arm64 installed\\n'; exit 0; }\n"
+            "printf 'all installed\\n'\n")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("missing packages: libhwy-dev;", result.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_aarch64_toolchain_packages(self):
+        # Everything native is installed, nothing of arm64 ("NAME:arm64" queries).
+        result = self.without_root(
+            "#!/bin/sh\ncase $3 in *:arm64) exit 1;; esac\nprintf 'all installed\\n'\n",
+            "--toolchain", "aarch64")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("libbenchmark-dev:arm64 libhwy-dev:arm64 libtbb-dev:arm64 "
+                      "libxxhash-dev:arm64; run as root", result.stderr)
+        self.assertIn("--toolchain aarch64", result.stderr)
 
 
 @unittest.skipUnless(shutil.which("shellcheck"), "shellcheck not installed")
