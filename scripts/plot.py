@@ -1234,6 +1234,12 @@ CONTEXT_ROWS = (
     ("SIMD target that ran (Highway)", "chbench_hwy_target"),
     ("SIMD targets supported", "chbench_hwy_targets_supported"),
     ("SIMD targets compiled", "chbench_hwy_targets_compiled"),
+    ("Emulated", "chbench_emulated"),
+    ("CMake preset", "chbench_preset"),
+    ("Toolchain (toolchains/*.cmake)", "chbench_toolchain"),
+    ("x86-64 baseline", "chbench_baseline"),
+    ("Target architecture", "chbench_target_arch"),
+    ("Cross-compiled", "chbench_cross_compiled"),
     ("Compiler", "chbench_compiler"),
     ("Build type", "chbench_build_type"),
     ("C++ flags", "chbench_cxx_flags"),
@@ -1293,6 +1299,10 @@ def report(run: Run, analysis: NodesAnalysis, targets: TargetsAnalysis, plots: d
               "Figures are nanoseconds per key for a batch of K precomputed key hashes "
               "(lookups only) unless the family says it includes hashing; each figure is "
               "the median over repetitions, with its coefficient of variation (CV).", ""]
+    emulated = str(ctx.get("chbench_emulated", "no"))
+    if emulated != "no":
+        lines += [f"**Emulated run: these timings mean nothing about any CPU** "
+                  f"({md_cell(emulated)}).", ""]
 
     lines += ["## Machine and build", "", "| | |", "|---|---|"]
     shown = set()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, machine_
                      snapshot)
 
 RUN_SH = str(SCRIPTS / "run.sh")
-RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-\d+)?$")
+RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-x86-64-v[234])?(-\d+)?$")
 RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_tokens.png",
              "schemes_nodes.png", "threads.png", "batch.png", "hashed.png", "targets.png"}
 
@@ -50,7 +51,7 @@ class RunOptions(unittest.TestCase):
     def test_help(self):
         result = run(["bash", RUN_SH, "--help"])
         self.assertEqual(result.returncode, 0)
-        self.assertIn("Usage: scripts/run.sh [--full] [--out DIR] [--jobs N]", result.stdout)
+        self.assertIn("Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N]", result.stdout)
 
     def test_unknown_option(self):
         result = run(["bash", RUN_SH, "--fast"])
@@ -151,6 +152,22 @@ class FullRun(unittest.TestCase):
         self.assertIn("| quick |", lines[0])
         self.assertIn(f"{self.machine}/{earlier.name}/report.md", lines[1])
 
+    def test_preset_names_the_run(self):
+        result = self.run_sh("--preset", "x86-64-v2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (name,) = self.run_dirs()
+        self.assertRegex(name, RUN_NAME)
+        self.assertTrue(name.endswith(f"-{commit_name()}-x86-64-v2"), name)
+        self.assertIn("preset x86-64-v2", result.stderr)
+
+    def test_bad_preset(self):
+        for preset, message in (("../x", "takes a preset name"),
+                                ("no-such-preset", "no configure preset 'no-such-preset'")):
+            result = run(["bash", RUN_SH, "--out", str(self.results), "--preset", preset])
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(message, result.stderr)
+            self.assertFalse(self.results.exists())
+
     def test_full_sweep_flag(self):
         result = self.run_sh("--full")
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -249,6 +266,10 @@ class Index(unittest.TestCase):
             add_earlier_run(root, "amd-epyc-2c", "20260101-120000-abc1234")
             add_earlier_run(root, "intel-xeon-8c", "20260102-080000-def5678")
             add_earlier_run(root, "amd-epyc-2c", "20260102-080000-def5678-2")
+            v2 = add_earlier_run(root, "amd-epyc-2c", "20260102-090000-def5678-x86-64-v2")
+            data = json.loads((v2 / "bench.json").read_text())
+            data["context"]["chbench_preset"] = "x86-64-v2"
+            (v2 / "bench.json").write_text(json.dumps(data))
             (root / "amd-epyc-2c" / ".partial-20260103-000000-nogit").mkdir()
             (root / "amd-epyc-2c" / "notes").mkdir()
             result = run([PYTHON, str(SCRIPTS / "index.py"), str(root)])
@@ -256,11 +277,14 @@ class Index(unittest.TestCase):
             rows = [line for line in (root / "README.md").read_text().splitlines()
                     if line.startswith("| 20")]
             self.assertEqual(rows, [
-                "| 2026-01-02 08:00:00 UTC | amd-epyc-2c | `def5678` | quick | "
+                "| 2026-01-02 09:00:00 UTC | amd-epyc-2c | x86-64-v2 | `def5678` | quick | "
+                "[20260102-090000-def5678-x86-64-v2]"
+                "(amd-epyc-2c/20260102-090000-def5678-x86-64-v2/report.md) |",
+                "| 2026-01-02 08:00:00 UTC | amd-epyc-2c | release | `def5678` | quick | "
                 "[20260102-080000-def5678-2](amd-epyc-2c/20260102-080000-def5678-2/report.md) |",
-                "| 2026-01-02 08:00:00 UTC | intel-xeon-8c | `def5678` | quick | "
+                "| 2026-01-02 08:00:00 UTC | intel-xeon-8c | release | `def5678` | quick | "
                 "[20260102-080000-def5678](intel-xeon-8c/20260102-080000-def5678/report.md) |",
-                "| 2026-01-01 12:00:00 UTC | amd-epyc-2c | `abc1234` | quick | "
+                "| 2026-01-01 12:00:00 UTC | amd-epyc-2c | release | `abc1234` | quick | "
                 "[20260101-120000-abc1234](amd-epyc-2c/20260101-120000-abc1234/report.md) |",
             ])
 
