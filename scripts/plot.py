@@ -823,13 +823,14 @@ def simd_checks(run: Run, scheme: str, simd_kernels: tuple, want_nodes: Callable
 # Plots
 
 
-def import_matplotlib():
-    """Imports matplotlib with the Agg backend; exits 1 with advice if absent."""
+def import_matplotlib(prog: str = PROG):
+    """Imports matplotlib with the Agg backend; exits 1 with advice for the
+    script `prog` if absent."""
     try:
         import matplotlib
     except ImportError:
-        print(f"{PROG}: error: matplotlib is not importable by {sys.executable}; "
-              "run /usr/bin/python3 scripts/plot.py (Debian's python3-matplotlib)",
+        print(f"{prog}: error: matplotlib is not importable by {sys.executable}; "
+              f"run /usr/bin/python3 scripts/{prog} (Debian's python3-matplotlib)",
               file=sys.stderr)
         sys.exit(EXIT_NO_MATPLOTLIB)
     matplotlib.use("Agg")
