@@ -374,6 +374,22 @@ class InstallDeps(unittest.TestCase):
         self.assertIn("--toolchain aarch64", result.stderr)
 
 
+class TestCommands(unittest.TestCase):
+    """test.sh and test-arm.sh: help, and usage errors before any work."""
+
+    def test_help_and_usage_errors(self):
+        for script, bad in (("test.sh", ["--presets"]), ("test.sh", ["--frob"]),
+                            ("test-arm.sh", ["--cpus", "sve1024"]),
+                            ("test-arm.sh", ["--jobs", "0"]), ("test-arm.sh", ["--frob"])):
+            path = str(SCRIPTS / script)
+            result = run(["bash", path, "--help"])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertTrue(result.stdout.startswith("Usage: "), result.stdout)
+            result = run(["bash", path, *bad])
+            self.assertEqual((result.returncode, result.stdout), (2, ""), (script, bad))
+            self.assertRegex(result.stderr, rf"^{re.escape(script)}: error: ")
+
+
 @unittest.skipUnless(shutil.which("shellcheck"), "shellcheck not installed")
 class ShellCheck(unittest.TestCase):
     """Every shell script is shellcheck-clean."""
