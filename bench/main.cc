@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -25,6 +26,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "context.h"
+#include "profiles.h"
 #include "sweep.h"
 
 namespace chbench::bench {
@@ -42,27 +44,32 @@ bool g_corrupt_one_owner = false;
 // built once here and reused until the next configuration needs something else.
 
 struct Keys {
-  uint64_t count = 0;  // pool size: batch size * windows
+  uint64_t count = 0;        // pool size: batch size * windows
+  unsigned window_bits = 0;  // != 0: hashes squeezed into_cluster()
   std::vector<uint64_t> hashes;
-  std::vector<char> bytes;        // key strings back to back ("hashed" only)
+  std::vector<char> bytes;        // key strings back to back ("hashed", "profiles")
   std::vector<uint32_t> offsets;  // count + 1 offsets into bytes
 };
 
 struct Expected {
+  std::optional<Profile> profile;
   Scheme scheme{};
   uint32_t nodes = 0, vnodes = 0;
   uint64_t keys = 0;
+  unsigned window_bits = 0;
   std::vector<uint32_t> owners;
 };
 
 struct Prepared {
   std::string name;
   std::unique_ptr<OwnerTable> table;
+  std::unique_ptr<ProfileLookup> lookup;  // family "profiles"
   std::unique_ptr<ThreadTeam> team;
   std::vector<uint32_t> out;
   unsigned threads_ran = 0;
   uint64_t tokens = 0;
-  std::string error;  // non-empty: do not time
+  double build_ms = 0;  // building the table from the node list
+  std::string error;    // non-empty: do not time
 };
 
 Keys g_keys;
@@ -70,12 +77,16 @@ Expected g_expected;
 Prepared g_prepared;
 
 const Keys& keys_for(const Config& c) {
-  const bool need_bytes = c.family == "hashed";
+  const bool need_bytes = c.family == "hashed" || c.family == "profiles";
   const uint64_t pool = c.keys * pool_windows(c.keys);
-  if (g_keys.count != pool || (need_bytes && g_keys.offsets.empty())) {
+  if (g_keys.count != pool || g_keys.window_bits != c.window_bits ||
+      (need_bytes && g_keys.offsets.empty())) {
     g_keys = Keys{};
     g_keys.count = pool;
+    g_keys.window_bits = c.window_bits;
     g_keys.hashes = default_key_hashes(pool);
+    if (c.window_bits != 0)
+      for (auto& h : g_keys.hashes) h = into_cluster(h, c.window_bits);
   }
   if (need_bytes && g_keys.offsets.empty()) {
     g_keys.offsets.reserve(pool + 1);
@@ -89,16 +100,30 @@ const Keys& keys_for(const Config& c) {
   return g_keys;
 }
 
+KeyBytes key_bytes(const Keys& keys) { return {keys.bytes.data(), keys.offsets}; }
+
 const std::vector<uint32_t>& expected_for(const Config& c, const NodeSet& nodes, const Keys& keys) {
+  if (c.profile) {
+    if (g_expected.profile != c.profile || g_expected.nodes != c.nodes ||
+        g_expected.vnodes != c.vnodes || g_expected.keys != keys.count) {
+      g_expected = Expected{};
+      auto owners = profile_reference_owners(c, key_bytes(keys), keys.count);
+      g_expected = Expected{c.profile, {}, c.nodes, c.vnodes, keys.count, 0, std::move(owners)};
+    }
+    return g_expected.owners;
+  }
   const Scheme s = c.kernel->scheme;
   const uint32_t v = s == Scheme::kRing ? c.vnodes : 0;
-  if (g_expected.scheme != s || g_expected.nodes != c.nodes || g_expected.vnodes != v ||
-      g_expected.keys != keys.count || g_expected.owners.size() != keys.count) {
+  if (g_expected.profile || g_expected.scheme != s || g_expected.nodes != c.nodes ||
+      g_expected.vnodes != v || g_expected.keys != keys.count ||
+      g_expected.window_bits != c.window_bits || g_expected.owners.size() != keys.count) {
     g_expected = Expected{};
-    auto reference = build_reference(s, nodes);
+    auto reference = c.window_bits != 0
+                         ? build_ring_reference(clustered_ring_entries(nodes, c.window_bits))
+                         : build_reference(s, nodes);
     std::vector<uint32_t> owners(keys.count);
     reference->owners(keys.hashes, owners);
-    g_expected = Expected{s, c.nodes, v, keys.count, std::move(owners)};
+    g_expected = Expected{{}, s, c.nodes, v, keys.count, c.window_bits, std::move(owners)};
   }
   return g_expected.owners;
 }
@@ -119,6 +144,34 @@ void hashed_owners(const OwnerTable& table, const Keys& keys, std::size_t first,
     }
     table.owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
   }
+}
+
+// The opaque zero that chains latency lookups: the compiler cannot see that it
+// is zero, so each key waits for the previous owner, while the keys looked up
+// stay the pool's own (and their owners comparable with the reference).
+volatile uint64_t g_chain_zero = 0;
+
+// Keys [first, last) one at a time, each key xor-ed with (previous owner &
+// zero): the latency of a lookup, not its throughput.
+void chained_owners(const OwnerTable& table, std::span<const uint64_t> keys, std::size_t first,
+                    std::size_t last, std::span<uint32_t> out) {
+  const uint64_t zero = g_chain_zero;
+  uint32_t previous = 0;
+  for (std::size_t i = first; i < last; ++i) {
+    previous = table.owner(keys[i] ^ (previous & zero));
+    out[i] = previous;
+  }
+}
+
+// The table a configuration times: the registry's kernel built from the node
+// list, or, for clustered tokens or a set number of keys in flight, the ring
+// kernel built over the ring made here; the stream baseline has none.
+std::unique_ptr<OwnerTable> build_table(const Config& c, const NodeSet& nodes) {
+  if (c.window_bits == 0 && c.in_flight == 0) return c.kernel->build(nodes);
+  const auto entries =
+      c.window_bits != 0 ? clustered_ring_entries(nodes, c.window_bits) : ring_entries(nodes);
+  return build_ring_kernel(c.kernel->name, SortedRing<uint64_t>::from_entries(entries),
+                           c.in_flight);
 }
 
 std::string describe_mismatch(const Config& c, const Keys& keys, std::span<const uint32_t> got,
@@ -145,22 +198,42 @@ Prepared& prepare(const Config& c) {
   try {
     const NodeSet nodes = default_nodes(c.nodes, c.vnodes);
     const Keys& keys = keys_for(c);
-    const auto& want = expected_for(c, nodes, keys);
-    g_prepared.table = c.kernel->build(nodes);
+    static const std::vector<uint32_t> kNone;
+    const auto& want = c.is_stream() ? kNone : expected_for(c, nodes, keys);
+    const auto build_start = std::chrono::steady_clock::now();
+    if (c.profile) {
+      g_prepared.lookup = make_profile_lookup(c);
+    } else {
+      g_prepared.table = c.is_stream() ? c.kernel->build(nodes) : build_table(c, nodes);
+    }
+    g_prepared.build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - build_start)
+            .count();
     g_prepared.team = std::make_unique<ThreadTeam>(c.threads);
     g_prepared.out.assign(keys.count, 0);
-    if (c.kernel->scheme == Scheme::kRing) g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
+    if (c.kernel && c.kernel->scheme == Scheme::kRing)
+      g_prepared.tokens = uint64_t{c.nodes} * c.vnodes;
     // The first run is the warm-up and the check; it also counts the threads.
-    if (c.family == "hashed") {
+    // Latency runs are checked on both paths: batch and one key at a time.
+    if (c.profile) {
+      g_prepared.lookup->owners(key_bytes(keys), 0, keys.count, g_prepared.out);
+      g_prepared.threads_ran = 1;
+    } else if (c.family == "hashed") {
       hashed_owners(*g_prepared.table, keys, 0, keys.count, g_prepared.out);
       g_prepared.threads_ran = 1;
     } else {
       g_prepared.threads_ran =
           g_prepared.team->owners_counting_threads(*g_prepared.table, keys.hashes, g_prepared.out);
     }
+    std::vector<uint32_t> chained;
+    if (c.family == "latency") {
+      chained.assign(keys.count, 0);
+      chained_owners(*g_prepared.table, keys.hashes, 0, keys.count, chained);
+    }
     if (g_corrupt_one_owner && !g_prepared.out.empty()) g_prepared.out[keys.count / 2] ^= 1;
-    if (g_prepared.out != want) {
-      g_prepared.error = describe_mismatch(c, keys, g_prepared.out, want);
+    if (!c.is_stream() && (g_prepared.out != want || (!chained.empty() && chained != want))) {
+      g_prepared.error =
+          describe_mismatch(c, keys, g_prepared.out != want ? g_prepared.out : chained, want);
       ++g_mismatches;
       std::cerr << "chbench_bench: " << g_prepared.error << "\n";
     }
@@ -203,9 +276,24 @@ void time_config(benchmark::State& state, const Config& c) {
   const std::span<uint32_t> out(p.out);
   uint64_t w = 0;
   const auto start = std::chrono::steady_clock::now();
-  if (c.family == "hashed") {
+  if (c.profile) {
+    const KeyBytes bytes = key_bytes(keys);
+    for (auto _ : state) {
+      p.lookup->owners(bytes, w * batch, (w + 1) * batch, out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+      if (++w == windows) w = 0;
+    }
+  } else if (c.family == "hashed") {
     for (auto _ : state) {
       hashed_owners(*p.table, keys, w * batch, (w + 1) * batch, out);
+      benchmark::DoNotOptimize(p.out.data());
+      benchmark::ClobberMemory();
+      if (++w == windows) w = 0;
+    }
+  } else if (c.family == "latency") {
+    for (auto _ : state) {
+      chained_owners(*p.table, pool, w * batch, (w + 1) * batch, out);
       benchmark::DoNotOptimize(p.out.data());
       benchmark::ClobberMemory();
       if (++w == windows) w = 0;
@@ -232,9 +320,17 @@ void time_config(benchmark::State& state, const Config& c) {
   state.counters["threads_ran"] = p.threads_ran;
   state.counters["ns_per_key"] = ns_per_key;
   state.counters["keys_per_second"] = 1e9 / ns_per_key;
-  state.counters["memory_bytes"] = static_cast<double>(p.table->memory_bytes());
+  const std::size_t memory = p.table    ? p.table->memory_bytes()
+                             : p.lookup ? p.lookup->memory_bytes()
+                                        : 0;
+  state.counters["memory_bytes"] = static_cast<double>(memory);
+  if (p.tokens != 0 && !c.is_stream())
+    state.counters["bytes_per_token"] = static_cast<double>(memory) / static_cast<double>(p.tokens);
+  state.counters["build_ms"] = p.build_ms;
+  if (c.in_flight != 0) state.counters["in_flight"] = c.in_flight;
+  if (c.window_bits != 0) state.counters["window_bits"] = c.window_bits;
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
-  if (simd::is_simd_kernel(*c.kernel)) {
+  if (c.kernel && simd::is_simd_kernel(*c.kernel)) {
     // The Highway target that ran, forced or dispatched: name and HWY_* bit.
     state.SetLabel(simd::dispatched_target_name());
     state.counters["hwy_target"] = static_cast<double>(simd::dispatched_target());
@@ -296,6 +392,7 @@ struct Options {
   std::optional<uint32_t> nodes, vnodes;
   std::optional<uint64_t> keys;
   std::optional<unsigned> threads;
+  std::optional<unsigned> in_flight, window_bits;
   std::string target;
   unsigned max_threads = std::max(1u, std::thread::hardware_concurrency());
   std::optional<unsigned> repetitions;
@@ -312,16 +409,20 @@ struct Options {
 
 std::string kernel_list() {
   std::string out;
-  for (const auto& k : all_kernels())
+  auto line = [&](const KernelInfo& k) {
     out += "  " + k.full_name() +
            std::string(24 - std::min<std::size_t>(22, k.full_name().size()), ' ') +
            std::string(k.summary) + "\n";
+  };
+  for (const auto& k : all_kernels()) line(k);
+  line(stream_baseline());
   return out;
 }
 
 std::vector<Config> configs_from(const Options& o) {
-  const std::vector<std::string> known_families = {"tokens",  "nodes",  "batch",
-                                                   "threads", "hashed", "targets"};
+  const std::vector<std::string> known_families = {"tokens",  "latency", "inflight", "clustered",
+                                                   "nodes",   "batch",   "threads",  "hashed",
+                                                   "targets", "profiles"};
   // An option given with an empty list selects nothing; it never means "all".
   for (const auto& [flag, value] :
        {std::pair{"--families", o.families}, {"--schemes", o.schemes}, {"--kernels", o.kernels}})
@@ -331,7 +432,9 @@ std::vector<Config> configs_from(const Options& o) {
   so.max_threads = o.max_threads;
   for (const auto& f : split_list(o.families.value_or(""))) {
     if (std::find(known_families.begin(), known_families.end(), f) == known_families.end())
-      fail("unknown family '" + f + "' (known: tokens, nodes, batch, threads, hashed, targets)");
+      fail("unknown family '" + f +
+           "' (known: tokens, latency, inflight, clustered, nodes, batch, threads, hashed, "
+           "targets, profiles)");
     so.families.push_back(f);
   }
   std::set<Scheme> schemes;
@@ -340,6 +443,10 @@ std::vector<Config> configs_from(const Options& o) {
     const auto slash = name.find('/');
     if (slash == std::string::npos)
       fail("kernel '" + name + "' must be written scheme/kernel, e.g. ring/eytzinger");
+    if (name == "ring/stream") {
+      so.kernels.push_back(&stream_baseline());
+      continue;
+    }
     so.kernels.push_back(&find_kernel(parse_scheme(name.substr(0, slash)), name.substr(slash + 1)));
   }
   if (so.kernels.empty() && !schemes.empty())
@@ -361,7 +468,8 @@ std::vector<Config> configs_from(const Options& o) {
       fail("--target " + o.target + " is not a Highway target this build and this CPU can run (" +
            names + ")");
   }
-  const bool custom = o.nodes || o.vnodes || o.keys || o.threads || target != 0;
+  const bool custom =
+      o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits || target != 0;
   if (!custom) return make_sweep(so);
 
   // One configuration per selected kernel, from the values given.
@@ -389,6 +497,13 @@ std::vector<Config> configs_from(const Options& o) {
       fail("jump hash takes at most 2^31 - 1 buckets");
     c.kernel = k;
     c.target = simd::is_simd_kernel(*k) ? target : 0;  // the others have no target to force
+    // Only ring kernels take a cluster window, only two of them keys in flight.
+    const bool ring = k->scheme == Scheme::kRing && !c.is_stream();
+    c.window_bits = ring ? o.window_bits.value_or(0) : 0;
+    c.in_flight =
+        ring && (k->name == "stree" || k->name == "bucketed") ? o.in_flight.value_or(0) : 0;
+    if (o.in_flight && k->name == "stree" && *o.in_flight > 256)
+      fail("--in-flight for ring/stree must be 1 to 256 (its lockstep group)");
     out.push_back(c);
   }
   return out;
@@ -437,7 +552,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"quick", "full"}))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--families", o.families,
-                 "comma list of tokens,nodes,batch,threads,hashed,targets (default: all)");
+                 "comma list of tokens,latency,inflight,clustered,nodes,batch,threads,hashed,"
+                 "targets,profiles (default: all)");
   app.add_option("--schemes", o.schemes, "comma list of modn,ring,hrw,jump (default: all)");
   app.add_option("--kernels", o.kernels, "comma list of scheme/kernel (default: all)");
   app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
@@ -446,6 +562,14 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
   app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)")
       ->check(CLI::Range(0u, 1024u));
+  app.add_option("--in-flight", o.in_flight,
+                 "custom run: keys in flight of ring/stree (lockstep group, 1-256) and "
+                 "ring/bucketed (prefetch distance, 1-1024); default: theirs")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--cluster-window", o.window_bits,
+                 "custom run: ring tokens and keys squeezed into a window of 2^W hash values "
+                 "(1-63), the clustered-token worst case")
+      ->check(CLI::Range(1u, 63u));
   app.add_option("--target", o.target,
                  "custom run with the SIMD kernels forced to this Highway target (x86: AVX3, "
                  "AVX2, SSE4, SSSE3, SCALAR; Arm: SVE2_128, SVE_256, SVE2, SVE, NEON; default: "
@@ -513,12 +637,30 @@ int main(int argc, char** argv) {
   if (bargc > 1) fail(std::string("unknown option '") + bargv[1] + "' (see --help)");
 
   std::vector<Config> configs;
+  std::string filter;
   try {
     configs = configs_from(o);
   } catch (const std::exception& e) {
     fail(e.what());
   }
   if (configs.empty()) fail("the selection leaves no configuration to run");
+  // Google Benchmark's --benchmark_filter (POSIX extended regex, a leading '-'
+  // negates; the last one given wins) applied here too, so that --list, the
+  // memory check and the progress count see the configurations that will run.
+  for (const auto& arg : bench_args)
+    if (arg.rfind("--benchmark_filter=", 0) == 0) filter = arg.substr(19);
+  if (!filter.empty() && filter != "all") {
+    const bool negate = filter.front() == '-';
+    try {
+      const std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
+      std::erase_if(configs, [&](const Config& c) {
+        return std::regex_search(c.name() + "/real_time", re) == negate;
+      });
+    } catch (const std::regex_error&) {
+      fail("--benchmark_filter=" + filter + " is not a valid regular expression");
+    }
+    if (configs.empty()) fail("no configuration matches --benchmark_filter=" + filter);
+  }
   check_memory(configs);
 
   if (o.list) {
@@ -557,6 +699,7 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond);
   }
   add_run_context(o.sweep, o.cpuinfo, emulated);
+  benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(reps));
 
   ProgressReporter progress(configs.size());

@@ -11,12 +11,14 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "chbench/maglev.h"
 #include "placement.h"
 
 namespace chbench::lab {
@@ -39,9 +42,12 @@ constexpr const char* kProgram = "chbench-lab";
 
 struct Options {
   std::string scheme;
+  std::string profile;
   std::string nodes;
   std::string keys;
-  uint32_t vnodes = 100;
+  std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
+  std::string weights;             // ketama profile
+  uint32_t table_size = 65537;     // Maglev
   std::string format = "text";
   std::string kernel;
   unsigned threads = 0;
@@ -63,42 +69,115 @@ Format parse_format(const std::string& s) {
 
 // Everything a command needs, parsed and checked before anything is printed.
 struct Setup {
-  Scheme scheme{};
+  Scheme scheme{};  // for a profile, the scheme whose kernels it uses
+  Placement placement;
   Format format{};
   NodeSet nodes;
   std::string kernel;       // as given to make_table
   std::string kernel_name;  // "scheme/kernel" for reports
 };
 
+// "2,1,1" -> one weight per node of `nodes`, by name.
+std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& spec,
+                                                           const NodeSet& nodes) {
+  std::vector<uint32_t> weights;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma - start);
+    uint32_t w = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), w);
+    if (ec != std::errc() || end != item.data() + item.size() || w == 0 || w > 0x80000000u)
+      throw std::invalid_argument("--weights: '" + item + "' is not a weight 1 ... 2^31");
+    weights.push_back(w);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (weights.size() != nodes.size())
+    throw std::invalid_argument("--weights gives " + std::to_string(weights.size()) +
+                                " weights for " + std::to_string(nodes.size()) + " nodes");
+  std::map<std::string, uint32_t, std::less<>> by_name;
+  for (uint32_t i = 0; i < nodes.size(); ++i) by_name[nodes.names[i]] = weights[i];
+  return by_name;
+}
+
 Setup setup_from(const Options& o) {
   Setup s;
-  s.scheme = parse_scheme(o.scheme);
+  if (o.scheme.empty() == o.profile.empty())
+    throw std::invalid_argument("give --scheme or --profile (one of them)");
+  if (!o.profile.empty()) {
+    s.placement.profile = parse_profile(o.profile);
+    s.scheme = profile_scheme(*s.placement.profile);
+  } else {
+    s.scheme = parse_scheme(o.scheme);
+  }
+  s.placement.scheme = s.scheme;
   s.format = parse_format(o.format);
-  if (o.vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
-  s.nodes = parse_nodes(o.nodes, o.vnodes);
+  const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
+  if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
+  s.nodes = parse_nodes(o.nodes, vnodes);
+  s.nodes.table_size = o.table_size;
+  if (!o.weights.empty()) {
+    if (s.placement.profile != Profile::kKetama)
+      throw std::invalid_argument("--weights applies to --profile ketama only");
+    s.placement.weights = parse_weights(o.weights, s.nodes);
+  }
   s.kernel = o.kernel;
+  const std::string_view default_kernel =
+      s.placement.profile ? default_profile_kernel(*s.placement.profile) : fastest_kernel(s.scheme);
   if (s.kernel != "reference")  // find_kernel throws for an unknown name
-    s.kernel_name =
-        find_kernel(s.scheme, o.kernel.empty() ? fastest_kernel(s.scheme) : o.kernel).full_name();
+    s.kernel_name = find_kernel(s.scheme, o.kernel.empty() ? default_kernel : o.kernel).full_name();
   else
-    s.kernel_name = std::string(scheme_name(s.scheme)) + "/reference";
+    s.kernel_name = std::string(s.placement.profile ? profile_name(*s.placement.profile)
+                                                    : scheme_name(s.scheme)) +
+                    "/reference";
+  if (s.placement.profile) {
+    profile_cluster(s.placement, s.nodes);  // throws for a cluster the profile refuses
+    return s;
+  }
+  if (s.scheme == Scheme::kMaglev) validate_maglev(s.nodes);
   if (s.scheme == Scheme::kRing && uint64_t{s.nodes.size()} * s.nodes.vnodes > 0xffffffffu)
-    throw std::invalid_argument("N * V = " + std::to_string(uint64_t{s.nodes.size()} * o.vnodes) +
+    throw std::invalid_argument("N * V = " + std::to_string(uint64_t{s.nodes.size()} * vnodes) +
                                 " tokens exceeds the 2^32 - 1 a ring indexes");
   if (s.scheme == Scheme::kJump && s.nodes.size() > 0x7fffffffu)
     throw std::invalid_argument("jump hash takes at most 2^31 - 1 buckets");
   return s;
 }
 
-// "ring (V = 100)" or "hrw".
+// True where --vnodes means something: the ring scheme, the cassandra profile.
+bool uses_vnodes(const Setup& s) {
+  return s.placement.profile ? s.placement.profile == Profile::kCassandra
+                             : s.scheme == Scheme::kRing;
+}
+
+// "ring (V = 100)", "hrw", "maglev (M = 65537)", "cassandra profile (num_tokens = 256)".
 std::string scheme_label(const Setup& s, uint32_t vnodes) {
-  std::string label(scheme_name(s.scheme));
-  if (s.scheme == Scheme::kRing) label += " (V = " + std::to_string(vnodes) + ")";
+  std::string label(s.placement.profile ? profile_name(*s.placement.profile)
+                                        : scheme_name(s.scheme));
+  if (s.placement.profile) label += " profile";
+  if (uses_vnodes(s))
+    label += (s.placement.profile ? " (num_tokens = " : " (V = ") + std::to_string(vnodes) + ")";
+  if (s.scheme == Scheme::kMaglev && s.placement.profile != Profile::kRedis)
+    label += " (M = " + std::to_string(s.nodes.table_size) + ")";
   return label;
 }
 
-json vnodes_json(const Setup& s) {
-  return s.scheme == Scheme::kRing ? json(s.nodes.vnodes) : json(nullptr);
+json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes.vnodes) : json(nullptr); }
+
+json profile_json(const Setup& s) {
+  return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
+}
+
+// The column owners prints beside a profile's owner: what the system itself
+// would show for the key, from the profile's key hash.
+const char* hash_column(Profile p) {
+  return p == Profile::kRedis ? "slot" : p == Profile::kCassandra ? "token" : "hash";
+}
+std::string hash_value(Profile p, uint64_t h) {
+  if (p == Profile::kKetama) return std::to_string(h >> 32);
+  if (p == Profile::kCassandra)
+    return std::to_string(static_cast<int64_t>(h ^ (uint64_t{1} << 63)));
+  return std::to_string(h);
 }
 
 // ---- output ---------------------------------------------------------------------
@@ -176,14 +255,17 @@ double ratio(uint64_t a, uint64_t b) {
 // ---- owners ------------------------------------------------------------------------
 
 int run_owners(const Setup& s, const KeySet& keys) {
-  const auto table = make_table(s.scheme, s.nodes, s.kernel);
+  const auto table = make_table(s.placement, s.nodes, s.kernel);
+  const std::optional<Profile> profile = s.placement.profile;
   Out out;
   std::string& b = out.buffer();
-  if (s.format == Format::kCsv) out << "key,owner\n";
+  if (s.format == Format::kCsv)
+    out << (profile ? std::string("key,owner,") + hash_column(*profile) + "\n" : "key,owner\n");
   if (s.format == Format::kJson) {
-    json head = {{"command", "owners"},      {"scheme", scheme_name(s.scheme)},
-                 {"vnodes", vnodes_json(s)}, {"kernel", s.kernel_name},
-                 {"nodes", s.nodes.names},   {"keys", keys.size()}};
+    json head = {{"command", "owners"},        {"scheme", scheme_name(s.scheme)},
+                 {"profile", profile_json(s)}, {"vnodes", vnodes_json(s)},
+                 {"kernel", s.kernel_name},    {"nodes", s.nodes.names},
+                 {"keys", keys.size()}};
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
     out << text << ",\"owners\":[";
@@ -191,25 +273,30 @@ int run_owners(const Setup& s, const KeySet& keys) {
   // Owners of a slice of keys at a time, looked up in parallel, printed in order.
   constexpr uint64_t kSlice = uint64_t{1} << 16;
   std::vector<uint32_t> owners(std::min(kSlice, keys.size()));
+  std::vector<uint64_t> hashes(profile ? owners.size() : 0);
   std::string key;
   for (uint64_t first = 0; first < keys.size(); first += kSlice) {
     const std::span<uint32_t> slice(owners.data(), std::min(kSlice, keys.size() - first));
-    lookup_owners(*table, keys, first, slice);
+    lookup_owners(*table, keys, first, slice, profile);
+    if (profile) keys.hashes(first, std::span(hashes).first(slice.size()), profile);
     for (std::size_t i = 0; i < slice.size(); ++i) {
       key.clear();
       keys.append_key(first + i, key);
       const std::string& owner = s.nodes.names[slice[i]];
+      const std::string hash = profile ? hash_value(*profile, hashes[i]) : std::string();
       switch (s.format) {
         case Format::kText:
           b += key;
           b += '\t';
           b += owner;
+          if (profile) (b += '\t') += hash;
           b += '\n';
           break;
         case Format::kCsv:
           append_csv(b, key);
           b += ',';
           append_csv(b, owner);
+          if (profile) (b += ',') += hash;
           b += '\n';
           break;
         case Format::kJson:
@@ -217,6 +304,7 @@ int run_owners(const Setup& s, const KeySet& keys) {
           b += json_string(key);
           b += ",\"owner\":";
           b += json_string(owner);
+          if (profile) b += std::string(",\"") + hash_column(*profile) + "\":" + hash;
           b += '}';
           break;
       }
@@ -242,19 +330,26 @@ std::vector<std::pair<uint32_t, uint64_t>> ranked(const std::vector<uint64_t>& c
 int run_move(const Setup& s, const Options& o, const KeySet& keys) {
   if (o.add.empty() && o.remove.empty())
     throw std::invalid_argument("move needs --add NODE[,NODE...] or --remove NODE[,NODE...]");
+  if (s.placement.profile == Profile::kKafka && !o.remove.empty())
+    throw std::invalid_argument(
+        "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
   const NodeSet& before = s.nodes;
   const NodeSet after = apply_change(s.scheme, before, o.add, o.remove);
-  const MoveResult r = measure_move(s.scheme, before, after, keys, o.list, s.kernel);
+  const MoveResult r = measure_move(s.placement, before, after, keys, o.list, s.kernel);
   const uint64_t k = r.keys;
-  // The classic growth N -> N + 1 has a closed form (placement.h).
+  // The classic growth N -> N + 1 has a closed form (placement.h) where the
+  // newcomer only takes keys (not Maglev, whose table shifts between old
+  // nodes too, nor Redis, whose slot ranges are laid out afresh).
   std::optional<GrowthTheory> theory;
-  if (r.removed.empty() && r.added.size() == 1) theory = growth_theory(s.scheme, before.size());
+  if (r.removed.empty() && r.added.size() == 1 && s.scheme != Scheme::kMaglev)
+    theory = growth_theory(s.scheme, before.size());
 
   Out out;
   std::string& b = out.buffer();
   if (s.format == Format::kJson) {
     json j = {{"command", "move"},
               {"scheme", scheme_name(s.scheme)},
+              {"profile", profile_json(s)},
               {"vnodes", vnodes_json(s)},
               {"kernel", s.kernel_name},
               {"keys", k},
@@ -464,19 +559,31 @@ json spread_json(const Spread& s, bool pooled) {
 int run_balance(const Setup& s, const Options& o, const KeySet& keys) {
   if (o.rings == 0) throw std::invalid_argument("--rings must be at least 1");
   if (o.rings > 100000) throw std::invalid_argument("--rings takes at most 100000 rings");
-  if (o.rings > 1 && (s.scheme == Scheme::kModN || s.scheme == Scheme::kJump))
+  const bool by_position =
+      s.placement.profile
+          ? s.placement.profile == Profile::kKafka || s.placement.profile == Profile::kRedis
+          : s.scheme == Scheme::kModN || s.scheme == Scheme::kJump;
+  if (o.rings > 1 && by_position)
     throw std::invalid_argument("--rings repeats over new node names, but " +
-                                std::string(scheme_name(s.scheme)) +
+                                std::string(s.placement.profile ? profile_name(*s.placement.profile)
+                                                                : scheme_name(s.scheme)) +
                                 " places keys by node position only: every repetition would be "
-                                "the same; use --scheme ring or hrw");
-  const bool ring = s.scheme == Scheme::kRing;
+                                "the same; use --scheme ring, hrw or maglev");
+  const bool ring = !s.placement.profile && s.scheme == Scheme::kRing;
   const uint32_t n = s.nodes.size();
   std::vector<Balance> results;
   std::vector<NodeSet> sets;
   std::vector<ShareStats> key_stats, circle_stats;
   for (uint32_t r = 0; r < o.rings; ++r) {
     sets.push_back(replica_nodes(s.nodes, r));
-    results.push_back(measure_balance(s.scheme, sets.back(), keys, s.kernel));
+    // Ketama weights follow their servers into the replica ("@r" names).
+    Placement placement = s.placement;
+    placement.weights.clear();
+    for (uint32_t i = 0; i < s.nodes.size(); ++i) {
+      const auto w = s.placement.weights.find(s.nodes.names[i]);
+      if (w != s.placement.weights.end()) placement.weights[sets.back().names[i]] = w->second;
+    }
+    results.push_back(measure_balance(placement, sets.back(), keys, s.kernel));
     key_stats.push_back(share_stats(std::span<const uint64_t>(results.back().node_keys)));
     if (ring) circle_stats.push_back(share_stats(std::span<const double>(results.back().circle)));
   }
@@ -503,6 +610,7 @@ int run_balance(const Setup& s, const Options& o, const KeySet& keys) {
   if (s.format == Format::kJson) {
     json j = {{"command", "balance"},
               {"scheme", scheme_name(s.scheme)},
+              {"profile", profile_json(s)},
               {"vnodes", vnodes_json(s)},
               {"kernel", s.kernel_name},
               {"nodes", n},
@@ -604,8 +712,16 @@ int run_balance(const Setup& s, const Options& o, const KeySet& keys) {
 // ---- command line ---------------------------------------------------------------------------
 
 void add_common(CLI::App* cmd, Options& o, bool keys_required) {
-  cmd->add_option("--scheme", o.scheme, "placement scheme: modn, ring, hrw (rendezvous), jump")
-      ->required();
+  cmd->add_option("--scheme", o.scheme,
+                  "placement scheme: modn, ring, hrw (rendezvous), jump, maglev");
+  cmd->add_option("--profile", o.profile,
+                  "instead of --scheme, place keys as a real system does: ketama (libmemcached), "
+                  "redis (Cluster slots), kafka (default partitioner), cassandra "
+                  "(Murmur3Partitioner), maglev; see docs/profiles.md");
+  cmd->add_option("--weights", o.weights,
+                  "ketama profile: one weight per node, W1,W2,... (default: all 1)");
+  cmd->add_option("--table-size", o.table_size,
+                  "Maglev lookup table size M, a prime >= N (default 65537)");
   cmd->add_option("--nodes", o.nodes,
                   "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C")
       ->required();
@@ -617,7 +733,9 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
     keys->required();
   else
     o.keys = "100000";
-  cmd->add_option("--vnodes", o.vnodes, "tokens per node, ring only (default 100)");
+  cmd->add_option(
+      "--vnodes", o.vnodes,
+      "tokens per node: ring (default 100), cassandra profile num_tokens (default 256)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme (default: the fastest), or 'reference'");
@@ -638,7 +756,10 @@ int run(int argc, char** argv) {
       "  chbench-lab owners --scheme ring --nodes 5 --keys 10 --format csv\n"
       "  chbench-lab move --scheme modn --nodes 4 --add node-4\n"
       "  chbench-lab move --scheme ring --vnodes 1 --nodes 10 --remove node-3\n"
-      "  chbench-lab balance --scheme ring --vnodes 16 --nodes 5 --rings 50");
+      "  chbench-lab balance --scheme ring --vnodes 16 --nodes 5 --rings 50\n"
+      "  chbench-lab owners --profile redis --nodes 3 --keys 5\n"
+      "  chbench-lab move --profile ketama --nodes a:11211,b:11211 --weights 1,2 --add c:11211\n"
+      "  chbench-lab move --profile kafka --nodes 12 --add node-12");
 
   CLI::App* owners = app.add_subcommand("owners", "print each key's owner");
   owners->footer(

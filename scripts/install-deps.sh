@@ -36,13 +36,21 @@ readonly BASE_PACKAGES=(
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
+  libssl-dev libmurmurhash-dev
+  libmemcached-dev libhiredis-dev redis-server
 )
 # The aarch64 cross build: the cross compiler, qemu-aarch64, and the arm64
 # builds of the libraries chbench links. Catch2 (header-only, Multi-Arch:
 # foreign), nlohmann-json and CLI11 (Architecture: all) serve both.
+# libmemcached-dev:arm64 does not co-install with the amd64 one on bookworm
+# (its dependency libsasl2-dev is not Multi-Arch: same, apt would remove the
+# amd64 packages): the cross build links the arm64 runtime library
+# libmemcached11:arm64 with the (identical) headers of the amd64 package; see
+# toolchains/aarch64-linux-gnu.cmake. redis-server runs on the build machine.
 readonly AARCH64_PACKAGES=(
   g++-aarch64-linux-gnu qemu-user
   libbenchmark-dev:arm64 libhwy-dev:arm64 libtbb-dev:arm64 libxxhash-dev:arm64
+  libssl-dev:arm64 libmurmurhash-dev:arm64 libhiredis-dev:arm64 libmemcached11:arm64
 )
 
 die() {

@@ -5,21 +5,28 @@ Reads the Google Benchmark 1.7.1 JSON that build/release/bench/chbench_bench
 writes (--benchmark_out=FILE --benchmark_out_format=json, run with
 repetitions) and writes into an existing folder:
 
-  ring_tokens.png    ns/key vs ring tokens, per ring kernel    (family "tokens")
+  ring_tokens.png    ns/key vs ring tokens, per ring kernel, with the stream
+                     floor                                     (family "tokens")
+  latency.png        throughput beside latency vs ring tokens  ("tokens", "latency")
+  inflight.png       ns/key vs keys in flight, per kernel and ring (family "inflight")
+  clustered.png      ns/key on clustered tokens, vs Eytzinger  (family "clustered")
   schemes_nodes.png  ns/key vs node count, every scheme        (family "nodes")
   threads.png        speed-up vs thread count, per kernel      (family "threads")
   batch.png          ns/key vs batch size K, per kernel        (family "batch")
   hashed.png         ns/key with key hashing included          (family "hashed")
   targets.png        SIMD speed-up over scalar, per Highway target (family "targets")
-  report.md          machine and build, ratios, SIMD targets, plots, tables, checks
+  report.md          machine and build, ratios, the ring's speed-limit goals (issue
+                     4), SIMD targets, plots, tables, checks
 
 A family missing from the JSON gets no plot; the report says so.
 
 Benchmark names follow the bench's contract
-`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>`, where a SIMD
-kernel forced to one Highway target is `<kernel>@<TARGET>`; suffixes that
-Google Benchmark appends itself (`/real_time`, `/repeats:3`, a second
-`threads:`) are ignored. Counters are top-level numeric fields of each entry.
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`,
+where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>` and
+`ring/stream` is the stream baseline (reads each key hash, writes one owner, no
+lookup); suffixes that Google Benchmark appends itself (`/real_time`,
+`/repeats:3`, a second `threads:`) are ignored. Counters are top-level numeric
+fields of each entry.
 
 Exit status: 0 on success; 2 when the input cannot be read, is not JSON
 (corrupt or truncated), holds no chbench benchmarks, or the output folder does
@@ -46,16 +53,19 @@ PROG = "plot.py"
 EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 1
 
-FAMILY_ORDER = ("tokens", "nodes", "batch", "threads", "hashed", "targets")
-SCHEME_ORDER = ("ring", "hrw", "jump", "modn")
+FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
+                "hashed", "targets", "profiles")
+SCHEME_ORDER = ("ring", "hrw", "jump", "modn", "maglev")
 SCHEME_TITLES = {
     "ring": "ring",
     "hrw": "rendezvous (HRW)",
     "jump": "jump",
     "modn": "mod-N",
+    "maglev": "Maglev",
 }
 # Name segments `KEY:value` and the counter each one mirrors.
-NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads"}
+NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
+               "inflight": "in_flight", "window": "window_bits"}
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 # Tokens at and above which the report compares Eytzinger with lower_bound.
 RATIO_MIN_TOKENS = 1_000_000
@@ -65,6 +75,9 @@ DPI = 150
 
 OUTPUT_FILES = (
     "ring_tokens.png",
+    "latency.png",
+    "inflight.png",
+    "clustered.png",
     "schemes_nodes.png",
     "threads.png",
     "batch.png",
@@ -88,6 +101,21 @@ SCALAR_COUNTERPARTS = {
 SIMD_HRW_MIN_NODES = 64
 SIMD_JUMP_NODES = (1_000, 1_000_000)
 
+# Issue 4, "Ring at the speed limit". The stream baseline reads each key hash
+# and writes one owner without a lookup: the memory floor, never a kernel.
+STREAM_LABEL = "ring/stream"
+LOWER_BOUND_LABEL = "ring/lower_bound"
+EYTZINGER_LABEL = "ring/eytzinger"
+SMALL_RING = 65_536  # "~64k tokens": the measured ring closest to this
+LARGE_RING = 16_777_216  # "~16M tokens"
+NEAR_FACTOR = 2.0  # a ring is "~T tokens" only within this factor of T
+# Best ring kernel ÷ lower_bound at least this much, at ~64k and ~16M tokens.
+LOWER_BOUND_GOALS = ((SMALL_RING, "~64k", 20.0), (LARGE_RING, "~16M", 30.0))
+STREAM_GOAL = 6.0  # best ring kernel ÷ stream at most this, at every ring up to ~64k
+CLUSTERED_GOAL_KERNELS = ("ring/stree", "ring/bucketed")  # no slower than Eytzinger there
+# What "keys in flight" means for each kernel of family "inflight".
+KNOB_NAMES = {"ring/stree": "lockstep group", "ring/bucketed": "prefetch distance"}
+
 
 class InputError(Exception):
     """The input cannot be used; the message is one line for the user."""
@@ -104,11 +132,12 @@ class BenchName:
     family: str
     scheme: str
     kernel: str
-    params: dict  # counter name ("nodes", "vnodes", "keys", "threads") -> int
+    params: dict  # counter name ("nodes", "vnodes", "keys", "threads", "in_flight",
+    #               "window_bits") -> int
 
 
 def parse_name(name: str) -> Optional[BenchName]:
-    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/...]`.
+    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/inflight:g][/window:w][/...]`.
 
     Returns None when the name does not start with three plain segments.
     Unknown or repeated `KEY:value` segments (Google Benchmark appends its
@@ -150,11 +179,12 @@ def entry_ns_per_key(entry: dict) -> Optional[float]:
 
 
 def real_time_ns_per_key(entry: dict) -> Optional[float]:
-    """real_time (converted to ns) divided by the keys counter, or None."""
+    """real_time (converted to ns) divided by the keys counter, or None
+    unless both are positive."""
     real_time = number(entry.get("real_time"))
     keys = number(entry.get("keys"))
     scale = TIME_UNIT_NS.get(entry.get("time_unit", "ns"))
-    if real_time is None or not keys or scale is None:
+    if real_time is None or real_time <= 0 or not keys or keys < 0 or scale is None:
         return None
     return real_time * scale / keys
 
@@ -173,7 +203,11 @@ class Result:
     threads: Optional[int] = None
     threads_ran: Optional[int] = None
     tokens: Optional[int] = None
+    in_flight: Optional[int] = None  # family "inflight": lockstep group or prefetch distance
+    window_bits: Optional[int] = None  # family "clustered": tokens in one 2^w window
     memory_bytes: Optional[float] = None
+    bytes_per_token: Optional[float] = None  # lookup structure ÷ tokens
+    build_ms: Optional[float] = None  # building the table from the node list, once
     order: int = 0  # where the kernel first appears in the JSON (bench order)
     ns: Optional[float] = None  # median ns/key
     ns_lo: Optional[float] = None  # spread: min over repetitions ...
@@ -191,6 +225,11 @@ class Result:
         return f"{self.scheme}/{self.kernel}"
 
     @property
+    def is_floor(self) -> bool:
+        """The stream baseline: a memory floor to compare with, not a kernel."""
+        return self.label == STREAM_LABEL
+
+    @property
     def base_kernel(self) -> str:
         """The kernel without a forced target: `simd_keys` of `simd_keys@AVX2`."""
         return self.kernel.partition("@")[0]
@@ -204,7 +243,7 @@ class Result:
         """Scheme order of SPEC.md, kernels in the bench's order, then parameters."""
         scheme = SCHEME_ORDER.index(self.scheme) if self.scheme in SCHEME_ORDER else 99
         return (scheme, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
-                self.keys or 0, self.threads or 0)
+                self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0)
 
 
 @dataclass
@@ -312,7 +351,14 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
     result.tokens = counter("tokens")
     if result.tokens is None and parsed.scheme == "ring" and result.nodes and result.vnodes:
         result.tokens = result.nodes * result.vnodes
+    result.in_flight = counter("in_flight") or parsed.params.get("in_flight")
+    result.window_bits = counter("window_bits") or parsed.params.get("window_bits")
     result.memory_bytes = number(first.get("memory_bytes"))
+    result.bytes_per_token = number(first.get("bytes_per_token"))
+    if result.bytes_per_token is None and result.memory_bytes and result.tokens \
+            and not result.is_floor:
+        result.bytes_per_token = result.memory_bytes / result.tokens
+    result.build_ms = number(first.get("build_ms"))
     label = first.get("label")
     result.hwy_label = (label.strip() or None) if isinstance(label, str) else None
     result.hwy_target = number(first.get("hwy_target"))
@@ -327,7 +373,7 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
     if result.ns is None and samples:
         result.ns = statistics.median(samples)
     if result.ns is None:
-        result.error = "no ns_per_key, real_time or keys in the JSON"
+        result.error = "no positive ns_per_key, real_time or keys in the JSON"
         return result
 
     counted = number(first.get("ns_per_key"))
@@ -820,6 +866,188 @@ def simd_checks(run: Run, scheme: str, simd_kernels: tuple, want_nodes: Callable
 
 
 # --------------------------------------------------------------------------
+# Issue 4: the ring at the speed limit
+
+
+@dataclass
+class RingPoint:
+    """The ring kernels of one family measured on one ring, at one thread.
+
+    kernels maps `ring/<kernel>` to its Result; the stream baseline is among
+    them when it ran, but never counts as the best kernel.
+    """
+
+    tokens: int
+    nodes: Optional[int]
+    vnodes: Optional[int]
+    keys: Optional[int]
+    kernels: dict
+
+    def best(self) -> Optional[Result]:
+        """The fastest ring kernel here (median ns/key), stream excluded."""
+        return min((r for r in self.kernels.values() if not r.is_floor),
+                   key=lambda r: r.ns, default=None)
+
+
+def ring_points(run: Run, family: str) -> list:
+    """A family's one-thread ring results, one RingPoint per ring (N, V, K,
+    cluster window), ascending in tokens; runs with keys in flight set are
+    left out (family "inflight" varies them)."""
+    points: dict = {}
+    for r in run.family(family):
+        if r.scheme != "ring" or not r.tokens or (r.threads or 1) != 1 or r.in_flight:
+            continue
+        key = (r.nodes, r.vnodes, r.keys, r.window_bits)
+        point = points.setdefault(key, RingPoint(r.tokens, r.nodes, r.vnodes, r.keys, {}))
+        point.kernels.setdefault(r.label, r)
+    return sorted(points.values(), key=lambda p: (p.tokens, p.keys or 0, p.nodes or 0))
+
+
+def nearest_ring(points: list, target: int) -> Optional[RingPoint]:
+    """The point whose token count is closest to target (in ratio), if within
+    NEAR_FACTOR of it; on a tie the larger ring."""
+    near = [p for p in points if abs(math.log(p.tokens / target)) <= math.log(NEAR_FACTOR)]
+    return min(near, key=lambda p: (abs(math.log(p.tokens / target)), -p.tokens), default=None)
+
+
+@dataclass
+class Goal:
+    """One of issue 4's speed goals as this run measured it."""
+
+    text: str  # what the goal asks, in Markdown
+    measured: str  # the figures that decide it, or why there are none
+    met: Optional[bool]  # None: not measured in this run
+
+    @property
+    def verdict(self) -> str:
+        """'goal met', 'goal not met' or 'not measured'."""
+        if self.met is None:
+            return "not measured"
+        return "goal met" if self.met else "goal not met"
+
+
+@dataclass
+class InflightLine:
+    """One kernel on one ring of family "inflight": its runs per keys in flight."""
+
+    label: str
+    tokens: int
+    points: list  # of Result, ascending in in_flight
+    default: Optional[Result]  # the same kernel and ring in family "tokens"
+
+    @property
+    def knob(self) -> str:
+        """What keys in flight means for this kernel."""
+        return KNOB_NAMES.get(self.label, "keys in flight")
+
+    def best(self) -> Result:
+        """The fastest setting (median ns/key); on a tie the fewer keys in flight."""
+        return min(self.points, key=lambda r: (r.ns, r.in_flight))
+
+    def at(self, in_flight: int) -> Optional[Result]:
+        """The run with this many keys in flight, if measured."""
+        return next((r for r in self.points if r.in_flight == in_flight), None)
+
+
+def inflight_lines(run: Run) -> list:
+    """Family "inflight" at one thread as one InflightLine per kernel and
+    ring, kernels in bench order, rings ascending."""
+    groups: dict = {}
+    for r in run.family("inflight"):
+        if r.in_flight and r.tokens and (r.threads or 1) == 1:
+            groups.setdefault((r.label, r.nodes, r.vnodes, r.keys, r.window_bits), []).append(r)
+    defaults = {(r.label, r.nodes, r.vnodes, r.keys): r
+                for r in run.family("tokens") if (r.threads or 1) == 1}
+    lines = []
+    for (label, nodes, vnodes, keys, _), results in groups.items():
+        results.sort(key=lambda r: r.in_flight)
+        lines.append(InflightLine(label, results[0].tokens, results,
+                                  defaults.get((label, nodes, vnodes, keys))))
+    return sorted(lines, key=lambda line: (line.points[0].order, line.tokens))
+
+
+@dataclass
+class SpeedLimit:
+    """Issue 4's ratios and goal verdicts, from families tokens, clustered and
+    inflight."""
+
+    tokens: list  # RingPoints of family "tokens"
+    lower_bound: list  # ("~64k" or "~16M", goal ratio, RingPoint or None)
+    lower_bound_goals: list  # a Goal per entry of lower_bound
+    stream_limit: int  # rings up to this many tokens are held to STREAM_GOAL
+    stream: list  # RingPoints up to stream_limit with stream and a kernel
+    stream_goal: Goal
+    clustered: list  # RingPoints of family "clustered" with ring/eytzinger
+    clustered_goal: Goal
+    inflight: list  # of InflightLine
+
+    @property
+    def goals(self) -> list:
+        """Every goal, in the issue's order."""
+        return self.lower_bound_goals + [self.stream_goal, self.clustered_goal]
+
+
+def analyse_speed_limit(run: Run) -> SpeedLimit:
+    """Computes every ratio of the "Ring at the speed limit" section."""
+    tokens = ring_points(run, "tokens")
+    lower_bound, goals = [], []
+    for target, name, goal in LOWER_BOUND_GOALS:
+        point = nearest_ring([p for p in tokens if LOWER_BOUND_LABEL in p.kernels
+                              and p.best() is not None], target)
+        lower_bound.append((name, goal, point))
+        text = f"best ring kernel ≥ {goal:g}× `{LOWER_BOUND_LABEL}` at {name} tokens"
+        if point is None:
+            goals.append(Goal(text, f"no ring within {NEAR_FACTOR:g}× of "
+                                    f"{integer(target)} tokens with `{LOWER_BOUND_LABEL}`", None))
+            continue
+        speedup = point.kernels[LOWER_BOUND_LABEL].ns / point.best().ns
+        goals.append(Goal(text, f"{sig3(speedup)}× (`{point.best().label}` at "
+                                f"{integer(point.tokens)} tokens)", speedup >= goal))
+
+    small = nearest_ring(tokens, SMALL_RING)
+    stream_limit = small.tokens if small is not None else SMALL_RING
+    stream = [p for p in tokens if p.tokens <= stream_limit and STREAM_LABEL in p.kernels
+              and p.best() is not None]
+    text = (f"best ring kernel ≤ {STREAM_GOAL:g}× `{STREAM_LABEL}` at every ring up to "
+            "~64k tokens")
+    if stream:
+        worst = max(stream, key=lambda p: p.best().ns / p.kernels[STREAM_LABEL].ns)
+        ratio = worst.best().ns / worst.kernels[STREAM_LABEL].ns
+        stream_goal = Goal(text, f"worst {sig3(ratio)}× (`{worst.best().label}` at "
+                                 f"{integer(worst.tokens)} tokens) over {len(stream)} ring"
+                                 + ("s" if len(stream) > 1 else ""), ratio <= STREAM_GOAL)
+    else:
+        stream_goal = Goal(text, f"no ring up to {integer(stream_limit)} tokens with "
+                                 f"`{STREAM_LABEL}` and a kernel", None)
+
+    clustered = [p for p in ring_points(run, "clustered") if EYTZINGER_LABEL in p.kernels]
+    return SpeedLimit(tokens, lower_bound, goals, stream_limit, stream, stream_goal, clustered,
+                      clustered_goal(clustered), inflight_lines(run))
+
+
+def clustered_goal(points: list) -> Goal:
+    """CLUSTERED_GOAL_KERNELS no slower than Eytzinger on any clustered ring."""
+    names = " and ".join(f"`{label}`" for label in CLUSTERED_GOAL_KERNELS)
+    text = f"on clustered tokens, {names} no slower than `{EYTZINGER_LABEL}`"
+    ranges, slower = [], []
+    for label in CLUSTERED_GOAL_KERNELS:
+        ratios = [(p.kernels[label].ns / p.kernels[EYTZINGER_LABEL].ns, p.tokens)
+                  for p in points if label in p.kernels]
+        if not ratios:
+            continue
+        low, high = min(r for r, _ in ratios), max(r for r, _ in ratios)
+        ranges.append(f"`{label}` {sig3(low)}×" + (f" to {sig3(high)}×" if high != low else ""))
+        slower += [f"`{label}` at {integer(t)} tokens ({sig3(r)}×)" for r, t in ratios if r > 1]
+    if not ranges:
+        either = " or ".join(f"`{label}`" for label in CLUSTERED_GOAL_KERNELS)
+        return Goal(text, f"no clustered ring with `{EYTZINGER_LABEL}` beside {either}", None)
+    measured = "; ".join(ranges) + " of Eytzinger's time"
+    if slower:
+        measured += "; slower: " + ", ".join(slower)
+    return Goal(text, measured, not slower)
+
+
+# --------------------------------------------------------------------------
 # Plots
 
 
@@ -849,15 +1077,20 @@ class Style:
               "#b8860b", "#4b0082", "#006d6d")
     MARKERS = "osD^v<>ph*Pd"
     LINES = {"ring": "-", "hrw": "--", "jump": "-.", "modn": ":"}
+    # The stream baseline is a floor, not a kernel: thick dashed grey, no
+    # marker, and no colour taken from the kernels.
+    FLOOR = {"color": "0.3", "marker": None, "linestyle": (0, (6, 3)), "linewidth": 2.2}
 
     def __init__(self, results: Iterable):
-        ordered = sorted(results, key=Result.sort_key)
+        ordered = sorted((r for r in results if not r.is_floor), key=Result.sort_key)
         self.index: dict = {}
         for r in ordered:
             self.index.setdefault(r.label, len(self.index))
 
     def kw(self, label: str, scheme: str) -> dict:
         """Plot keyword arguments for one series."""
+        if label.split(" (")[0] == STREAM_LABEL:
+            return dict(self.FLOOR)
         i = self.index.get(label.split(" (")[0], 0)
         return {"color": self.COLORS[i % len(self.COLORS)],
                 "marker": self.MARKERS[i % len(self.MARKERS)],
@@ -869,9 +1102,35 @@ def new_axes(figure_cls, title: str, subtitle: str):
     fig = figure_cls(figsize=(8.5, 5.4), dpi=DPI, constrained_layout=True)
     ax = fig.add_subplot()
     ax.set_title(f"{title}\n{subtitle}" if subtitle else title, fontsize=11)
+    draw_grid(ax)
+    return fig, ax
+
+
+def new_panels(figure_cls, count: int, title: str, width: float = 6.0):
+    """A figure with count axes side by side sharing the y axis, and a title."""
+    fig = figure_cls(figsize=(width * count + 1.5, 5.6), dpi=DPI, constrained_layout=True)
+    axes = list(fig.subplots(1, count, sharey=True, squeeze=False)[0])
+    fig.suptitle(title, fontsize=11)
+    for ax in axes:
+        draw_grid(ax)
+    return fig, axes
+
+
+def draw_grid(ax) -> None:
+    """Major and fainter minor grid lines."""
     ax.grid(True, which="major", alpha=0.45)
     ax.grid(True, which="minor", alpha=0.15)
-    return fig, ax
+
+
+def shared_legend(axes: list, title: str) -> None:
+    """One legend for panels, right of the last one: every label once, in the
+    order the panels first show it."""
+    entries: dict = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    axes[-1].legend(list(entries.values()), list(entries), title=title, fontsize=9,
+                    loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0)
 
 
 # Above this many entries a legend goes to the right of the axes, where it
@@ -879,11 +1138,11 @@ def new_axes(figure_cls, title: str, subtitle: str):
 LEGEND_INSIDE_MAX = 6
 
 
-def place_legend(ax, title: str) -> None:
+def place_legend(ax, title: str, outside: bool = False) -> None:
     """The legend inside the axes where matplotlib finds room, or, when it
-    has many entries, beside them."""
+    has many entries or outside is set, beside them."""
     entries = len(ax.get_legend_handles_labels()[0])
-    if entries <= LEGEND_INSIDE_MAX:
+    if entries <= LEGEND_INSIDE_MAX and not outside:
         ax.legend(title=title, fontsize=9)
         return
     fig = ax.get_figure()
@@ -900,12 +1159,19 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
+def legend_label(label: str) -> str:
+    """A series label for legends: the stream baseline says what it is."""
+    if label.split(" (")[0] == STREAM_LABEL:
+        return label.replace(STREAM_LABEL, "stream floor (ring/stream: no lookup)", 1)
+    return label
+
+
 def draw_series(ax, s: Series, x_of: Callable, style: Style) -> None:
     """A median line with its spread (min to max repetition) as a band."""
     xs = [x_of(p) for p in s.points]
     ys = [p.ns for p in s.points]
     kw = style.kw(s.label, s.scheme)
-    ax.plot(xs, ys, label=s.label, **kw)
+    ax.plot(xs, ys, label=legend_label(s.label), **kw)
     if all(p.ns_lo is not None for p in s.points):
         lo = [p.ns_lo for p in s.points]
         hi = [p.ns_hi for p in s.points]
@@ -920,30 +1186,195 @@ def spread_note(results: list) -> str:
 
 
 def plot_tokens(run: Run, figure_cls, style: Style) -> Optional[bytes]:
-    """ring_tokens.png: ns/key vs distinct ring tokens, log-log."""
+    """ring_tokens.png: ns/key vs distinct ring tokens, log-log, with the
+    stream baseline as the floor."""
     results = [r for r in run.family("tokens") if r.tokens]
     if not results:
         return None
     split = split_series(results, "tokens", {"nodes", "vnodes"})
+    floor = "; dashed grey: stream floor" if any(r.is_floor for r in results) else ""
     fig, ax = new_axes(figure_cls, "Ring lookup: cost per key vs ring size",
-                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+                       f"{split.subtitle()}; {spread_note(results)}, band = min–max{floor}")
+    if draw_token_sweep(ax, run, split, results, style):
+        room_below(ax)
+    ax.set_ylabel("time per key [ns] (median)")
+    # Lines fill the plot from corner to corner: the legend goes beside it.
+    place_legend(ax, "kernel", outside=True)
+    return png(fig)
+
+
+def draw_token_sweep(ax, run: Run, split: Split, results: list, style: Style) -> bool:
+    """Series against ring tokens on log-log axes, with the cache marks;
+    returns whether there are marks."""
     for s in split.series:
         draw_series(ax, s, lambda p: p.tokens, style)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("distinct ring tokens (N × V)")
-    ax.set_ylabel("time per key [ns] (median)")
-    mark_caches(ax, run, results)
+    return mark_caches(ax, run, results)
+
+
+def room_below(ax) -> None:
+    """Lowers a log y axis by a factor of 3, so that the cache marks' labels
+    at the bottom stand below the lowest line (call once all is drawn)."""
+    low, high = ax.get_ylim()
+    ax.set_ylim(low / 3, high)
+
+
+def plot_latency(run: Run, figure_cls, style: Style) -> Optional[bytes]:
+    """latency.png: throughput (family "tokens") beside latency (family
+    "latency") against ring tokens, log-log, sharing the y axis."""
+    panels = [(family, title, [r for r in run.family(family) if r.scheme == "ring" and r.tokens])
+              for family, title in (("tokens", "Throughput: independent keys"),
+                                    ("latency", "Latency: each key waits for the previous "
+                                                "owner"))]
+    if not panels[1][2]:
+        return None
+    panels = [p for p in panels if p[2]]
+    members = [r for _, _, results in panels for r in results]
+    floor = "; dashed grey: stream floor" if any(r.is_floor for r in members) else ""
+    fig, axes = new_panels(figure_cls, len(panels),
+                           "Ring lookup: throughput and latency per key vs ring size\n"
+                           f"{spread_note(members)}, band = min–max{floor}")
+    marked = False
+    for ax, (family, title, results) in zip(axes, panels):
+        split = split_series(results, "tokens", {"nodes", "vnodes"})
+        marked |= draw_token_sweep(ax, run, split, results, style)
+        ax.set_title(f"{title}\nfamily \"{family}\": {split.subtitle()}", fontsize=10)
+    if marked:
+        room_below(axes[0])  # the y axis is shared
+    axes[0].set_ylabel("time per key [ns] (median)")
+    shared_legend(axes, "kernel")
+    return png(fig)
+
+
+def plot_inflight(figure_cls, lines: list) -> Optional[bytes]:
+    """inflight.png: ns/key against keys in flight (log2), one panel per
+    kernel, one line per ring; the best setting circled, the kernel's run in
+    family "tokens" dotted."""
+    if not lines:
+        return None
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    labels = list(dict.fromkeys(line.label for line in lines))
+    rings = sorted({line.tokens for line in lines})
+    colors = ramp_colors(rings, light=0.7)
+    members = [r for line in lines for r in line.points]
+    fig, axes = new_panels(figure_cls, len(labels),
+                           "Keys in flight: cost per key vs how many lookups overlap\n"
+                           f"1 thread; {spread_note(members)}, band = min–max; circled: "
+                           "fastest setting; dotted: the kernel as run in family \"tokens\"")
+    for ax, label in zip(axes, labels):
+        mine = [line for line in lines if line.label == label]
+        for line in mine:
+            color = colors[line.tokens]
+            marker = Style.MARKERS[rings.index(line.tokens) % len(Style.MARKERS)]
+            xs = [r.in_flight for r in line.points]
+            ax.plot(xs, [r.ns for r in line.points], color=color, marker=marker, markersize=5,
+                    linewidth=1.6, label=f"{integer(line.tokens)} tokens")
+            if all(r.ns_lo is not None for r in line.points):
+                ax.fill_between(xs, [r.ns_lo for r in line.points],
+                                [r.ns_hi for r in line.points], color=color, alpha=0.18,
+                                linewidth=0)
+            best = line.best()
+            ax.plot([best.in_flight], [best.ns], marker="o", markersize=13, markerfacecolor="none",
+                    markeredgecolor=color, markeredgewidth=1.8, linestyle="none")
+            if line.default is not None:
+                ax.axhline(line.default.ns, color=color, linestyle=":", linewidth=1.3)
+        ax.set_xscale("log", base=2)
+        ticks = sorted({r.in_flight for line in mine for r in line.points})
+        ax.xaxis.set_major_locator(FixedLocator(ticks))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+        ax.set_yscale("log")
+        plain_log_y(ax)
+        knob = mine[0].knob
+        ax.set_title(f"{label}: {knob}", fontsize=10)
+        ax.set_xlabel(f"keys in flight ({knob}, log2 scale)")
+    axes[0].set_ylabel("time per key [ns] (median)")
+    axes[-1].plot([], [], marker="o", markersize=10, markerfacecolor="none", color="0.3",
+                  linestyle="none", label="fastest setting")
+    axes[-1].add_line(Line2D([], [], color="0.3", linestyle=":",
+                             label="as in family \"tokens\""))
+    shared_legend(axes, "ring")
+    return png(fig)
+
+
+def plot_clustered(figure_cls, style: Style, points: list) -> Optional[bytes]:
+    """clustered.png: ns/key of every ring kernel on clustered tokens, one
+    group of bars per ring, Eytzinger's time drawn across each group."""
+    points = [p for p in points if p.best() is not None]
+    if not points:
+        return None
+    labels = sorted({label for p in points for label, r in p.kernels.items() if not r.is_floor},
+                    key=lambda label: style.index.get(label, len(style.index)))
+    width = 0.84 / len(labels)
+    members = [r for p in points for r in p.kernels.values()]
+    windows = sorted({r.window_bits for r in members if r.window_bits})
+    where = (f"tokens and keys in one window of 2^{'/'.join(map(str, windows))} hash values"
+             if windows else "clustered tokens")
+    keys = sorted({p.keys for p in points if p.keys})
+    fig, ax = new_axes(figure_cls, "Clustered tokens: cost per key, every ring kernel",
+                       f"{where}; K = {'/'.join(integer(k) for k in keys)}, 1 thread\n"
+                       f"{spread_note(members)}, whiskers = min–max; above each bar: "
+                       "its time ÷ Eytzinger's (red: slower)")
+    values, shown = [], set()
+    for gi, p in enumerate(points):
+        eytzinger = p.kernels.get(EYTZINGER_LABEL)
+        for li, label in enumerate(labels):
+            r = p.kernels.get(label)
+            if r is None:
+                continue
+            x = gi + (li - (len(labels) - 1) / 2) * width
+            reference = label == EYTZINGER_LABEL
+            ax.bar(x, r.ns, width=width, color=style.kw(label, "ring")["color"], zorder=2,
+                   edgecolor="black" if reference else "white", linewidth=1.4 if reference else 0.4,
+                   label=None if label in shown else label)
+            shown.add(label)
+            top = r.ns_hi if r.ns_hi is not None else r.ns
+            # A spread from a stddev aggregate may reach below 0: not on a log axis.
+            values += [v for v in (r.ns, r.ns_lo, top) if v is not None and v > 0]
+            if r.ns_lo is not None:
+                ax.errorbar([x], [r.ns], yerr=[[r.ns - r.ns_lo], [r.ns_hi - r.ns]], fmt="none",
+                            ecolor="0.15", elinewidth=0.8, capsize=1.5, zorder=3)
+            if eytzinger is not None and not reference:
+                ratio = r.ns / eytzinger.ns
+                ax.annotate(f"{sig3(ratio)}×", (x, top), xytext=(0, 3),
+                            textcoords="offset points", ha="center", va="bottom", rotation=90,
+                            fontsize=7, color="C3" if ratio > 1 else "0.15",
+                            fontweight="bold" if ratio > 1 else "normal", zorder=4,
+                            bbox={"fc": "white", "ec": "none", "alpha": 0.85, "pad": 0.5})
+        if eytzinger is not None:
+            ax.hlines(eytzinger.ns, gi - 0.46, gi + 0.46, colors="black", linestyles="--",
+                      linewidth=1.3, zorder=3.5,
+                      label=f"{EYTZINGER_LABEL} (reference)" if gi == 0 else None)
+    log_y = max(values) / min(values) > 10
+    if log_y:
+        ax.set_yscale("log")
+        ax.set_ylim(min(values) / 1.5, max(values) * 3)
+        plain_log_y(ax)
+    else:
+        ax.set_ylim(0, max(values) * 1.25)
+    ax.set_xticks(range(len(points)))
+    ax.set_xticklabels([f"{integer(p.tokens)} tokens\nN = {integer(p.nodes)}, "
+                        f"V = {integer(p.vnodes)}" for p in points], fontsize=9)
+    ax.tick_params(axis="x", length=0)
+    ax.set_xlim(-0.5, len(points) - 0.5)
+    ax.grid(False, axis="x", which="both")
+    ax.set_ylabel("time per key [ns] (median" + (", log scale)" if log_y else ")"))
     place_legend(ax, "kernel")
     return png(fig)
 
 
-def mark_caches(ax, run: Run, results: list) -> None:
-    """Dotted lines where the ring's lookup structure outgrows each data cache."""
+def mark_caches(ax, run: Run, results: list) -> bool:
+    """Dotted lines where the ring's lookup structure outgrows each data
+    cache; returns whether it drew any."""
     per_token = [r.memory_bytes / r.tokens for r in results if r.memory_bytes and r.tokens]
     caches = run.context.get("caches")
     if not per_token or not isinstance(caches, list):
-        return
+        return False
+    drawn = False
     bytes_per_token = statistics.median(per_token)
     lo = min(r.tokens for r in results)
     hi = max(r.tokens for r in results)
@@ -961,6 +1392,8 @@ def mark_caches(ax, run: Run, results: list) -> None:
                         textcoords="offset points", rotation=90, ha="right", va="bottom",
                         fontsize=8, color="0.3",
                         bbox={"fc": "white", "ec": "none", "alpha": 0.8, "pad": 1})
+            drawn = True
+    return drawn
 
 
 def plot_nodes(run: Run, figure_cls, style: Style, analysis: NodesAnalysis) -> Optional[bytes]:
@@ -1109,12 +1542,34 @@ def plot_hashed(run: Run, figure_cls, style: Style) -> Optional[bytes]:
     return png(fig)
 
 
-def target_colors(targets: list) -> dict:
-    """A colour per Highway target, dark (widest) to light (narrowest)."""
+def ramp_colors(keys: list, light: float = 0.9) -> dict:
+    """A colour per key, dark (first) to light (last, `light` along viridis):
+    Highway targets from the widest, rings from the smallest."""
     from matplotlib import colormaps
     cmap = colormaps["viridis"]
-    n = max(1, len(targets) - 1)
-    return {t: cmap(0.05 + 0.85 * i / n) for i, t in enumerate(targets)}
+    n = max(1, len(keys) - 1)
+    return {t: cmap(0.05 + (light - 0.05) * i / n) for i, t in enumerate(keys)}
+
+
+def ticks_125(axis, low: float, high: float) -> None:
+    """Major ticks at 1, 2 and 5 times each power of ten from low to high, no
+    minor ticks, on a log-scaled matplotlib axis (ax.xaxis or ax.yaxis)."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+    ticks = [m * 10 ** e for e in range(math.floor(math.log10(low)),
+                                        math.ceil(math.log10(high)) + 1)
+             for m in (1, 2, 5) if low <= m * 10 ** e <= high]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_minor_locator(NullLocator())
+
+
+def plain_log_y(ax) -> None:
+    """Plain numbers at 1-2-5 ticks on a log y axis spanning at most three
+    decades (wider ones keep matplotlib's powers of ten)."""
+    from matplotlib.ticker import FuncFormatter
+    low, high = ax.get_ylim()
+    if high / low <= 1000:
+        ticks_125(ax.yaxis, low, high)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
 
 
 def machine_line(context: dict) -> str:
@@ -1132,10 +1587,10 @@ def plot_targets(run: Run, figure_cls, analysis: TargetsAnalysis) -> Optional[by
         return None
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    from matplotlib.ticker import FuncFormatter
 
     targets = [t for t in analysis.targets if any(t in g.forced for g in groups)]
-    colors = target_colors(targets)
+    colors = ramp_colors(targets)
     slots = ["dispatched"] * any(g.dispatched for g in groups) + targets
     width = 0.84 / len(slots)
     chosen = sorted({g.dispatched_target or "?" for g in groups if g.dispatched})
@@ -1180,12 +1635,7 @@ def plot_targets(run: Run, figure_cls, analysis: TargetsAnalysis) -> Optional[by
     if log_y:
         ax.set_yscale("log")
         ax.set_ylim(lo / 1.6, hi * 1.6)
-        bottom, top = ax.get_ylim()
-        ticks = [m * 10 ** e for e in range(math.floor(math.log10(bottom)),
-                                            math.ceil(math.log10(top)) + 1)
-                 for m in (1, 2, 5) if bottom <= m * 10 ** e <= top]
-        ax.yaxis.set_major_locator(FixedLocator(ticks))
-        ax.yaxis.set_minor_locator(NullLocator())
+        ticks_125(ax.yaxis, *ax.get_ylim())
     else:
         ax.set_ylim(0, hi * 1.12)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}×"))
@@ -1287,8 +1737,8 @@ def context_value(key: str, value: Any) -> str:
     return str(value)
 
 
-def report(run: Run, analysis: NodesAnalysis, targets: TargetsAnalysis, plots: dict,
-           batch_log_y: bool) -> str:
+def report(run: Run, analysis: NodesAnalysis, speed: SpeedLimit, targets: TargetsAnalysis,
+           plots: dict, batch_log_y: bool) -> str:
     """The whole report.md text."""
     ctx = run.context
     lines = ["# chbench report", ""]
@@ -1316,6 +1766,8 @@ def report(run: Run, analysis: NodesAnalysis, targets: TargetsAnalysis, plots: d
     lines.append("")
 
     lines += ratios_section(run, analysis)
+    lines += speed_limit_section(speed)
+    lines += profiles_section(run)
     lines += targets_section(targets)
     lines += plots_section(run, plots, batch_log_y)
     lines += tables_section(run)
@@ -1394,6 +1846,189 @@ def ratios_section(run: Run, analysis: NodesAnalysis) -> list:
     return lines
 
 
+def cv_cell(r: Optional[Result]) -> str:
+    """A result's CV in percent for a table cell."""
+    return sig3(r.cv * 100) if r is not None and r.cv is not None else "–"
+
+
+def speed_limit_section(speed: SpeedLimit) -> list:
+    """Issue 4's goals with their verdicts, and the tables behind them."""
+    lines = ["## Ring at the speed limit", "",
+             "Issue 4's speed goals, computed from this run: ratios of medians measured side by "
+             "side in one run, one thread, on the bench's 64-bit ring tokens. The best ring "
+             "kernel is the fastest ring kernel of family `tokens` on that ring; "
+             f"`{STREAM_LABEL}`, the stream baseline (reads each key hash, writes one owner, "
+             "no lookup), is the memory floor and never counts as a kernel. ~64k tokens is the "
+             f"measured ring closest to {integer(SMALL_RING)} tokens, ~16M the one closest to "
+             f"{integer(LARGE_RING)} (within a factor of {NEAR_FACTOR:g}). CV = standard "
+             "deviation ÷ mean of ns/key over the repetitions.", "",
+             "| goal | measured | verdict |", "|---|---|---|"]
+    lines += [f"| {g.text} | {md_cell(g.measured)} | **{g.verdict}** |" for g in speed.goals]
+    lines.append("")
+    lines += lower_bound_lines(speed)
+    lines += stream_lines(speed)
+    lines += clustered_lines(speed)
+    lines += inflight_report_lines(speed.inflight)
+    lines += memory_lines(speed.tokens)
+    return lines
+
+
+def goal_line(goal: Goal) -> str:
+    """A goal as a list item: what it asks, the figures, the verdict."""
+    return f"- {goal.text}: {goal.measured} — **{goal.verdict}**."
+
+
+def lower_bound_lines(speed: SpeedLimit) -> list:
+    """Best ring kernel ÷ lower_bound on every ring of family "tokens"."""
+    lines = ["### Best ring kernel ÷ lower_bound (family `tokens`)", "",
+             f"Speed-up = median ns/key of `{LOWER_BOUND_LABEL}` ÷ median ns/key of the best "
+             "ring kernel on the same ring; the goal column marks the rings the goals are "
+             "judged at.", ""]
+    points = [p for p in speed.tokens if LOWER_BOUND_LABEL in p.kernels and p.best() is not None]
+    if not points:
+        return lines + [f"No ring with `{LOWER_BOUND_LABEL}` in family `tokens` in this run.", ""]
+    judged = [(point, f"{name}: ≥ {goal:g}×, {verdict.verdict}") for (name, goal, point), verdict
+              in zip(speed.lower_bound, speed.lower_bound_goals) if point is not None]
+    lines += ["| tokens | N | V | lower_bound ns/key | CV % | best kernel | ns/key | CV % "
+              "| speed-up | goal |", "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+    for p in points:
+        base, best = p.kernels[LOWER_BOUND_LABEL], p.best()
+        lines.append(f"| {integer(p.tokens)} | {integer(p.nodes)} | {integer(p.vnodes)} | "
+                     f"{sig3(base.ns)} | {cv_cell(base)} | `{best.label}` | {sig3(best.ns)} | "
+                     f"{cv_cell(best)} | {sig3(base.ns / best.ns)}× | "
+                     f"{next((text for point, text in judged if point is p), '–')} |")
+    lines.append("")
+    return lines + [goal_line(g) for g in speed.lower_bound_goals] + [""]
+
+
+def stream_lines(speed: SpeedLimit) -> list:
+    """Best ring kernel ÷ stream baseline on the rings up to ~64k tokens."""
+    lines = ["### Best ring kernel ÷ stream baseline (family `tokens`)", "",
+             f"Ratio = median ns/key of the best ring kernel ÷ median ns/key of `{STREAM_LABEL}` "
+             f"on the same ring (1 would be a lookup as cheap as reading the key), at every ring "
+             f"up to {integer(speed.stream_limit)} tokens.", ""]
+    if speed.stream:
+        lines += ["| tokens | N | V | best kernel | ns/key | CV % | stream ns/key | CV % "
+                  "| best ÷ stream |", "|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
+        for p in speed.stream:
+            best, stream = p.best(), p.kernels[STREAM_LABEL]
+            lines.append(f"| {integer(p.tokens)} | {integer(p.nodes)} | {integer(p.vnodes)} | "
+                         f"`{best.label}` | {sig3(best.ns)} | {cv_cell(best)} | "
+                         f"{sig3(stream.ns)} | {cv_cell(stream)} | "
+                         f"{sig3(best.ns / stream.ns)}× |")
+        lines.append("")
+    return lines + [goal_line(speed.stream_goal), ""]
+
+
+def clustered_lines(speed: SpeedLimit) -> list:
+    """Every kernel ÷ Eytzinger on every clustered ring."""
+    lines = ["### Clustered tokens vs Eytzinger (family `clustered`)", "",
+             "Every token and key in one window of 2^w hash values (w = `window_bits`), the ring "
+             "an adversary or a bad hash makes; ratio = a kernel's median ns/key ÷ "
+             f"`{EYTZINGER_LABEL}`'s on the same ring (above 1: slower than Eytzinger).", ""]
+    if not speed.clustered:
+        return lines + [f"No clustered ring with `{EYTZINGER_LABEL}` in this run.", "",
+                        goal_line(speed.clustered_goal), ""]
+    lines += ["| tokens | window bits | kernel | ns/key | CV % | ÷ Eytzinger |",
+              "|---:|---:|---|---:|---:|---:|"]
+    slower: dict = {}
+    for p in speed.clustered:
+        reference = p.kernels[EYTZINGER_LABEL]
+        for r in p.kernels.values():
+            if r.is_floor:
+                continue
+            ratio = r.ns / reference.ns
+            cell = f"{sig3(ratio)}×"
+            if ratio > 1:
+                cell = f"**{cell}** slower"
+                slower.setdefault(r.label, []).append(integer(p.tokens))
+            lines.append(f"| {integer(p.tokens)} | {integer(r.window_bits)} | `{r.label}` | "
+                         f"{sig3(r.ns)} | {cv_cell(r)} | {cell} |")
+    lines.append("")
+    if slower:
+        lines.append("- Slower than Eytzinger: " + "; ".join(
+            f"`{label}` at {', '.join(at)} tokens" for label, at in slower.items()) + ".")
+    else:
+        lines.append("- No kernel is slower than Eytzinger on any clustered ring.")
+    return lines + [goal_line(speed.clustered_goal), ""]
+
+
+def inflight_report_lines(inflight: list) -> list:
+    """The fastest keys-in-flight setting per kernel and ring."""
+    lines = ["### Best keys in flight (family `inflight`)", "",
+             "Per kernel and ring, the setting with the lowest median ns/key; gain = ns/key "
+             "with 1 key in flight ÷ ns/key at the best setting. The last columns are the "
+             "kernel as run in family `tokens` (its built-in setting) on the same ring.", ""]
+    if not inflight:
+        return lines + ["No `inflight` results in this run.", ""]
+    lines += ["| kernel | keys in flight means | tokens | best | ns/key | CV % | 1 in flight "
+              "ns/key | gain | family `tokens` ns/key | CV % |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for line in inflight:
+        best, one = line.best(), line.at(1)
+        gain = f"{sig3(one.ns / best.ns)}×" if one is not None else "–"
+        default = line.default
+        lines.append(f"| `{line.label}` | {line.knob} | {integer(line.tokens)} | "
+                     f"{integer(best.in_flight)} | {sig3(best.ns)} | {cv_cell(best)} | "
+                     f"{sig3(one.ns) if one else '–'} | {gain} | "
+                     f"{sig3(default.ns) if default else '–'} | {cv_cell(default)} |")
+    return lines + [""]
+
+
+def memory_lines(points: list) -> list:
+    """Bytes per token and build time per kernel and ring, family "tokens"."""
+    lines = ["### Memory and build time per kernel (family `tokens`)", "",
+             "Bytes per token = the kernel's lookup structure ÷ ring tokens (`bytes_per_token`); "
+             "build = milliseconds to build it from the node list (`build_ms`), timed once per "
+             "configuration, so without a spread.", ""]
+    labels = list(dict.fromkeys(label for p in points for label, r in p.kernels.items()
+                                if not r.is_floor))
+    if not labels:
+        return lines + ["No ring kernels in family `tokens` in this run.", ""]
+    for title, value in (("Bytes per token", lambda r: sig3(r.bytes_per_token)),
+                         ("Build time [ms]", lambda r: sig3(r.build_ms))):
+        lines += [f"{title}:", "", "| tokens | " + " | ".join(f"`{x}`" for x in labels) + " |",
+                  "|---:|" + "---:|" * len(labels)]
+        for p in points:
+            cells = [value(p.kernels[x]) if x in p.kernels else "–" for x in labels]
+            lines.append(f"| {integer(p.tokens)} | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def profiles_section(run: Run) -> list:
+    """Family `profiles`: each profile's kernels from key strings, and for ketama the
+    ratio to libmemcached's own server choice on the same keys in the same run."""
+    results = run.family("profiles")
+    if not results:
+        return []
+    lines = ["## Production profiles (family `profiles`)", "",
+             "Keys hashed as each system hashes them (ketama: MD5; redis: CRC16 slot; kafka: "
+             "murmur2; cassandra: Murmur3 token; maglev: XXH3) and looked up with the "
+             "library's kernels, key hashing included, one thread; docs/profiles.md defines "
+             "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
+             "on the same keys and servers, whose owners were checked identical to ours "
+             "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
+             "kernel, both from this run; spread = fastest ... slowest repetition.", ""]
+    client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
+              if r.kernel == "libmemcached"}
+    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
+              "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
+                                            r.order)):
+        other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
+        ratio = ("–" if other is None or other is r
+                 else f"{sig3(other.ns / r.ns)}×")
+        spread = (f"{sig3(r.ns_lo)} ... {sig3(r.ns_hi)}"
+                  if r.ns_lo is not None and r.ns_hi is not None else "–")
+        cv = f"{100 * r.cv:.1f}%" if r.cv is not None else "–"
+        lines.append(f"| {r.scheme} | {integer(r.nodes)} | {integer(r.vnodes)} | "
+                     f"{integer(r.keys)} | `{r.kernel}` | {sig3(r.ns)} | {spread} | {cv} | "
+                     f"{ratio} |")
+    lines.append("")
+    return lines
+
+
 def simd_check_lines(heading: str, text: str, rows: list, missing: str) -> list:
     """A Ratios subsection for simd_checks rows, with their range."""
     lines = [heading, "", text, ""]
@@ -1467,13 +2102,40 @@ def targets_section(analysis: TargetsAnalysis) -> list:
 PLOT_TEXT = {
     "ring_tokens.png": (
         "Ring lookup cost vs ring size",
-        "Each line is one ring kernel, at a fixed node count and batch; x is the number of "
-        "distinct tokens on the ring (N × V), y the median time per key, both log scales, with "
-        "the band spanning the fastest and slowest repetition. A flat stretch means the tokens "
+        "Each line is one ring kernel, at a fixed batch; x is the number of distinct tokens on "
+        "the ring (N × V), y the median time per key, both log scales, with the band spanning "
+        "the fastest and slowest repetition. The dashed grey line is the stream floor "
+        "(`ring/stream`: read each key hash, write one owner, no lookup), work every lookup "
+        "does too. A flat stretch means the tokens "
         "still fit a cache; the slope steepens where the search structure leaves a cache level "
         "(dotted lines, from the structure's bytes per token and the caches Google Benchmark "
         "reports). The gap between lines at the right is the layout's effect (Eytzinger's "
         "prefetching vs a plain binary search) when every probe misses the cache."),
+    "latency.png": (
+        "Throughput beside latency",
+        "Left, as in the plot above, independent keys (family `tokens`): lookups overlap, so "
+        "the time per key is throughput. Right, each key waits for the previous key's owner "
+        "(family `latency`): one lookup at a time, so the time per key is its full latency. "
+        "Same colour per kernel in both panels, the same y axis, log-log, bands spanning the "
+        "fastest and slowest repetition; the dashed grey line is the stream floor of each "
+        "family. A kernel's height on the right over its height on the left is what "
+        "overlapping lookups buy."),
+    "inflight.png": (
+        "Keys in flight",
+        "One panel per kernel, one line per ring: time per key against how many lookups are "
+        "in flight at once (log2 x, log y): the S-tree's lockstep group, the bucket index's "
+        "prefetch distance. With one in flight every cache miss is waited for alone; more "
+        "overlap the misses until the registers, the line fill buffers or the cache run out. "
+        "The circle marks each line's fastest setting; the dotted line in the same colour is "
+        "the kernel as run in family `tokens`, with its built-in setting."),
+    "clustered.png": (
+        "Clustered tokens",
+        "Every ring kernel on a ring whose tokens and keys all lie in one narrow window of "
+        "hash values, one group of bars per ring size; whiskers span the fastest and slowest "
+        "repetition. The dashed line across each group, and the outlined bar, is "
+        "`ring/eytzinger`, the reference; the figure above every other bar is its time ÷ "
+        "Eytzinger's, in red where it is slower. A bucket index sees every key in one bucket "
+        "here, so this is its worst case."),
     "schemes_nodes.png": (
         "Every scheme vs node count",
         "Each line is one kernel (solid: ring, dashed: rendezvous, dash-dot: jump, dotted: "
@@ -1516,7 +2178,9 @@ PLOT_TEXT = {
 def plots_section(run: Run, plots: dict, batch_log_y: bool) -> list:
     """One subsection per plot: image and how to read it, or why it is missing."""
     lines = ["## Plots", ""]
-    family_of = {"ring_tokens.png": "tokens", "schemes_nodes.png": "nodes",
+    family_of = {"ring_tokens.png": "tokens", "latency.png": "latency",
+                 "inflight.png": "inflight", "clustered.png": "clustered",
+                 "schemes_nodes.png": "nodes",
                  "threads.png": "threads", "batch.png": "batch", "hashed.png": "hashed",
                  "targets.png": "targets"}
     for name, (title, text) in PLOT_TEXT.items():
@@ -1545,7 +2209,7 @@ def tables_section(run: Run) -> list:
             lines += ["Key hashing included in the timed loop.", ""]
         cols = []
         fixed = {}
-        for f in ("nodes", "vnodes", "tokens", "keys", "threads"):
+        for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight"):
             values = {getattr(r, f) for r in results}
             if len(values) == 1:
                 v = values.pop()
@@ -1577,7 +2241,7 @@ def tables_section(run: Run) -> list:
             if show_ran:
                 row.append(integer(r.threads_ran))
             row += [sig3(r.ns), si(r.keys_per_second),
-                    sig3(r.cv * 100) if r.cv is not None else "–", str(r.repetitions or "–")]
+                    cv_cell(r), str(r.repetitions or "–")]
             if show_base:
                 base = hashing_baseline(run, r)
                 row += [sig3(base.ns), sig3(r.ns - base.ns)] if base else ["–", "–"]
@@ -1588,7 +2252,8 @@ def tables_section(run: Run) -> list:
     return lines
 
 
-COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads"}
+COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads",
+                 "window_bits": "window bits", "in_flight": "in flight"}
 
 
 def checks_section(run: Run) -> list:
@@ -1628,8 +2293,12 @@ def render(run: Run) -> dict:
     # every other kernel's colour between runs with and without it.
     style = Style(r for r in run.results if r.family != "targets")
     analysis = analyse_nodes(run)
+    speed = analyse_speed_limit(run)
     plots = {
         "ring_tokens.png": plot_tokens(run, figure_cls, style),
+        "latency.png": plot_latency(run, figure_cls, style),
+        "inflight.png": plot_inflight(figure_cls, speed.inflight),
+        "clustered.png": plot_clustered(figure_cls, style, ring_points(run, "clustered")),
         "schemes_nodes.png": plot_nodes(run, figure_cls, style, analysis),
         "threads.png": plot_threads(run, figure_cls, style),
     }
@@ -1638,7 +2307,7 @@ def render(run: Run) -> dict:
     targets = analyse_targets(run)
     plots["targets.png"] = plot_targets(run, figure_cls, targets)
     files = {name: data for name, data in plots.items() if data is not None}
-    files["report.md"] = report(run, analysis, targets, plots, batch_log_y).encode()
+    files["report.md"] = report(run, analysis, speed, targets, plots, batch_log_y).encode()
     return files
 
 

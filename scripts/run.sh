@@ -37,7 +37,8 @@ Options:
   --jobs N     parallel build jobs (default: ninja's choice)
   --help       this text
   -- FLAGS     everything after -- goes to the bench unchanged, e.g.
-               -- --benchmark_filter=tokens/   (see chbench_bench --help)
+               -- --benchmark_filter=tokens/ or -- --families profiles
+               (see chbench_bench --help)
 
 Exit status: 0 on success; 2 on a usage error, an unwritable results
 folder or a cross-compiling preset; the bench's own status when it fails

@@ -53,11 +53,25 @@ expect 2 "not in range" --threads 100000
 expect 2 "not in range" --keys -1
 expect 2 "bad value in '--benchmark_format=xml'" --benchmark_format=xml
 expect 2 "bad value in '--benchmark_time_unit=parsec'" --benchmark_time_unit=parsec
-expect 2 "unknown family 'foo' \(known: .*targets\)" --families foo
+expect 2 "unknown family 'foo' \(known: .*targets, profiles\)" --families foo
 expect 2 "--kernels was given an empty list" --kernels ""
 expect 2 "--families was given an empty list" --families ,
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
   --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
+
+expect 2 "--in-flight: Value 0 not in range" --in-flight 0
+expect 2 "--in-flight for ring/stree must be 1 to 256" --kernels ring/stree --in-flight 300
+expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
+expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
+  --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
+  --repetitions 1 --min-time 0 --corrupt-one-owner
+# The latency family and the stream baseline, on a small ring, checked and timed.
+expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
+  --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0 "${run_flags[@]}"
+expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
+expect 2 "not a valid regular expression" '--benchmark_filter=(('
+expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,ring/stream \
+  --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
@@ -75,7 +89,7 @@ has() {
     echo "FAIL: $3 (no match for '$2' in $1)" >&2
   fi
 }
-for field in ns_per_key threads_ran real_time_cv; do
+for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
   has "$tmp/run.json" "$field" "the results JSON has no $field"
 done
 for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
@@ -117,6 +131,16 @@ else
   echo "exit $?" >>"$tmp/out"
   has "$tmp/out" "^exit 0$" "--list runs with a foreign CPU description"
 fi
+
+# The profiles family: ketama through our kernels and through libmemcached, on
+# the same keys, each checked against the profile's reference before timing.
+expect 0 "configurations" --families profiles --repetitions 1 --min-time 0 \
+  --benchmark_filter='ketama/.*/N:10/' --benchmark_out="$tmp/profiles.json" \
+  --benchmark_out_format=json "${run_flags[@]}"
+for field in chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \
+  profiles/ketama/eytzinger/N:10; do
+  has "$tmp/profiles.json" "$field" "the profiles JSON has no $field"
+done
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

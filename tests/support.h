@@ -82,6 +82,31 @@ inline int32_t model_jump(uint64_t key, int32_t num_buckets) {
   return static_cast<int32_t>(b);
 }
 
+// Maglev's lookup table (Eisenbud et al. 2016, Pseudocode 1) for the names,
+// with docs/profiles.md's permutations: offset = XXH3(name) mod M, skip =
+// XXH3_withSeed(name, 1) mod (M - 1) + 1; the permutation's j-th slot taken
+// afresh as (offset + j * skip) mod M.
+inline std::vector<uint32_t> model_maglev_table(const chbench::NodeSet& nodes) {
+  const uint64_t m = nodes.table_size;
+  const std::size_t n = nodes.names.size();
+  std::vector<uint64_t> offset(n), skip(n), next(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string& name = nodes.names[i];
+    offset[i] = XXH3_64bits(name.data(), name.size()) % m;
+    skip[i] = XXH3_64bits_withSeed(name.data(), name.size(), 1) % (m - 1) + 1;
+  }
+  std::vector<int64_t> entry(m, -1);
+  uint64_t filled = 0;
+  for (std::size_t i = 0; filled < m; i = (i + 1) % n) {
+    uint64_t c;
+    do c = (offset[i] + next[i]++ * skip[i]) % m;
+    while (entry[c] >= 0);
+    entry[c] = static_cast<int64_t>(i);
+    ++filled;
+  }
+  return std::vector<uint32_t>(entry.begin(), entry.end());
+}
+
 // ---- Key sets -----------------------------------------------------------------
 
 template <class T>

@@ -69,18 +69,18 @@ TEST_CASE("default_nodes names node-0 ... node-(n-1) and rejects n = 0 or V = 0"
 
 TEST_CASE("scheme names round-trip and unknown names are refused", "[registry][errors]") {
   const auto schemes = chbench::all_schemes();
-  REQUIRE(schemes.size() == 4);
+  REQUIRE(schemes.size() == 5);
   std::set<std::string_view> names;
   for (chbench::Scheme s : schemes) {
     INFO(chbench::scheme_name(s));
     CHECK(chbench::parse_scheme(chbench::scheme_name(s)) == s);
     names.insert(chbench::scheme_name(s));
   }
-  CHECK(names == std::set<std::string_view>{"modn", "ring", "hrw", "jump"});
+  CHECK(names == std::set<std::string_view>{"modn", "ring", "hrw", "jump", "maglev"});
   CHECK(chbench::parse_scheme("rendezvous") == chbench::Scheme::kRendezvous);
   CHECK(chbench::parse_scheme("hrw") == chbench::Scheme::kRendezvous);
 
-  for (const char* unknown : {"", "maglev", "RING", "ring ", "mod-n"}) {
+  for (const char* unknown : {"", "anchor", "RING", "ring ", "mod-n", "ketama"}) {
     INFO("'" << unknown << "'");
     CHECK_THROWS_AS(chbench::parse_scheme(unknown), std::invalid_argument);
     for (chbench::Scheme s : schemes)

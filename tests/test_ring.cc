@@ -14,6 +14,7 @@
 
 #include "chbench/nodes.h"
 #include "chbench/ring.h"
+#include "chbench/ring_stree.h"
 #include "chbench/scheme.h"
 #include "support.h"
 
@@ -100,6 +101,11 @@ void check_ring(std::vector<RingEntry<T>> entries, std::vector<T> keys, std::mt1
   check_kernel<T>("lower_bound", chbench::RingLowerBound<T>(ring), keys, expected);
   check_kernel<T>("branchless", chbench::RingBranchless<T>(ring), keys, expected);
   check_kernel<T>("eytzinger", chbench::RingEytzinger<T>(ring), keys, expected);
+  check_kernel<T>("stree", chbench::RingSTree<T>(ring), keys, expected);
+  check_kernel<T>("stree, group 1", chbench::RingSTree<T>(ring, 1), keys, expected);
+  check_kernel<T>("stree, group 7", chbench::RingSTree<T>(ring, 7), keys, expected);
+  check_kernel<T>("bucketed", chbench::RingBucketed<T>(ring), keys, expected);
+  check_kernel<T>("bucketed, no prefetch", chbench::RingBucketed<T>(ring, 0, 3), keys, expected);
 }
 
 template <class T>
@@ -360,5 +366,84 @@ TEST_CASE("ring: SPEC.md's 64-bit ring on three nodes, tokens computed here", "[
     INFO(kernel->full_name());
     const auto table = kernel->build(nodes);
     CHECK(first_mismatch<uint64_t>(keys, expected, chbench_test::owners_of(*table, keys)) == "");
+  }
+}
+
+TEMPLATE_TEST_CASE("ring: bucket index with full, overfull and empty buckets", "[ring][bucketed]",
+                   uint32_t, uint64_t) {
+  using T = TestType;
+  using Record = chbench::TokenRecord<T>;
+  constexpr unsigned kBits = std::numeric_limits<T>::digits;
+  std::mt19937_64 rng(kSeed + 9);
+  // 64 tokens: a table this small gets one bucket per token (bit_ceil(64) =
+  // 64 buckets, the top 6 bits of a key hash).
+  const unsigned shift = kBits - 6;
+  auto place = [&](std::vector<RingEntry<T>>& entries, uint64_t bucket, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i)
+      entries.push_back({static_cast<T>((bucket << shift) + rng() % (T{1} << shift)),
+                         static_cast<uint32_t>(rng() % 9)});
+  };
+  std::vector<T> keys;
+  chbench_test::append_random(keys, 20'000, rng);
+  for (uint64_t b = 0; b < 64; ++b) {  // every bucket's edges
+    keys.push_back(static_cast<T>(b << shift));
+    keys.push_back(static_cast<T>((b << shift) + (T{1} << shift) - 1));
+  }
+  SECTION("a full bucket, an overfull one, the rest one token each or empty") {
+    std::vector<RingEntry<T>> entries;
+    place(entries, 3, Record::kTokens);
+    place(entries, 7, Record::kTokens + 1);
+    for (uint64_t b = 8; entries.size() < 64; ++b) place(entries, b, 1);
+    std::sort(entries.begin(), entries.end());
+    const auto ring = SortedRing<T>::from_entries(entries);
+    REQUIRE(ring.tokens.size() == 64);  // no accidental duplicates for this seed
+    const chbench::RingBucketed<T> index(ring);
+    CHECK(index.buckets() == 64);
+    CHECK(index.overfull_buckets() == 1);
+    CHECK_FALSE(index.degenerate());
+    check_ring<T>(entries, keys, rng);
+  }
+  SECTION("every token in one bucket: the index steps aside for the S-tree") {
+    std::vector<RingEntry<T>> entries;
+    place(entries, 40, 64);
+    std::sort(entries.begin(), entries.end());
+    const auto ring = SortedRing<T>::from_entries(entries);
+    REQUIRE(ring.tokens.size() == 64);
+    const chbench::RingBucketed<T> index(ring);
+    CHECK(index.overfull_buckets() == 1);
+    CHECK(index.degenerate());
+    check_ring<T>(entries, keys, rng);
+  }
+}
+
+TEMPLATE_TEST_CASE("ring: S-tree shapes, one to four internal levels", "[ring][stree]", uint32_t,
+                   uint64_t) {
+  using T = TestType;
+  std::mt19937_64 rng(kSeed + 10);
+  constexpr std::size_t kLeaf = chbench::TokenRecord<T>::kTokens;
+  constexpr std::size_t kFan = chbench::STreeView<T>::kNode + 1;
+  // Just below and above each complete tree: leaves = kFan^levels.
+  for (std::size_t leaves : {1ul, 2ul, kFan, kFan + 1, kFan * kFan, kFan * kFan + 1,
+                             kFan * kFan * kFan - 1, kFan * kFan * kFan * kFan + 3}) {
+    for (std::size_t n : {leaves * kLeaf - (leaves > 1 ? kLeaf - 1 : 0), leaves * kLeaf}) {
+      std::vector<RingEntry<T>> entries;
+      for (std::size_t i = 0; i < n; ++i)
+        entries.push_back({random_token<T>(rng), static_cast<uint32_t>(rng() % 100)});
+      std::sort(entries.begin(), entries.end());
+      entries.erase(std::unique(entries.begin(), entries.end(),
+                                [](auto& a, auto& b) { return a.token == b.token; }),
+                    entries.end());
+      const auto ring = SortedRing<T>::from_entries(entries);
+      const chbench::RingSTree<T> tree(ring);
+      unsigned levels = 0;
+      for (std::size_t below = (ring.tokens.size() + kLeaf - 1) / kLeaf; below > 1;
+           below = (below + kFan - 1) / kFan)
+        ++levels;
+      CHECK(tree.view().levels == levels);
+      std::vector<T> keys;
+      chbench_test::append_random(keys, 5'000, rng);
+      INFO(n << " tokens");
+      check_ring<T>(entries, keys, rng, /*scan=*/n < 3000);
+    }
   }
 }

@@ -202,6 +202,7 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
     const auto tokens = chbench_test::model_ring(nodes);
     std::vector<uint64_t> seeds;
     for (const auto& name : nodes.names) seeds.push_back(chbench_test::xxh3(name));
+    const auto maglev = chbench_test::model_maglev_table(nodes);
 
     std::vector<uint64_t> keys = {0, 1, std::numeric_limits<uint64_t>::max()};
     for (const auto& [token, node] : tokens) {
@@ -229,6 +230,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kJump:
             want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
+            break;
+          case Scheme::kMaglev:
+            want[i] = maglev[h % maglev.size()];
             break;
         }
       }
@@ -370,9 +374,11 @@ TEST_CASE("ring kernels report memory proportional to their tokens", "[schemes][
       const std::size_t bytes = kernel.build(chbench::default_nodes(100, v))->memory_bytes();
       INFO(tokens << " tokens, " << bytes << " bytes");
       // At least the tokens themselves, and at most a few words each (a
-      // layout may pad its token array up to twice the tokens).
+      // layout may pad its token array up to twice the tokens); the bucket
+      // index adds a 64-byte record per bucket, at most two buckets per token.
+      const std::size_t words = kernel.name == "bucketed" ? 3 + 16 : 3;
       CHECK(bytes >= tokens * sizeof(uint64_t));
-      CHECK(bytes <= tokens * 3 * sizeof(uint64_t) + 4096);
+      CHECK(bytes <= tokens * words * sizeof(uint64_t) + 4096);
     }
   }
   // The generic kernels count 32-bit tokens at their width.
@@ -383,4 +389,42 @@ TEST_CASE("ring kernels report memory proportional to their tokens", "[schemes][
   CHECK(chbench::RingLowerBound<uint32_t>(ring).memory_bytes() >= 10'000 * sizeof(uint32_t));
   CHECK(chbench::RingBranchless<uint32_t>(ring).memory_bytes() >= 10'000 * sizeof(uint32_t));
   CHECK(chbench::RingEytzinger<uint32_t>(ring).memory_bytes() < 10'000 * 16);
+}
+
+TEST_CASE("every ring kernel on clustered tokens, built over a given ring", "[schemes][ring]") {
+  std::mt19937_64 rng(kSeed + 21);
+  for (unsigned window : {20u, 36u, 50u}) {
+    for (uint32_t n : {3u, 97u, 1000u}) {
+      const auto entries = chbench::clustered_ring_entries(chbench::default_nodes(n, 40), window);
+      CHECK(entries.front().token >= chbench::kClusterBase);
+      CHECK(entries.back().token - chbench::kClusterBase < (uint64_t{1} << window));
+      const auto ring = chbench::SortedRing<uint64_t>::from_entries(entries);
+      const auto reference = chbench::build_ring_reference(entries);
+      // Keys in the window (the adversary's), at the tokens, and anywhere.
+      std::vector<uint64_t> keys = chbench_test::boundary_keys<uint64_t>(entries, 2'000, rng);
+      for (uint64_t h : chbench::default_key_hashes(20'000))
+        keys.push_back(chbench::into_cluster(h, window));
+      chbench_test::append_random(keys, 2'000, rng);
+      const auto want = owners_of(*reference, keys);
+      for (const auto* kernel : chbench::kernels_of(Scheme::kRing)) {
+        for (unsigned in_flight : {0u, 1u, 5u, 64u}) {
+          INFO(kernel->full_name()
+               << ", in flight " << in_flight << ", window 2^" << window << ", N = " << n);
+          const auto table = chbench::build_ring_kernel(kernel->name, ring, in_flight);
+          CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*table, keys)) == "");
+          std::vector<uint32_t> single(keys.size());
+          for (std::size_t i = 0; i < keys.size(); ++i) single[i] = table->owner(keys[i]);
+          CHECK(first_mismatch<uint64_t>(keys, want, single) == "");
+        }
+      }
+    }
+  }
+  CHECK_THROWS_WITH(
+      chbench::build_ring_kernel("nope", chbench::SortedRing<uint64_t>::from_entries(
+                                             chbench::ring_entries(chbench::default_nodes(2, 2)))),
+      Catch::Contains("unknown kernel 'nope'"));
+  CHECK_THROWS_AS(chbench::clustered_ring_entries(chbench::default_nodes(2, 2), 0),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(chbench::clustered_ring_entries(chbench::default_nodes(2, 2), 64),
+                  std::invalid_argument);
 }

@@ -19,6 +19,29 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu
                       /usr/lib/x86_64-linux-gnu/cmake)
 
+# pkg-config (hiredis, libmurmurhash, libmemcached) reads the arm64 .pc files.
+# libmemcached-dev:arm64 does not co-install with the amd64 package on
+# bookworm (its dependency libsasl2-dev is not Multi-Arch: same), so the cross
+# build links the arm64 runtime library (libmemcached11:arm64) with the headers
+# of the amd64 libmemcached-dev, which are identical in every architecture
+# (Multi-Arch: same): the link and .pc file its -dev package would ship are
+# made here, under the build folder.
+set(_chbench_cross_dir "${CMAKE_BINARY_DIR}/cross-aarch64")
+set(_chbench_memcached /usr/lib/aarch64-linux-gnu/libmemcached.so.11)
+if(EXISTS "${_chbench_memcached}"
+   AND NOT EXISTS /usr/lib/aarch64-linux-gnu/pkgconfig/libmemcached.pc)
+  file(MAKE_DIRECTORY "${_chbench_cross_dir}/lib")
+  file(CREATE_LINK "${_chbench_memcached}" "${_chbench_cross_dir}/lib/libmemcached.so" SYMBOLIC)
+  file(WRITE "${_chbench_cross_dir}/pkgconfig/libmemcached.pc"
+       "Name: libmemcached\n"
+       "Description: arm64 libmemcached.so.11 with the headers in /usr/include (chbench)\n"
+       "Version: 1.1.4\n"
+       "Libs: -L${_chbench_cross_dir}/lib -lmemcached\n"
+       "Cflags: -I/usr/include\n")
+endif()
+set(ENV{PKG_CONFIG_LIBDIR}
+    "${_chbench_cross_dir}/pkgconfig:/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
+
 find_program(CHBENCH_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 if(CHBENCH_QEMU_AARCH64)
   set(CMAKE_CROSSCOMPILING_EMULATOR ${CHBENCH_QEMU_AARCH64})

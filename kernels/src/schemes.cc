@@ -1,13 +1,16 @@
 // The registry: every scheme's reference and kernels behind OwnerTable.
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "chbench/hash.h"
 #include "chbench/jump.h"
+#include "chbench/maglev.h"
 #include "chbench/rendezvous.h"
 #include "chbench/ring.h"
+#include "chbench/ring_stree.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 
@@ -15,8 +18,8 @@ namespace chbench {
 
 namespace {
 
-constexpr std::array<Scheme, 4> kSchemes = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
-                                            Scheme::kJump};
+constexpr std::array<Scheme, 5> kSchemes = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
+                                            Scheme::kJump, Scheme::kMaglev};
 
 // ---- mod-N ---------------------------------------------------------------
 
@@ -54,6 +57,11 @@ class ModNScalar final : public OwnerTable {
 class RingReference final : public OwnerTable {
  public:
   explicit RingReference(const NodeSet& nodes) : entries_(ring_entries(nodes)) {}
+  explicit RingReference(std::vector<RingEntry<uint64_t>> entries) : entries_(std::move(entries)) {
+    if (entries_.empty()) throw std::invalid_argument("ring: no tokens");
+    if (!std::is_sorted(entries_.begin(), entries_.end()))
+      throw std::invalid_argument("ring: entries are not sorted by (token, node)");
+  }
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i)
       out[i] = ring_reference_owner<uint64_t>(entries_, h[i]);
@@ -66,15 +74,18 @@ class RingReference final : public OwnerTable {
   std::vector<RingEntry<uint64_t>> entries_;
 };
 
-// Adapts a 64-bit ring search kernel (ring.h) to OwnerTable.
+// Adapts a 64-bit ring search kernel (ring.h, ring_stree.h) to OwnerTable.
 template <template <class> class Search>
 class RingTable final : public OwnerTable {
  public:
   explicit RingTable(const NodeSet& nodes)
       : search_(SortedRing<uint64_t>::from_entries(ring_entries(nodes))) {}
+  template <class... Args>
+  explicit RingTable(const SortedRing<uint64_t>& ring, Args... args) : search_(ring, args...) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     search_.owners(h, out);
   }
+  uint32_t owner(uint64_t h) const override { return search_.owner(h); }
   std::size_t memory_bytes() const noexcept override { return search_.memory_bytes(); }
 
  private:
@@ -188,12 +199,59 @@ class JumpInterleaved final : public OwnerTable {
   uint32_t n_;
 };
 
+// ---- Maglev --------------------------------------------------------------------
+
+// Pseudocode 1 of the paper as written: permutation[i][j] = (offset + j * skip)
+// mod M computed afresh for every probe, next[i] the position in it, backends
+// taking turns; independent of maglev_table()'s incremental walk.
+class MaglevReference final : public OwnerTable {
+ public:
+  explicit MaglevReference(const NodeSet& nodes)
+      : entry_((validate_maglev(nodes), nodes.table_size)) {
+    const uint64_t m = nodes.table_size;
+    const uint32_t n = nodes.size();
+    std::vector<MaglevPermutation> permutation;
+    for (const auto& name : nodes.names) permutation.push_back(maglev_permutation(name, m));
+    std::vector<uint64_t> next(n, 0);
+    std::vector<int64_t> entry(m, -1);
+    uint64_t filled = 0;
+    while (filled < m) {
+      for (uint32_t i = 0; i < n && filled < m; ++i) {
+        uint64_t c = (permutation[i].offset + next[i] * permutation[i].skip) % m;
+        while (entry[c] >= 0) {
+          ++next[i];
+          c = (permutation[i].offset + next[i] * permutation[i].skip) % m;
+        }
+        entry[c] = i;
+        ++next[i];
+        ++filled;
+      }
+    }
+    for (uint64_t j = 0; j < m; ++j) entry_[j] = static_cast<uint32_t>(entry[j]);
+  }
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    for (std::size_t i = 0; i < h.size(); ++i) out[i] = entry_[h[i] % entry_.size()];
+  }
+  std::size_t memory_bytes() const noexcept override { return entry_.size() * sizeof(uint32_t); }
+
+ private:
+  std::vector<uint32_t> entry_;
+};
+
+std::unique_ptr<OwnerTable> build_maglev_scalar(const NodeSet& nodes) {
+  return make_table_lookup_scalar(maglev_table(nodes));
+}
+
+std::unique_ptr<OwnerTable> build_maglev_simd(const NodeSet& nodes) {
+  return make_table_lookup_simd(maglev_table(nodes));
+}
+
 template <class Table>
 std::unique_ptr<OwnerTable> make(const NodeSet& nodes) {
   return std::make_unique<Table>(nodes);
 }
 
-const std::array<KernelInfo, 13> kKernels = {{
+const std::array<KernelInfo, 17> kKernels = {{
     {Scheme::kModN, "scalar", "h % N, one key at a time", &make<ModNScalar>},
     {Scheme::kModN, "simd", "exact reciprocal-multiply remainder, keys in lanes (Highway)",
      &simd::build_modn_simd},
@@ -207,6 +265,12 @@ const std::array<KernelInfo, 13> kKernels = {{
      &simd::build_ring_simd_branchless},
     {Scheme::kRing, "simd_eytzinger", "Eytzinger descent, keys in lanes, gathers (Highway)",
      &simd::build_ring_simd_eytzinger},
+    {Scheme::kRing, "stree",
+     "S+ tree, 64-byte nodes compared with SIMD, 32-128 keys in lockstep with prefetch (Highway)",
+     &make<RingTable<RingSTree>>},
+    {Scheme::kRing, "bucketed",
+     "bucket index on the key hash's top bits, one 64-byte token record per bucket (Highway)",
+     &make<RingTable<RingBucketed>>},
     {Scheme::kRendezvous, "scalar", "scores every node, keeps the first maximum",
      &make<RendezvousScalar>},
     {Scheme::kRendezvous, "simd_nodes", "one key, node seeds in lanes, max-reduction (Highway)",
@@ -218,6 +282,10 @@ const std::array<KernelInfo, 13> kKernels = {{
      &make<JumpInterleaved>},
     {Scheme::kJump, "simd", "keys in lanes, per-lane masks, bit-identical steps (Highway)",
      &simd::build_jump_simd},
+    {Scheme::kMaglev, "scalar", "lookup table entry[h % M], one key at a time",
+     &build_maglev_scalar},
+    {Scheme::kMaglev, "simd", "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
+     &build_maglev_simd},
 }};
 
 }  // namespace
@@ -232,6 +300,8 @@ std::string_view scheme_name(Scheme scheme) noexcept {
       return "hrw";
     case Scheme::kJump:
       return "jump";
+    case Scheme::kMaglev:
+      return "maglev";
   }
   return "?";
 }
@@ -240,8 +310,9 @@ Scheme parse_scheme(std::string_view name) {
   if (name == "rendezvous") return Scheme::kRendezvous;
   for (Scheme s : kSchemes)
     if (scheme_name(s) == name) return s;
-  throw std::invalid_argument("unknown scheme '" + std::string(name) +
-                              "' (known: modn, ring, hrw, jump)");
+  std::string known;
+  for (Scheme s : kSchemes) known += (known.empty() ? "" : ", ") + std::string(scheme_name(s));
+  throw std::invalid_argument("unknown scheme '" + std::string(name) + "' (known: " + known + ")");
 }
 
 std::span<const Scheme> all_schemes() noexcept { return kSchemes; }
@@ -279,6 +350,8 @@ std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const NodeSet& nodes)
       return make<RendezvousReference>(nodes);
     case Scheme::kJump:
       return make<JumpReference>(nodes);
+    case Scheme::kMaglev:
+      return make<MaglevReference>(nodes);
   }
   throw std::invalid_argument("unknown scheme");
 }
@@ -300,6 +373,37 @@ std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
       entries.push_back({key_hash(label), n});
     }
   }
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
+                                              const SortedRing<uint64_t>& ring,
+                                              unsigned in_flight) {
+  const std::optional<unsigned> knob =
+      in_flight == 0 ? std::nullopt : std::optional<unsigned>(in_flight);
+  if (name == "lower_bound") return std::make_unique<RingTable<RingLowerBound>>(ring);
+  if (name == "branchless") return std::make_unique<RingTable<RingBranchless>>(ring);
+  if (name == "eytzinger") return std::make_unique<RingTable<RingEytzinger>>(ring);
+  if (name == "stree") return std::make_unique<RingTable<RingSTree>>(ring, knob);
+  if (name == "bucketed") return std::make_unique<RingTable<RingBucketed>>(ring, knob);
+  if (name == "simd_branchless") return simd::build_ring_simd_branchless(ring);
+  if (name == "simd_eytzinger") return simd::build_ring_simd_eytzinger(ring);
+  // Names the registry has but this list lacks are a bug here, not bad input.
+  find_kernel(Scheme::kRing, name);  // throws, naming the ring's kernels, for unknown names
+  throw std::logic_error("build_ring_kernel: ring/" + std::string(name) + " is not wired up");
+}
+
+std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries) {
+  return std::make_unique<RingReference>(std::move(entries));
+}
+
+std::vector<RingEntry<uint64_t>> clustered_ring_entries(const NodeSet& nodes,
+                                                        unsigned window_bits) {
+  if (window_bits < 1 || window_bits > 63)
+    throw std::invalid_argument("cluster window must be 1 to 63 bits");
+  auto entries = ring_entries(nodes);
+  for (auto& e : entries) e.token = into_cluster(e.token, window_bits);
   std::sort(entries.begin(), entries.end());
   return entries;
 }

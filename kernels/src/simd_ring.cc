@@ -210,6 +210,7 @@ class RingSimdTable final : public OwnerTable {
  public:
   explicit RingSimdTable(const NodeSet& nodes)
       : search_(SortedRing<uint64_t>::from_entries(ring_entries(nodes))) {}
+  explicit RingSimdTable(const SortedRing<uint64_t>& ring) : search_(ring) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     search_.owners(h, out);
   }
@@ -227,6 +228,14 @@ std::unique_ptr<OwnerTable> build_ring_simd_branchless(const NodeSet& nodes) {
 
 std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const NodeSet& nodes) {
   return std::make_unique<RingSimdTable<RingSimdEytzinger>>(nodes);
+}
+
+std::unique_ptr<OwnerTable> build_ring_simd_branchless(const SortedRing<uint64_t>& ring) {
+  return std::make_unique<RingSimdTable<RingSimdBranchless>>(ring);
+}
+
+std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const SortedRing<uint64_t>& ring) {
+  return std::make_unique<RingSimdTable<RingSimdEytzinger>>(ring);
 }
 
 }  // namespace chbench::simd

@@ -94,7 +94,9 @@ ForcedTarget::~ForcedTarget() {
 }
 
 bool is_simd_kernel(const KernelInfo& kernel) noexcept {
-  return kernel.name.substr(0, 4) == "simd";
+  // The ring's S-tree and bucket index compare their nodes with Highway too.
+  return kernel.name.substr(0, 4) == "simd" ||
+         (kernel.scheme == Scheme::kRing && (kernel.name == "stree" || kernel.name == "bucketed"));
 }
 
 }  // namespace chbench::simd

@@ -31,14 +31,15 @@ constexpr uint64_t kBlock = 2048;
 // Runs body(first, hashes) over keys [begin, end) in blocks of kBlock, in
 // parallel; `hashes` holds the key hashes of keys first ... first + size - 1.
 template <class Body>
-void for_each_block(const KeySet& keys, uint64_t begin, uint64_t end, const Body& body) {
+void for_each_block(const KeySet& keys, uint64_t begin, uint64_t end,
+                    std::optional<Profile> profile, const Body& body) {
   const uint64_t blocks = (end - begin + kBlock - 1) / kBlock;
   tbb::parallel_for(tbb::blocked_range<uint64_t>(0, blocks), [&](const auto& range) {
     std::array<uint64_t, kBlock> hashes;
     for (uint64_t b = range.begin(); b != range.end(); ++b) {
       const uint64_t first = begin + b * kBlock;
       const std::span<uint64_t> h(hashes.data(), std::min(kBlock, end - first));
-      keys.hashes(first, h);
+      keys.hashes(first, h, profile);
       body(first, std::span<const uint64_t>(h));
     }
   });
@@ -90,6 +91,7 @@ std::string_view fastest_kernel(Scheme scheme) noexcept {
   static constexpr std::string_view kRendezvous[] = {"simd_keys", "scalar"};
   static constexpr std::string_view kJump[] = {"simd", "interleaved", "scalar"};
   static constexpr std::string_view kModN[] = {"simd", "scalar"};
+  static constexpr std::string_view kMaglev[] = {"scalar", "simd"};
   std::span<const std::string_view> order;
   switch (scheme) {
     case Scheme::kRing:
@@ -103,6 +105,9 @@ std::string_view fastest_kernel(Scheme scheme) noexcept {
       break;
     case Scheme::kModN:
       order = kModN;
+      break;
+    case Scheme::kMaglev:
+      order = kMaglev;
       break;
   }
   for (std::string_view name : order)
@@ -119,6 +124,25 @@ std::unique_ptr<OwnerTable> make_table(Scheme scheme, const NodeSet& nodes,
   if (kernel == "reference") return build_reference(scheme, nodes);
   if (kernel.empty()) kernel = fastest_kernel(scheme);
   return find_kernel(scheme, kernel).build(nodes);
+}
+
+ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes) {
+  ProfileCluster cluster{nodes, {}};
+  if (placement.profile == Profile::kKetama && !placement.weights.empty())
+    for (const auto& name : nodes.names) {
+      const auto it = placement.weights.find(name);
+      cluster.weights.push_back(it == placement.weights.end() ? 1 : it->second);
+    }
+  validate_profile(*placement.profile, cluster);
+  return cluster;
+}
+
+std::unique_ptr<OwnerTable> make_table(const Placement& placement, const NodeSet& nodes,
+                                       std::string_view kernel) {
+  if (!placement.profile) return make_table(placement.scheme, nodes, kernel);
+  const ProfileCluster cluster = profile_cluster(placement, nodes);
+  if (kernel == "reference") return build_profile_reference(*placement.profile, cluster);
+  return build_profile_table(*placement.profile, cluster, kernel);
 }
 
 // ---- Inputs -----------------------------------------------------------------------
@@ -187,7 +211,22 @@ KeySet KeySet::from_strings(std::span<const std::string> strings) {
   return keys;
 }
 
-void KeySet::hashes(uint64_t first, std::span<uint64_t> out) const noexcept {
+void KeySet::hashes(uint64_t first, std::span<uint64_t> out, std::optional<Profile> profile) const {
+  if (profile) {
+    // The profile hashes the key bytes itself: gather them first.
+    std::string arena;
+    std::vector<std::size_t> ends;
+    ends.reserve(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      append_key(first + i, arena);
+      ends.push_back(arena.size());
+    }
+    std::vector<std::string_view> views(out.size());
+    for (std::size_t i = 0, start = 0; i < out.size(); start = ends[i], ++i)
+      views[i] = std::string_view(arena).substr(start, ends[i] - start);
+    profile_key_hashes(*profile, views, out);
+    return;
+  }
   if (!is_counted()) {
     std::copy_n(hashes_.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
     return;
@@ -278,8 +317,8 @@ NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::
                                   " can be removed");
     }
   }
-  NodeSet after;
-  after.vnodes = before.vnodes;
+  NodeSet after = before;  // vnodes, table size
+  after.names.clear();
   for (uint32_t i = 0; i < before.size(); ++i)
     if (!gone[i]) after.names.push_back(before.names[i]);
   for (const auto& name : add) {
@@ -294,8 +333,8 @@ NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::
 }
 
 void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
-                   std::span<uint32_t> out) {
-  for_each_block(keys, first, first + out.size(),
+                   std::span<uint32_t> out, std::optional<Profile> profile) {
+  for_each_block(keys, first, first + out.size(), profile,
                  [&](uint64_t block_first, std::span<const uint64_t> hashes) {
                    table.owners(hashes, out.subspan(block_first - first, hashes.size()));
                  });
@@ -305,8 +344,13 @@ void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
 
 MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& after,
                         const KeySet& keys, bool list, std::string_view kernel) {
-  const auto old_table = make_table(scheme, before, kernel);
-  const auto new_table = make_table(scheme, after, kernel);
+  return measure_move(Placement{scheme, std::nullopt, {}}, before, after, keys, list, kernel);
+}
+
+MoveResult measure_move(const Placement& placement, const NodeSet& before, const NodeSet& after,
+                        const KeySet& keys, bool list, std::string_view kernel) {
+  const auto old_table = make_table(placement, before, kernel);
+  const auto new_table = make_table(placement, after, kernel);
 
   constexpr uint32_t kNone = 0xffffffffu;
   // Per node: its index in the other list (kNone if absent) and its rank among
@@ -349,31 +393,33 @@ MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& aft
   const uint64_t blocks = (keys.size() + kBlock - 1) / kBlock;
   std::vector<std::vector<MovedKey>> moved_per_block(list ? blocks : 0);
 
-  for_each_block(keys, 0, keys.size(), [&](uint64_t first, std::span<const uint64_t> hashes) {
-    std::array<uint32_t, kBlock> from_buf, to_buf;
-    const std::span<uint32_t> from(from_buf.data(), hashes.size()),
-        to(to_buf.data(), hashes.size());
-    old_table->owners(hashes, from);
-    new_table->owners(hashes, to);
-    Tally& t = tallies.local();
-    std::vector<MovedKey>* listed = list ? &moved_per_block[first / kBlock] : nullptr;
-    for (std::size_t i = 0; i < hashes.size(); ++i) {
-      const uint32_t b = from[i], a = to[i];
-      if (old_to_new[b] == a) continue;
-      ++t.moved;
-      const bool left = old_to_new[b] == kNone, arrived = new_to_old[a] == kNone;
-      t.between_old += !left && !arrived;
-      if (left) {
-        ++t.from_removed;
-        ++t.removed_to[std::size_t{removed_rank[b]} * after.size() + a];
-      }
-      if (arrived) {
-        ++t.to_added;
-        ++t.added_from[std::size_t{added_rank[a]} * before.size() + b];
-      }
-      if (listed) listed->push_back({first + i, b, a});
-    }
-  });
+  for_each_block(keys, 0, keys.size(), placement.profile,
+                 [&](uint64_t first, std::span<const uint64_t> hashes) {
+                   std::array<uint32_t, kBlock> from_buf, to_buf;
+                   const std::span<uint32_t> from(from_buf.data(), hashes.size()),
+                       to(to_buf.data(), hashes.size());
+                   old_table->owners(hashes, from);
+                   new_table->owners(hashes, to);
+                   Tally& t = tallies.local();
+                   std::vector<MovedKey>* listed =
+                       list ? &moved_per_block[first / kBlock] : nullptr;
+                   for (std::size_t i = 0; i < hashes.size(); ++i) {
+                     const uint32_t b = from[i], a = to[i];
+                     if (old_to_new[b] == a) continue;
+                     ++t.moved;
+                     const bool left = old_to_new[b] == kNone, arrived = new_to_old[a] == kNone;
+                     t.between_old += !left && !arrived;
+                     if (left) {
+                       ++t.from_removed;
+                       ++t.removed_to[std::size_t{removed_rank[b]} * after.size() + a];
+                     }
+                     if (arrived) {
+                       ++t.to_added;
+                       ++t.added_from[std::size_t{added_rank[a]} * before.size() + b];
+                     }
+                     if (listed) listed->push_back({first + i, b, a});
+                   }
+                 });
 
   result.removed_to.assign(result.removed.size(), std::vector<uint64_t>(after.size(), 0));
   result.added_from.assign(result.added.size(), std::vector<uint64_t>(before.size(), 0));
@@ -401,22 +447,29 @@ MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& aft
 
 Balance measure_balance(Scheme scheme, const NodeSet& nodes, const KeySet& keys,
                         std::string_view kernel) {
-  const auto table = make_table(scheme, nodes, kernel);
+  return measure_balance(Placement{scheme, std::nullopt, {}}, nodes, keys, kernel);
+}
+
+Balance measure_balance(const Placement& placement, const NodeSet& nodes, const KeySet& keys,
+                        std::string_view kernel) {
+  const auto table = make_table(placement, nodes, kernel);
   tbb::enumerable_thread_specific<std::vector<uint64_t>> counts(
       [&] { return std::vector<uint64_t>(nodes.size(), 0); });
-  for_each_block(keys, 0, keys.size(), [&](uint64_t, std::span<const uint64_t> hashes) {
-    std::array<uint32_t, kBlock> owner_buf;
-    const std::span<uint32_t> owners(owner_buf.data(), hashes.size());
-    table->owners(hashes, owners);
-    auto& c = counts.local();
-    for (uint32_t o : owners) ++c[o];
-  });
+  for_each_block(keys, 0, keys.size(), placement.profile,
+                 [&](uint64_t, std::span<const uint64_t> hashes) {
+                   std::array<uint32_t, kBlock> owner_buf;
+                   const std::span<uint32_t> owners(owner_buf.data(), hashes.size());
+                   table->owners(hashes, owners);
+                   auto& c = counts.local();
+                   for (uint32_t o : owners) ++c[o];
+                 });
   Balance balance;
   balance.keys = keys.size();
   balance.node_keys.assign(nodes.size(), 0);
   for (const auto& c : counts)
     for (std::size_t n = 0; n < c.size(); ++n) balance.node_keys[n] += c[n];
-  if (scheme == Scheme::kRing) balance.circle = circle_shares(nodes);
+  if (!placement.profile && placement.scheme == Scheme::kRing)
+    balance.circle = circle_shares(nodes);
   return balance;
 }
 

@@ -8,13 +8,16 @@
 #include <cstddef>
 #include <cstdint>
 #include <istream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "chbench/nodes.h"
+#include "chbench/profiles.h"
 #include "chbench/scheme.h"
 
 namespace chbench::lab {
@@ -34,6 +37,26 @@ std::string_view fastest_kernel(Scheme scheme) noexcept;
 // Throws std::invalid_argument for an unknown kernel or an invalid node list,
 // std::length_error when a ring would exceed 2^32 - 1 tokens.
 std::unique_ptr<OwnerTable> make_table(Scheme scheme, const NodeSet& nodes,
+                                       std::string_view kernel = {});
+
+// What places the keys: a scheme (keys hashed as SPEC.md says, XXH3) or a
+// production profile of profiles.h (keys hashed as that system hashes them,
+// looked up by kernels of profile_scheme(profile)).
+struct Placement {
+  Scheme scheme = Scheme::kRing;
+  std::optional<Profile> profile;
+  // ketama: weight of a server by name; servers not listed weigh 1.
+  std::map<std::string, uint32_t, std::less<>> weights;
+};
+
+// The profile's cluster over `nodes` (weights looked up by name). Throws like
+// validate_profile().
+ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes);
+
+// make_table for a placement: for a profile, kernel "" is the profile's
+// default, "reference" the profile's reference, anything else a kernel of
+// profile_scheme(profile). Throws like make_table and validate_profile.
+std::unique_ptr<OwnerTable> make_table(const Placement& placement, const NodeSet& nodes,
                                        std::string_view kernel = {});
 
 // ---- Inputs -----------------------------------------------------------------------
@@ -61,8 +84,11 @@ class KeySet {
   bool is_counted() const noexcept { return offsets_.empty(); }
 
   // Writes the SPEC.md key hashes of keys first ... first + out.size() - 1 to
-  // `out` (0-based key positions). Precondition: first + out.size() <= size().
-  void hashes(uint64_t first, std::span<uint64_t> out) const noexcept;
+  // `out` (0-based key positions), or with a profile that profile's key hashes
+  // (profile_key_hashes). Precondition: first + out.size() <= size(). Throws
+  // only what profile_key_hashes throws.
+  void hashes(uint64_t first, std::span<uint64_t> out,
+              std::optional<Profile> profile = std::nullopt) const;
 
   // Appends the bytes of key `i` (0-based) to `out`. Precondition: i < size().
   void append_key(uint64_t i, std::string& out) const;
@@ -102,7 +128,7 @@ NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::
 // up in parallel blocks: out[i] is the node index of key first + i.
 // Precondition: first + out.size() <= keys.size().
 void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
-                   std::span<uint32_t> out);
+                   std::span<uint32_t> out, std::optional<Profile> profile = std::nullopt);
 
 // ---- Moves ------------------------------------------------------------------------
 
@@ -144,6 +170,8 @@ struct MoveResult {
 // flows), plus 16 bytes per moved key with `list`. Throws like make_table().
 MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& after,
                         const KeySet& keys, bool list = false, std::string_view kernel = {});
+MoveResult measure_move(const Placement& placement, const NodeSet& before, const NodeSet& after,
+                        const KeySet& keys, bool list = false, std::string_view kernel = {});
 
 // ---- Balance ----------------------------------------------------------------------
 
@@ -157,6 +185,10 @@ struct Balance {
 // Counts each node's keys (in parallel blocks) and, for the ring, its share of
 // the circle. Throws like make_table().
 Balance measure_balance(Scheme scheme, const NodeSet& nodes, const KeySet& keys,
+                        std::string_view kernel = {});
+// For a profile there is no circle share (the shares of SPEC.md's circle do
+// not describe a profile's own ring): `circle` stays empty.
+Balance measure_balance(const Placement& placement, const NodeSet& nodes, const KeySet& keys,
                         std::string_view kernel = {});
 
 // Each node's share of SPEC.md's 64-bit ring: the summed length of the arcs it

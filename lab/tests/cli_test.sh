@@ -52,7 +52,7 @@ run owners --scheme ring --nodes 5 --keys 1000 --format csv
 [[ $(wc -l <"$tmp/out") -eq 1001 ]] || fail "owners csv: $(wc -l <"$tmp/out") lines"
 [[ $(sed -n 2p "$tmp/out") == user:1,node-* ]] || fail "owners csv: first row $(sed -n 2p "$tmp/out")"
 cp "$tmp/out" "$tmp/fast.csv"
-for scheme in modn ring hrw jump; do
+for scheme in modn ring hrw jump maglev; do
   run owners --scheme $scheme --nodes 7 --keys 3000 --format csv
   cp "$tmp/out" "$tmp/fast.csv"
   run owners --scheme $scheme --nodes 7 --keys 3000 --format csv --kernel reference
@@ -113,7 +113,7 @@ run balance --scheme ring --nodes a,b --keys 1000 --threads 1
 # ---- bad input -----------------------------------------------------------------------
 : >"$tmp/empty.txt"
 printf '\n\r\n' >"$tmp/blank.txt"
-bad "unknown scheme" "unknown scheme 'maglev'" owners --scheme maglev --nodes 3 --keys 3
+bad "unknown scheme" "unknown scheme 'anchor'" owners --scheme anchor --nodes 3 --keys 3
 bad "unknown node in --remove" "unknown node 'node-9'" move --scheme ring --nodes 4 --remove node-9
 bad "empty key file" "no keys" owners --scheme ring --nodes 3 --keys "$tmp/empty.txt"
 bad "blank key file" "no keys" balance --scheme ring --nodes 3 --keys "$tmp/blank.txt"
@@ -142,6 +142,38 @@ bad "no command" "subcommand" --scheme ring
 bad "unknown command" "unknown command 'shuffle'" shuffle --scheme ring --nodes 3
 bad "unknown option" "--frobnicate" balance --scheme ring --nodes 3 --frobnicate
 bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100000
+
+# ---- profiles ---------------------------------------------------------------------
+# Each profile's default kernel equals its reference; owners carry the system's own
+# key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
+for profile in ketama redis kafka cassandra maglev; do
+  run owners --profile $profile --nodes 7 --keys 3000 --format csv
+  [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
+  cp "$tmp/out" "$tmp/fast.csv"
+  run owners --profile $profile --nodes 7 --keys 3000 --format csv --kernel reference
+  cmp -s "$tmp/out" "$tmp/fast.csv" || fail "owners --profile $profile: kernel differs from reference"
+  run balance --profile $profile --nodes 7 --keys 20000 --format json
+  grep -q "\"profile\": \"$profile\"" "$tmp/out" || fail "balance --profile $profile: no profile in JSON"
+done
+run owners --profile redis --nodes 3 --keys 1 --format csv
+[[ $(sed -n 1p "$tmp/out") == "key,owner,slot" ]] || fail "redis owners: header $(head -n1 "$tmp/out")"
+[[ $(sed -n 2p "$tmp/out") == "user:1,node-1,10778" ]] || fail "redis owners: $(sed -n 2p "$tmp/out")"
+# Kafka adds a partition: keys move like mod-N (12 -> 13: 12/13 of them).
+run move --profile kafka --nodes 12 --add node-12 --keys 100000 --format json
+grep -q '"moved_fraction": 0.92' "$tmp/out" || fail "kafka 12 -> 13: $(grep moved_fraction "$tmp/out")"
+# A ketama server with weight 3 of 5 takes about 3/5 of the keys.
+run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 100000 --format csv
+share=$(awk -F, '$2 == "a" { print $4 }' "$tmp/out")
+awk -v s="$share" 'BEGIN { exit !(s > 0.5 && s < 0.7) }' || fail "ketama weight 3 of 5: share $share"
+bad "scheme and profile" "one of them" owners --scheme ring --profile ketama --nodes 3 --keys 3
+bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --nodes 3 --keys 3
+bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
+bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
+bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
+bad "redis too many" "16384" balance --profile redis --nodes 16385
+bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
+bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
 
 if [[ $failures -ne 0 ]]; then
   echo "$failures check(s) failed" >&2

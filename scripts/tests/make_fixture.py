@@ -7,9 +7,12 @@ as closely as a hand-made file can: 3 repetitions per configuration, then the
 mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 `/real_time` suffix; the "threads" key appears twice in every entry (Google
 Benchmark's benchmark-thread field first, the bench's counter last), as the
-real reporter writes it. SIMD kernels of family "targets" carry the
-`hwy_target` and `hwy_target_forced` counters and the target that ran as the
-entry's "label", as the bench reports them.
+real reporter writes it. SIMD kernels (those of family "targets", and the
+S-tree and bucket index everywhere) carry the `hwy_target` and
+`hwy_target_forced` counters and the target that ran as the entry's "label",
+as the bench reports them. Every entry has `build_ms`; ring kernels other than
+the stream baseline `bytes_per_token`; family "inflight" names and counts
+`in_flight`, family "clustered" `window_bits`.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -60,13 +63,49 @@ CONTEXT = [
     ("chbench_xxhash_version", "0.8.1"),
 ]
 
-# family -> list of (scheme, kernel, N, V, K, threads, median ns/key)
-TOKENS_V = (1, 10, 100, 1000, 4000)  # N = 1000: 1e3 ... 4e6 tokens
+# family -> list of (scheme, kernel, N, V, K, threads, median ns/key, extra)
+# Rings (N, V) of family "tokens": 10, 1,000, 65,500 (~64k), 10^6, 4·10^6 and
+# 1.6·10^7 (~16M) tokens.
+TOKENS_RINGS = ((10, 1), (100, 10), (655, 100), (10000, 100), (40000, 100), (160000, 100))
 TOKENS_NS = {
-    "lower_bound": (12.0, 20.0, 32.0, 90.0, 140.0),
-    "branchless": (6.0, 9.0, 15.0, 60.0, 110.0),
-    "eytzinger": (8.0, 10.0, 13.0, 30.0, 40.0),
+    "lower_bound": (12.0, 32.0, 100.0, 140.0, 200.0, 360.0),
+    "branchless": (6.0, 15.0, 45.0, 90.0, 150.0, 300.0),
+    "eytzinger": (8.0, 13.0, 14.0, 30.0, 40.0, 60.0),
+    "stree": (3.0, 5.0, 8.0, 12.0, 20.0, 30.0),
+    "bucketed": (1.5, 2.0, 3.0, 8.0, 10.0, 15.0),
+    "stream": (0.3, 0.4, 0.5, 0.6, 0.8, 1.0),  # the stream baseline
 }
+# Family "latency": rings of 10, 65,500 and 1.6·10^7 tokens, K = 100,003.
+LATENCY_RINGS = ((10, 1), (655, 100), (160000, 100))
+LATENCY_NS = {
+    "lower_bound": (25.0, 190.0, 900.0),
+    "eytzinger": (22.0, 90.0, 400.0),
+    "stree": (14.0, 60.0, 300.0),
+    "bucketed": (10.0, 50.0, 250.0),
+    "stream": (3.0, 3.0, 3.5),
+}
+# Family "clustered": rings of 65,500, 10^6 and 1.6·10^7 tokens; family
+# "inflight" the first and the last of them.
+BIG_RINGS = ((655, 100), (10000, 100), (160000, 100))
+INFLIGHT_RINGS = (BIG_RINGS[0], BIG_RINGS[-1])
+INFLIGHT = {  # kernel: (keys in flight, ns/key per ring)
+    "stree": ((1, 2, 4, 8, 16, 32, 64, 128, 256), (
+        (40.0, 24.0, 15.0, 10.0, 8.5, 8.0, 9.0, 11.0, 14.0),
+        (200.0, 110.0, 62.0, 38.0, 30.0, 28.0, 27.0, 30.0, 36.0))),
+    "bucketed": ((1, 2, 4, 8, 16, 32, 64, 128, 256, 512), (
+        (6.0, 5.0, 4.5, 4.0, 3.6, 3.5, 3.8, 4.2, 5.0, 6.0),
+        (60.0, 40.0, 28.0, 20.0, 15.0, 13.0, 12.0, 11.5, 12.0, 14.0))),
+}
+CLUSTER_WINDOW = 36
+CLUSTERED_NS = {
+    "lower_bound": (110.0, 150.0, 480.0),
+    "eytzinger": (16.0, 32.0, 64.0),
+    "stree": (8.0, 16.0, 40.0),
+    "bucketed": (12.0, 24.0, 80.0),
+}
+# Build time per token in ns, for the build_ms counter.
+BUILD_NS_PER_TOKEN = {"eytzinger": 40.0, "simd_eytzinger": 40.0, "stree": 50.0,
+                      "bucketed": 80.0, "stream": 0.0}
 NODES_N = (3, 10, 30, 100, 300, 1000)  # V = 100
 NODES_NS = {
     ("ring", "lower_bound"): (11.0, 14.0, 18.0, 24.0, 33.0, 48.0),
@@ -114,11 +153,23 @@ TARGETS_NS = (
 
 
 def configs() -> list:
-    """Every (family, scheme, kernel, N, V, K, threads, median ns/key)."""
+    """Every (family, scheme, kernel, N, V, K, threads, median ns/key, extra),
+    extra holding in_flight or window_bits where the family sets them."""
     out = []
     for kernel, values in TOKENS_NS.items():
-        for v, ns in zip(TOKENS_V, values):
-            out.append(("tokens", "ring", kernel, 1000, v, 300000, 1, ns))
+        for (n, v), ns in zip(TOKENS_RINGS, values):
+            out.append(("tokens", "ring", kernel, n, v, 300000, 1, ns))
+    for kernel, values in LATENCY_NS.items():
+        for (n, v), ns in zip(LATENCY_RINGS, values):
+            out.append(("latency", "ring", kernel, n, v, 100003, 1, ns))
+    for kernel, (settings, per_ring) in INFLIGHT.items():
+        for (n, v), values in zip(INFLIGHT_RINGS, per_ring):
+            for g, ns in zip(settings, values):
+                out.append(("inflight", "ring", kernel, n, v, 300000, 1, ns, {"in_flight": g}))
+    for kernel, values in CLUSTERED_NS.items():
+        for (n, v), ns in zip(BIG_RINGS, values):
+            out.append(("clustered", "ring", kernel, n, v, 300000, 1, ns,
+                        {"window_bits": CLUSTER_WINDOW}))
     for (scheme, kernel), values in NODES_NS.items():
         for n, ns in zip(NODES_N, values):
             out.append(("nodes", scheme, kernel, n, 100, 300000, 1, ns))
@@ -138,13 +189,19 @@ def configs() -> list:
             out.append(("targets", scheme, kernel, n, 100, k, 1, dispatched))
             for target, ns in zip(TARGETS, forced):
                 out.append(("targets", scheme, f"{kernel}@{target}", n, 100, k, 1, ns))
-    return out
+    # Families without an extra parameter get an empty one.
+    return [c if len(c) == 9 else c + ({},) for c in out]
 
 
 def memory_bytes(scheme: str, kernel: str, tokens: int, n: int) -> int:
-    """Bytes of lookup structure, as the kernels report them."""
+    """Bytes of lookup structure, as the kernels report them (round figures
+    per token for the S-tree and the bucket index; none for the stream)."""
     if scheme == "ring":
-        eytzinger = kernel.partition("@")[0] in ("eytzinger", "simd_eytzinger")
+        base = kernel.partition("@")[0]
+        per_token = {"stree": 16, "bucketed": 48, "stream": 0}
+        if base in per_token:
+            return tokens * per_token[base]
+        eytzinger = base in ("eytzinger", "simd_eytzinger")
         return (tokens + 1) * 12 if eytzinger else tokens * 8 + (tokens + 1) * 4
     if scheme == "hrw":
         return n * 8
@@ -156,7 +213,8 @@ def simd_target(kernel: str) -> tuple:
     base, _, forced = kernel.partition("@")
     if forced:
         return forced, True
-    return ("AVX3", False) if base.startswith("simd") else (None, False)
+    simd = base.startswith("simd") or base in ("stree", "bucketed")
+    return ("AVX3", False) if simd else (None, False)
 
 
 def round6(x: float) -> float:
@@ -185,10 +243,20 @@ def obj(pairs: list) -> str:
 
 def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     """The 3 iteration entries and 4 aggregates of one configuration."""
-    family, scheme, kernel, n, v, k, t, median = config
+    family, scheme, kernel, n, v, k, t, median, extra = config
     base = f"{family}/{scheme}/{kernel}/N:{n}/V:{v}/K:{k}/threads:{t}"
+    if "in_flight" in extra:
+        base += f"/inflight:{extra['in_flight']}"
+    if "window_bits" in extra:
+        base += f"/window:{extra['window_bits']}"
     run_name = base + "/real_time"
     tokens = n * v if scheme == "ring" else 0
+    memory = memory_bytes(scheme, kernel, tokens, n)
+    build = [("build_ms", round6(tokens * BUILD_NS_PER_TOKEN.get(kernel, 20.0) / 1e6))]
+    if tokens and kernel != "stream":
+        build.append(("bytes_per_token", round6(memory / tokens)))
+    knobs = [("in_flight", float(extra["in_flight"]))] if "in_flight" in extra else []
+    window = [("window_bits", float(extra["window_bits"]))] if "window_bits" in extra else []
     low = round6(median * (1 - rng.uniform(0.002, 0.03)))
     high = round6(median * (1 + rng.uniform(0.002, 0.04)))
     samples = [low, median, high]
@@ -200,11 +268,11 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     label = [] if target is None else [("label", target)]
 
     def counters(ns: float) -> list:
-        return hwy + [
+        return build + hwy + knobs + [
             ("keys", float(k)), ("keys_per_second", round6(1e9 / ns)),
-            ("memory_bytes", float(memory_bytes(scheme, kernel, tokens, n))),
+            ("memory_bytes", float(memory)),
             ("nodes", float(n)), ("ns_per_key", ns), ("threads", float(t)),
-            ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))]
+            ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))] + window
 
     head = [("family_index", index), ("per_family_instance_index", 0),
             ("run_name", run_name)]

@@ -15,8 +15,8 @@ from support import FIXTURE, PYTHON, SCRIPTS, TESTS, run, snapshot
 import plot  # noqa: E402  (support puts scripts/ on sys.path)
 
 PLOT = str(SCRIPTS / "plot.py")
-PNGS = ("ring_tokens.png", "schemes_nodes.png", "threads.png", "batch.png", "hashed.png",
-        "targets.png")
+PNGS = ("ring_tokens.png", "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
+        "threads.png", "batch.png", "hashed.png", "targets.png")
 
 
 def section(text: str, heading: str) -> str:
@@ -39,6 +39,15 @@ def table_rows(text: str) -> list:
 def bench_json(entries: list, context: dict | None = None) -> str:
     """A minimal report around the given entries."""
     return json.dumps({"context": context or {}, "benchmarks": entries})
+
+
+def fixture_cv(run_name: str) -> str:
+    """The CV in percent, as the report prints it, of one fixture configuration's
+    repetitions (its name without Google Benchmark's /real_time suffix)."""
+    fixture = json.loads(FIXTURE.read_text())
+    samples = [e["ns_per_key"] for e in fixture["benchmarks"]
+               if e["run_name"] == run_name + "/real_time" and e["run_type"] == "iteration"]
+    return plot.sig3(statistics.stdev(samples) / statistics.fmean(samples) * 100)
 
 
 def entry(name: str, ns: float, **fields) -> dict:
@@ -87,12 +96,13 @@ class FixtureReport(unittest.TestCase):
             self.assertIn(f"]({name})", self.report)
 
     def test_eytzinger_over_lower_bound(self):
-        # Fixture: lower_bound 90 and 140 ns/key, eytzinger 30 and 40 ns/key at
-        # 1,000,000 and 4,000,000 tokens; smaller rings are not compared.
+        # Fixture: lower_bound 140, 200 and 360 ns/key, eytzinger 30, 40 and 60
+        # ns/key at 10^6, 4·10^6 and 1.6·10^7 tokens; smaller rings are not compared.
         rows = table_rows(section(self.report, "### Eytzinger ÷ lower_bound"))
         self.assertEqual([(r[0], r[4], r[5], r[6]) for r in rows],
-                         [("1,000,000", "90.0", "30.0", "3.00×"),
-                          ("4,000,000", "140", "40.0", "3.50×")])
+                         [("1,000,000", "140", "30.0", "4.67×"),
+                          ("4,000,000", "200", "40.0", "5.00×"),
+                          ("16,000,000", "360", "60.0", "6.00×")])
 
     def test_two_threads_over_one(self):
         rows = table_rows(section(self.report, "### 2 threads ÷ 1 thread"))
@@ -114,18 +124,125 @@ class FixtureReport(unittest.TestCase):
         self.assertIn("`ring/eytzinger`", text)
 
     def test_table_row_matches_fixture(self):
-        fixture = json.loads(FIXTURE.read_text())
-        name = "tokens/ring/eytzinger/N:1000/V:4000/K:300000/threads:1/real_time"
-        samples = [e["ns_per_key"] for e in fixture["benchmarks"]
-                   if e["run_name"] == name and e["run_type"] == "iteration"]
-        cv = statistics.stdev(samples) / statistics.fmean(samples) * 100
         rows = table_rows(section(self.report, "### Family `tokens`"))
-        row = next(r for r in rows if r[0] == "`ring/eytzinger`" and r[1] == "4,000")
-        self.assertEqual(row[2:7], ["4,000,000", "40.0", "25.0 M", plot.sig3(cv), "3"])
+        row = next(r for r in rows if r[0] == "`ring/eytzinger`" and r[3] == "4,000,000")
+        cv = fixture_cv("tokens/ring/eytzinger/N:40000/V:100/K:300000/threads:1")
+        self.assertEqual(row[1:8], ["40,000", "100", "4,000,000", "40.0", "25.0 M", cv, "3"])
 
     def test_every_family_has_a_table(self):
-        for family in ("tokens", "nodes", "batch", "threads", "hashed", "targets"):
+        for family in ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
+                       "hashed", "targets"):
             self.assertIn(f"### Family `{family}`", self.report)
+
+    def test_inflight_and_window_columns(self):
+        text = section(self.report, "### Family `inflight`")
+        self.assertIn("Fixed: V = 100, K = 300,000, threads = 1.", text)
+        rows = table_rows(text)
+        self.assertEqual(len(rows), 2 * 9 + 2 * 10)  # two rings, 9 groups and 10 distances
+        row = next(r for r in rows if r[0] == "`ring/bucketed`" and r[2] == "16,000,000"
+                   and r[3] == "128")
+        self.assertEqual(row[4], "11.5")
+        self.assertIn("window bits = 36", section(self.report, "### Family `clustered`"))
+
+    def test_speed_limit_goals(self):
+        # make_fixture: best ring kernel (bucketed) 3 vs lower_bound 100 ns/key at
+        # 65,500 tokens, 15 vs 360 at 1.6·10^7; vs stream 1.5/0.3, 2/0.4, 3/0.5 up
+        # to 65,500 tokens (8/0.6 at 10^6 would fail, but that ring is not judged);
+        # clustered bucketed 80 vs Eytzinger 64 ns/key at 1.6·10^7 tokens.
+        rows = table_rows(section(self.report, "## Ring at the speed limit"))
+        self.assertEqual([r[2] for r in rows], ["**goal met**", "**goal not met**",
+                                                "**goal met**", "**goal not met**"])
+        self.assertEqual(rows[0][1], "33.3× (`ring/bucketed` at 65,500 tokens)")
+        self.assertEqual(rows[1][1], "24.0× (`ring/bucketed` at 16,000,000 tokens)")
+        self.assertEqual(rows[2][1], "worst 6.00× (`ring/bucketed` at 65,500 tokens) over 3 rings")
+        self.assertEqual(rows[3][1], "`ring/stree` 0.500× to 0.625×; `ring/bucketed` 0.750× to "
+                                     "1.25× of Eytzinger's time; slower: `ring/bucketed` at "
+                                     "16,000,000 tokens (1.25×)")
+
+    def test_best_over_lower_bound(self):
+        rows = table_rows(section(self.report, "### Best ring kernel ÷ lower_bound"))
+        self.assertEqual([(r[0], r[3], r[5], r[6], r[8], r[9]) for r in rows], [
+            ("10", "12.0", "`ring/bucketed`", "1.50", "8.00×", "–"),
+            ("1,000", "32.0", "`ring/bucketed`", "2.00", "16.0×", "–"),
+            ("65,500", "100", "`ring/bucketed`", "3.00", "33.3×", "~64k: ≥ 20×, goal met"),
+            ("1,000,000", "140", "`ring/bucketed`", "8.00", "17.5×", "–"),
+            ("4,000,000", "200", "`ring/bucketed`", "10.0", "20.0×", "–"),
+            ("16,000,000", "360", "`ring/bucketed`", "15.0", "24.0×",
+             "~16M: ≥ 30×, goal not met")])
+        row = rows[2]
+        self.assertEqual((row[4], row[7]), (
+            fixture_cv("tokens/ring/lower_bound/N:655/V:100/K:300000/threads:1"),
+            fixture_cv("tokens/ring/bucketed/N:655/V:100/K:300000/threads:1")))
+
+    def test_best_over_stream(self):
+        text = section(self.report, "### Best ring kernel ÷ stream baseline")
+        self.assertIn("at every ring up to 65,500 tokens", text)
+        rows = table_rows(text)
+        self.assertEqual([(r[0], r[3], r[4], r[6], r[8]) for r in rows], [
+            ("10", "`ring/bucketed`", "1.50", "0.300", "5.00×"),
+            ("1,000", "`ring/bucketed`", "2.00", "0.400", "5.00×"),
+            ("65,500", "`ring/bucketed`", "3.00", "0.500", "6.00×")])
+        self.assertEqual(rows[2][7],
+                         fixture_cv("tokens/ring/stream/N:655/V:100/K:300000/threads:1"))
+        self.assertIn("over 3 rings — **goal met**.", text)
+
+    def test_clustered_vs_eytzinger(self):
+        text = section(self.report, "### Clustered tokens vs Eytzinger")
+        got = {(r[0], r[2]): r[5] for r in table_rows(text)}
+        self.assertEqual(got, {
+            ("65,500", "`ring/lower_bound`"): "**6.88×** slower",  # 110 / 16
+            ("65,500", "`ring/eytzinger`"): "1.00×",
+            ("65,500", "`ring/stree`"): "0.500×",  # 8 / 16
+            ("65,500", "`ring/bucketed`"): "0.750×",  # 12 / 16
+            ("1,000,000", "`ring/lower_bound`"): "**4.69×** slower",  # 150 / 32
+            ("1,000,000", "`ring/eytzinger`"): "1.00×",
+            ("1,000,000", "`ring/stree`"): "0.500×",  # 16 / 32
+            ("1,000,000", "`ring/bucketed`"): "0.750×",  # 24 / 32
+            ("16,000,000", "`ring/lower_bound`"): "**7.50×** slower",  # 480 / 64
+            ("16,000,000", "`ring/eytzinger`"): "1.00×",
+            ("16,000,000", "`ring/stree`"): "0.625×",  # 40 / 64
+            ("16,000,000", "`ring/bucketed`"): "**1.25×** slower",  # 80 / 64
+        })
+        self.assertIn("- Slower than Eytzinger: `ring/lower_bound` at 65,500, 1,000,000, "
+                      "16,000,000 tokens; `ring/bucketed` at 16,000,000 tokens.", text)
+        self.assertIn("— **goal not met**.", text)
+
+    def test_best_inflight(self):
+        rows = table_rows(section(self.report, "### Best keys in flight"))
+        self.assertEqual([r[:5] + r[6:9] for r in rows], [
+            # kernel, knob, tokens, best setting, ns/key; 1 in flight, gain, family tokens
+            ["`ring/stree`", "lockstep group", "65,500", "32", "8.00", "40.0", "5.00×", "8.00"],
+            ["`ring/stree`", "lockstep group", "16,000,000", "64", "27.0", "200", "7.41×",
+             "30.0"],
+            ["`ring/bucketed`", "prefetch distance", "65,500", "32", "3.50", "6.00", "1.71×",
+             "3.00"],
+            ["`ring/bucketed`", "prefetch distance", "16,000,000", "128", "11.5", "60.0",
+             "5.22×", "15.0"]])
+        self.assertEqual(rows[3][5], fixture_cv(
+            "inflight/ring/bucketed/N:160000/V:100/K:300000/threads:1/inflight:128"))
+
+    def test_memory_and_build_time(self):
+        text = section(self.report, "### Memory and build time per kernel")
+        tables = text.split("Build time [ms]:")
+        self.assertIn("| tokens | `ring/lower_bound` | `ring/branchless` | `ring/eytzinger` | "
+                      "`ring/stree` | `ring/bucketed` |", tables[0])
+        self.assertNotIn("ring/stream", text)
+        memory = {r[0]: r[1:] for r in table_rows(tables[0])}
+        # make_fixture.memory_bytes: 12 B per token plus 4 (one more owner) or
+        # 12 (one more Eytzinger slot); 16 for the S-tree, 48 for the buckets.
+        self.assertEqual(memory["10"], ["12.4", "12.4", "13.2", "16.0", "48.0"])
+        self.assertEqual(memory["16,000,000"], ["12.0", "12.0", "12.0", "16.0", "48.0"])
+        build = {r[0]: r[1:] for r in table_rows(tables[1])}
+        # make_fixture.BUILD_NS_PER_TOKEN: 20, 20, 40, 50 and 80 ns per token.
+        self.assertEqual(build["1,000,000"], ["20.0", "20.0", "40.0", "50.0", "80.0"])
+        self.assertEqual(build["16,000,000"], ["320", "320", "640", "800", "1,280"])
+
+    def test_new_plots_described(self):
+        for title, name in (("Throughput beside latency", "latency.png"),
+                            ("Keys in flight", "inflight.png"),
+                            ("Clustered tokens", "clustered.png")):
+            self.assertIn(f"![{title}]({name})", self.report)
+        self.assertNotIn("Not drawn", self.report)
 
     def test_hashing_cost_column(self):
         rows = table_rows(section(self.report, "### Family `hashed`"))
@@ -332,6 +449,15 @@ class Tolerance(unittest.TestCase):
         rows = table_rows(section(report, "### 2 threads ÷ 1 thread"))
         self.assertEqual(rows, [["`jump/scalar`", "10", "1,000", "8.00", "5.00", "1.60×", "1"]])
 
+    def test_zero_time_is_an_error_not_a_crash(self):
+        zero = entry("tokens/ring/lower_bound/N:10/V:1/K:1000/threads:1", 1.0, real_time=0.0)
+        del zero["ns_per_key"], zero["keys_per_second"]
+        report, files, _ = self.render(bench_json(
+            [zero, entry("tokens/ring/stree/N:10/V:1/K:1000/threads:1", 0.5)]))
+        self.assertIn("ring_tokens.png", files)
+        self.assertIn("`tokens/ring/lower_bound/N:10/V:1/K:1000/threads:1` failed: no positive "
+                      "ns_per_key, real_time or keys in the JSON", section(report, "## Checks"))
+
     def test_targets_missing_pieces(self):
         # A SIMD kernel without its scalar counterpart, one without AVX2, and
         # a nodes family whose SIMD rendezvous is compared at N >= 64 only.
@@ -372,8 +498,48 @@ class Tolerance(unittest.TestCase):
 
     def test_unknown_family_gets_a_table(self):
         report, _, _ = self.render(bench_json(
-            [entry("latency/ring/eytzinger/N:10/V:100/K:1000/threads:1", 30.0)]))
-        self.assertIn("### Family `latency`", report)
+            [entry("fanout/ring/eytzinger/N:10/V:100/K:1000/threads:1", 30.0)]))
+        self.assertIn("### Family `fanout`", report)
+
+    def test_issue4_families_missing(self):
+        # Family "tokens" alone, on rings of 1,000 and 64,000 tokens: no latency,
+        # in-flight or clustered plot, and goals that need them not measured.
+        name = "tokens/ring/{}/N:{}/V:100/K:1000/threads:1/real_time"
+        entries = [entry(name.format(kernel, n), ns) for kernel, n, ns in (
+            ("lower_bound", 10, 30.0), ("stree", 10, 5.0), ("stream", 10, 1.0),
+            ("lower_bound", 640, 90.0), ("stree", 640, 9.0), ("stream", 640, 1.0))]
+        report, files, _ = self.render(bench_json(entries))
+        self.assertIn("ring_tokens.png", files)
+        for name, family in (("latency.png", "latency"), ("inflight.png", "inflight"),
+                             ("clustered.png", "clustered")):
+            self.assertNotIn(name, files)
+            self.assertIn(f"Not drawn: no usable `{family}` results in this run.", report)
+        rows = table_rows(section(report, "## Ring at the speed limit"))
+        self.assertEqual([(r[1], r[2]) for r in rows], [
+            ("10.0× (`ring/stree` at 64,000 tokens)", "**goal not met**"),  # 90 / 9 < 20
+            ("no ring within 2× of 16,777,216 tokens with `ring/lower_bound`",
+             "**not measured**"),
+            ("worst 9.00× (`ring/stree` at 64,000 tokens) over 2 rings", "**goal not met**"),
+            ("no clustered ring with `ring/eytzinger` beside `ring/stree` or `ring/bucketed`",
+             "**not measured**")])
+        self.assertIn("No `inflight` results in this run.", report)
+        self.assertIn("No clustered ring with `ring/eytzinger` in this run.", report)
+
+    def test_latency_alone_and_clustered_ties(self):
+        # A latency family without "tokens" still gets its plot (one panel);
+        # on clustered tokens, as fast as Eytzinger is no slower.
+        entries = [entry(f"latency/ring/{kernel}/N:10/V:100/K:1000/threads:1", ns)
+                   for kernel, ns in (("eytzinger", 40.0), ("stream", 3.0))]
+        name = "clustered/ring/{}/N:655/V:100/K:1000/threads:1/window:36/real_time"
+        entries += [entry(name.format(kernel), ns) for kernel, ns in (
+            ("eytzinger", 20.0), ("stree", 20.0), ("branchless", 25.0))]
+        report, files, _ = self.render(bench_json(entries))
+        self.assertIn("latency.png", files)
+        self.assertIn("clustered.png", files)
+        text = section(report, "### Clustered tokens vs Eytzinger")
+        self.assertIn("- Slower than Eytzinger: `ring/branchless` at 65,500 tokens.", text)
+        self.assertIn("`ring/stree` 1.00× of Eytzinger's time — **goal met**.", text)
+        self.assertIn("No ring with `ring/lower_bound` in family `tokens`", report)
 
 
 class Units(unittest.TestCase):
@@ -418,6 +584,38 @@ class Units(unittest.TestCase):
         self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", "AVX2"))
         r = plot.Result("x", "targets", "hrw", "simd_keys")
         self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", None))
+
+    def test_parse_name_issue4_segments(self):
+        name = plot.parse_name("inflight/ring/stree/N:655/V:100/K:300000/threads:1/inflight:32"
+                               "/real_time")
+        self.assertEqual(name.params, {"nodes": 655, "vnodes": 100, "keys": 300000,
+                                       "threads": 1, "in_flight": 32})
+        name = plot.parse_name("clustered/ring/bucketed/N:655/V:100/K:300000/threads:1/window:36")
+        self.assertEqual(name.params["window_bits"], 36)
+
+    def test_nearest_ring(self):
+        def points(*tokens):
+            return [plot.RingPoint(t, None, None, None, {}) for t in tokens]
+        self.assertEqual(plot.nearest_ring(points(30_000, 100_000), 65_536).tokens, 100_000)
+        # Equally far in ratio: the larger ring.
+        self.assertEqual(plot.nearest_ring(points(32_768, 131_072), 65_536).tokens, 131_072)
+        self.assertIsNone(plot.nearest_ring(points(10, 32_000, 140_000), 65_536))
+        self.assertEqual(plot.nearest_ring(points(16_000_000, 40_000_000), 16_777_216).tokens,
+                         16_000_000)
+
+    def test_stream_is_a_floor_not_a_kernel(self):
+        stream = plot.Result("x", "tokens", "ring", "stream", order=0)
+        lower = plot.Result("y", "tokens", "ring", "lower_bound", order=1, ns=9.0)
+        style = plot.Style([stream, lower])
+        self.assertEqual(style.index, {"ring/lower_bound": 0})
+        kw = style.kw("ring/stream", "ring")
+        self.assertEqual((kw["color"], kw["marker"]), ("0.3", None))
+        self.assertNotEqual(kw["linestyle"], "-")
+        stream.ns = 1.0
+        point = plot.RingPoint(10, 10, 1, 1000, {"ring/stream": stream,
+                                                 "ring/lower_bound": lower})
+        self.assertIs(point.best(), lower)
+        self.assertEqual(plot.legend_label("ring/stream"), "stream floor (ring/stream: no lookup)")
 
     def test_crossovers(self):
         (x, a_below), = plot.crossovers([10, 30], [6.0, 16.0], [9.6, 10.0])

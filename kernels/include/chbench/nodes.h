@@ -10,9 +10,12 @@ namespace chbench {
 // An ordered list of distinct node names; a node's owner index is its position.
 // `vnodes` is the number of virtual nodes (ring tokens) per node and is used by
 // the ring only; every scheme still requires it to be at least 1.
+// `table_size` is Maglev's lookup table size M (a prime; see maglev.h), used by
+// Maglev only.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
+  uint32_t table_size = 65537;
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
 };

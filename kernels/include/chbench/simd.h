@@ -78,8 +78,8 @@ class ForcedTarget {
   bool active_;
 };
 
-// True for the kernels of the registry that dispatch through Highway (their
-// names begin with "simd").
+// True for the kernels of the registry that dispatch through Highway: names
+// beginning with "simd", and ring/stree and ring/bucketed.
 bool is_simd_kernel(const KernelInfo& kernel) noexcept;
 
 // ---- mod-N -------------------------------------------------------------------
@@ -211,5 +211,8 @@ std::unique_ptr<OwnerTable> build_hrw_simd_nodes(const NodeSet& nodes);
 std::unique_ptr<OwnerTable> build_hrw_simd_keys(const NodeSet& nodes);
 std::unique_ptr<OwnerTable> build_ring_simd_branchless(const NodeSet& nodes);
 std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const NodeSet& nodes);
+// The same two ring kernels over a given ring (see build_ring_kernel).
+std::unique_ptr<OwnerTable> build_ring_simd_branchless(const SortedRing<uint64_t>& ring);
+std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const SortedRing<uint64_t>& ring);
 
 }  // namespace chbench::simd

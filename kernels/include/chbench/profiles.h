@@ -1,0 +1,129 @@
+// Production placement profiles: keys placed exactly as real systems place
+// them (docs/profiles.md defines each one, with its source). A profile is a
+// key hash (the system's own hash of the key bytes, as a uint64_t) and an
+// OwnerTable over those hashes, built with the fast kernels of the registry:
+//
+//   ketama     libmemcached 1.1, weighted ketama, MD5: ring kernels on the
+//              32-bit continuum, scaled to the top half of the 64-bit circle;
+//   redis      Redis Cluster: hash slot (CRC16-XMODEM mod 16384, hash tags),
+//              slot -> node table as redis-cli --cluster create assigns it;
+//   kafka      Kafka's default partitioner for keyed records: toPositive(
+//              murmur2(key)) mod partitions, by the mod-N kernels;
+//   cassandra  Murmur3Partitioner tokens on a ring of num_tokens (vnodes)
+//              tokens per node, by the ring kernels;
+//   maglev     the Maglev scheme (maglev.h) with the SPEC.md key hash.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chbench/nodes.h"
+#include "chbench/ring.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+enum class Profile { kKetama, kRedis, kKafka, kCassandra, kMaglev };
+
+// "ketama", "redis", "kafka", "cassandra", "maglev".
+std::string_view profile_name(Profile profile) noexcept;
+
+// Parses a profile name. Throws std::invalid_argument naming the profiles.
+Profile parse_profile(std::string_view name);
+
+std::span<const Profile> all_profiles() noexcept;
+
+// The registry scheme whose kernels answer a profile's lookups: ring for
+// ketama and cassandra, mod-N for kafka, maglev for redis (its slot table is a
+// lookup table like Maglev's) and maglev.
+Scheme profile_scheme(Profile profile) noexcept;
+
+// ---- key hashes ---------------------------------------------------------------
+
+// The profile's key hash of one key, the plain way (ketama: MD5 by OpenSSL):
+//   ketama     uint64_t{md5 word 0} << 32
+//   redis      the hash slot, 0 ... 16383
+//   kafka      murmur2(key) & 0x7fffffff
+//   cassandra  ordered_token(cassandra_token(key))
+//   maglev     key_hash(key) (XXH3, SPEC.md)
+// Throws std::runtime_error if OpenSSL fails (ketama).
+uint64_t profile_key_hash(Profile profile, std::string_view key);
+
+// The same for a batch, the fast way (ketama: multi-lane MD5). Shapes:
+// out.size() == keys.size(); throws std::invalid_argument if they differ.
+void profile_key_hashes(Profile profile, std::span<const std::string_view> keys,
+                        std::span<uint64_t> out);
+
+// ---- the cluster ----------------------------------------------------------------
+
+// What a profile places keys on: `nodes.names` (ketama: "host" or "host:port";
+// kafka: one name per partition, partition i being names[i]), `nodes.vnodes`
+// (cassandra: num_tokens), `nodes.table_size` (maglev) and, for ketama,
+// `weights` (one per node, each >= 1; empty means all 1).
+struct ProfileCluster {
+  NodeSet nodes;
+  std::vector<uint32_t> weights;
+};
+
+// Checks a cluster for a profile: validate(nodes); ketama: weights empty or
+// one per node, each 1 ... 2^31; redis: at most 16384 nodes; kafka: at most
+// 2^31 - 1 partitions; cassandra: N * num_tokens below 2^32; maglev:
+// validate_maglev. Throws std::invalid_argument with one line.
+void validate_profile(Profile profile, const ProfileCluster& cluster);
+
+// The profile's reference: the plainest code of its definition (ketama the
+// continuum and binary search of libmemcached's hosts.cc / hash.cc; redis the
+// slot array; kafka h % N; cassandra a sorted token list; maglev Pseudocode
+// 1). Throws like validate_profile, std::bad_alloc when it does not fit.
+std::unique_ptr<OwnerTable> build_profile_reference(Profile profile, const ProfileCluster& cluster);
+
+// A kernel of profile_scheme(profile), by name ("" = the profile's default,
+// the fastest in the committed results), built over the profile's table.
+// Throws std::invalid_argument for an unknown kernel (listing the known
+// ones), and like validate_profile.
+std::unique_ptr<OwnerTable> build_profile_table(Profile profile, const ProfileCluster& cluster,
+                                                std::string_view kernel = {});
+
+// The default kernel of a profile.
+std::string_view default_profile_kernel(Profile profile) noexcept;
+
+// ---- the pieces, for tests and the lab --------------------------------------------
+
+// A ketama server name split as libmemcached holds it: "host:port" when the
+// part after the last ':' is a port number 1 ... 65535, else the whole name
+// with port 11211 (MEMCACHED_DEFAULT_PORT).
+struct KetamaServer {
+  std::string host;
+  uint32_t port;
+};
+KetamaServer ketama_server(std::string_view name);
+
+// The string libmemcached 1.1 hashes for point group i of a server
+// (update_continuum, hosts.cc): "host-i" on port 11211, "host:port-i" else.
+std::string ketama_point_string(const KetamaServer& server, uint32_t i);
+
+// Points of server `index` of `count` servers under weighted ketama: 160
+// scaled by weight / total weight, rounded down to a multiple of 4, in
+// libmemcached's single-precision arithmetic.
+uint32_t ketama_points_per_server(uint64_t weight, uint64_t total_weight, uint32_t count);
+
+// libmemcached's continuum: (point value, server index) sorted by value then
+// index, as its qsort comparator orders them. Throws like validate_profile.
+std::vector<RingEntry<uint32_t>> ketama_continuum(const ProfileCluster& cluster);
+
+// Redis slot -> node index, 16384 entries, as redis-cli --cluster create
+// splits the slots into contiguous ranges over N masters (cursor and slots per
+// node in float, lround). Throws std::invalid_argument for N = 0 or N > 16384.
+std::vector<uint32_t> redis_slot_owners(uint32_t nodes);
+
+// Cassandra's ring: every node's num_tokens tokens, token i of node n being
+// XXH3_64bits("<name>#<i>") as a signed long (Long.MIN_VALUE, which Cassandra
+// never hands out, becomes Long.MAX_VALUE), as ordered_token values, sorted by
+// (token, node). Throws like validate_profile.
+std::vector<RingEntry<uint64_t>> cassandra_ring(const NodeSet& nodes);
+
+}  // namespace chbench

@@ -1,0 +1,98 @@
+// Table lookups with SIMD gathers: entry[h mod M] for Maglev's lookup table and
+// Redis Cluster's slot table (see chbench/maglev.h).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd_maglev.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// out[i] = table[slots[i]]: whole vectors of 32-bit indices gathered at once
+// (two interleaved, so that their latencies overlap), the tail one by one.
+void GatherOwners(const uint32_t* HWY_RESTRICT table, const uint32_t* HWY_RESTRICT slots,
+                  std::size_t count, uint32_t* HWY_RESTRICT out) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::RebindToSigned<decltype(du)> di;
+  const std::size_t lanes = hn::Lanes(du);
+  std::size_t i = 0;
+  for (; i + 2 * lanes <= count; i += 2 * lanes) {
+    const auto a = hn::GatherIndex(du, table, hn::BitCast(di, hn::LoadU(du, slots + i)));
+    const auto b = hn::GatherIndex(du, table, hn::BitCast(di, hn::LoadU(du, slots + i + lanes)));
+    hn::StoreU(a, du, out + i);
+    hn::StoreU(b, du, out + i + lanes);
+  }
+  for (; i < count; ++i) out[i] = table[slots[i]];
+}
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "chbench/maglev.h"
+#include "chbench/memory.h"
+#include "chbench/simd.h"
+
+namespace chbench {
+
+namespace simd {
+HWY_EXPORT(GatherOwners);
+}  // namespace simd
+
+void gather_owners(const uint32_t* table, std::span<const uint32_t> slots,
+                   std::span<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(simd::GatherOwners)(table, slots.data(), slots.size(), out.data());
+}
+
+namespace {
+
+// Gathers index the table with signed 32-bit lanes, so it holds below 2^31
+// entries here (Maglev's limit too).
+uint32_t checked_entries(const std::vector<uint32_t>& entries) {
+  if (entries.empty() || entries.size() > 0x7fffffffu)
+    throw std::invalid_argument("a SIMD lookup table needs 1 ... 2^31 - 1 entries");
+  return static_cast<uint32_t>(entries.size());
+}
+
+class TableLookupSimd final : public OwnerTable {
+ public:
+  explicit TableLookupSimd(const std::vector<uint32_t>& entries)
+      : m_(checked_entries(entries)), entries_(allocate_table<uint32_t>(m_)) {
+    std::copy(entries.begin(), entries.end(), entries_.get());
+  }
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    if (h.size() != out.size())
+      throw std::invalid_argument("key hashes and owners differ in length");
+    constexpr std::size_t kBlock = 1024;
+    uint32_t slots[kBlock];
+    for (std::size_t begin = 0; begin < h.size(); begin += kBlock) {
+      const std::size_t n = std::min(kBlock, h.size() - begin);
+      simd::mod_n_owners(h.subspan(begin, n), m_, std::span<uint32_t>(slots, n));
+      gather_owners(entries_.get(), std::span<const uint32_t>(slots, n), out.subspan(begin, n));
+    }
+  }
+  std::size_t memory_bytes() const noexcept override { return std::size_t{m_} * sizeof(uint32_t); }
+
+ private:
+  uint32_t m_;
+  TableArray<uint32_t> entries_;
+};
+
+}  // namespace
+
+std::unique_ptr<OwnerTable> make_table_lookup_simd(const std::vector<uint32_t>& entries) {
+  return std::make_unique<TableLookupSimd>(entries);
+}
+
+}  // namespace chbench
+
+#endif  // HWY_ONCE
