@@ -165,8 +165,21 @@ def ratio_text(value: Optional[float], base: Optional[float]) -> str:
     return f"{value / base:.2f}×"
 
 
+def run_notes(run_dir: Path) -> str:
+    """The first paragraph of the run folder's notes.md (written by whoever
+    ran it, e.g. what else ran on the machine), on one line; "" if none."""
+    try:
+        text = (run_dir / "notes.md").read_text(errors="replace")
+    except OSError:
+        return ""
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    paragraph = body.strip().split("\n\n")[0]
+    return " ".join(line.strip() for line in paragraph.splitlines())
+
+
 def set_line(s: ResultSet) -> str:
-    """One line describing a set: the run, CPU, toolchain, baseline, flags."""
+    """One line describing a set: the run, CPU, toolchain, baseline, load,
+    and the run's notes."""
     ctx = s.context
     parts = [f"run `{s.run_dir.parent.name}/{s.run_dir.name}`",
              f"CPU {ctx.get('chbench_cpu_model', '?')} ({ctx.get('num_cpus', '?')} CPUs)",
@@ -175,6 +188,9 @@ def set_line(s: ResultSet) -> str:
              f"Highway targets {ctx.get('chbench_hwy_targets_supported', '?')}",
              f"commit `{ctx.get('chbench_commit', '?')}`",
              f"load average at start {plot.context_value('load_avg', ctx.get('load_avg', '?'))}"]
+    notes = run_notes(s.run_dir)
+    if notes:
+        parts.append(f"notes: {notes}")
     return "; ".join(md_cell(p) for p in parts)
 
 
@@ -225,8 +241,8 @@ def report(comparisons: list, sets: list, notes: list, plots: dict) -> str:
 def plot_family(c: FamilyComparison, figure_cls) -> bytes:
     """Grouped bars: per kernel, one bar per set, geometric mean ns/key (log y)."""
     kernels = c.kernels()
-    fig = figure_cls(figsize=(max(8.5, 0.75 * len(kernels) * len(c.sets) + 2.5), 5.6),
-                     dpi=plot.DPI, constrained_layout=True)
+    width = min(16.0, max(8.5, 0.28 * len(kernels) * len(c.sets) + 3.0))
+    fig = figure_cls(figsize=(width, 5.8), dpi=plot.DPI, constrained_layout=True)
     ax = fig.add_subplot()
     width = 0.8 / len(c.sets)
     for i, s in enumerate(c.sets):

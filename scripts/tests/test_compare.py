@@ -55,10 +55,11 @@ class Comparison(unittest.TestCase):
             NODES.format("ring/eytzinger", 10): 10.0, NODES.format("ring/eytzinger", 1000): 40.0,
             NODES.format("jump/scalar", 10): 5.0, NODES.format("jump/scalar", 1000): 20.0,
             "tokens/ring/eytzinger/N:10/V:1/K:1000/threads:1": 3.0})
-        write_run(root, "cpu-a-2c", "20260102-000000-bbbbbbb-x86-64-v2", context("x86-64-v2"), {
+        v2 = write_run(root, "cpu-a-2c", "20260102-000000-bbbbbbb-x86-64-v2", context("x86-64-v2"), {
             NODES.format("ring/eytzinger", 10): 20.0, NODES.format("ring/eytzinger", 1000): 80.0,
             NODES.format("jump/scalar", 10): 5.0, NODES.format("jump/scalar", 1000): 20.0,
             NODES.format("modn/scalar", 10): 1.0})
+        (v2 / "notes.md").write_text("# Notes\n\nBusy machine:\nthree other builds ran.\n\nMore.\n")
         # An older x86-64-v2 run of the same machine: not compared by default.
         write_run(root, "cpu-a-2c", "20251231-000000-ccccccc-x86-64-v2", context("x86-64-v2"), {
             NODES.format("ring/eytzinger", 10): 99.0, NODES.format("jump/scalar", 10): 99.0})
@@ -86,6 +87,7 @@ class Comparison(unittest.TestCase):
         sets = self.report.split("## Result sets")[1].split("## Family")[0]
         self.assertIn("**cpu-a-2c · release**", sets)  # the run without a recorded preset
         self.assertIn("**cpu-a-2c · x86-64-v2**", sets)
+        self.assertIn("notes: Busy machine: three other builds ran.\n", sets)  # first paragraph
         self.assertIn("**cpu-b-4c · release**", sets)
         self.assertIn("left out cpu-a-2c/20251231-000000-ccccccc-x86-64-v2: a newer run", sets)
         self.assertIn("left out cpu-a-2c/20260104-000000-eeeeeee-aarch64: an emulated run", sets)
