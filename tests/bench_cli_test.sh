@@ -64,7 +64,7 @@ expect 2 "--in-flight for ring/stree must be 1 to 256" --kernels ring/stree --in
 expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
 expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
   --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
-  --repetitions 1 --min-time 0 --corrupt-one-owner
+  --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 # The latency family and the stream baseline, on a small ring, checked and timed.
 expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
   --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0 "${run_flags[@]}"
