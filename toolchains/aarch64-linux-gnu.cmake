@@ -19,13 +19,23 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_IGNORE_PATH /usr/lib/x86_64-linux-gnu /lib/x86_64-linux-gnu
                       /usr/lib/x86_64-linux-gnu/cmake)
 
+find_program(CHBENCH_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
+if(CHBENCH_QEMU_AARCH64)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CHBENCH_QEMU_AARCH64})
+endif()
+
 # pkg-config (hiredis, libmurmurhash, libmemcached) reads the arm64 .pc files.
 # libmemcached-dev:arm64 does not co-install with the amd64 package on
 # bookworm (its dependency libsasl2-dev is not Multi-Arch: same), so the cross
 # build links the arm64 runtime library (libmemcached11:arm64) with the headers
 # of the amd64 libmemcached-dev, which are identical in every architecture
 # (Multi-Arch: same): the link and .pc file its -dev package would ship are
-# made here, under the build folder.
+# made here, under the build folder. CMake reads this file again for each
+# try_compile, in the same process, with the try_compile's (temporary) binary
+# folder: only the project's own reading may set the environment.
+if(PROJECT_NAME STREQUAL "CMAKE_TRY_COMPILE")
+  return()
+endif()
 set(_chbench_cross_dir "${CMAKE_BINARY_DIR}/cross-aarch64")
 set(_chbench_memcached /usr/lib/aarch64-linux-gnu/libmemcached.so.11)
 if(EXISTS "${_chbench_memcached}"
@@ -41,8 +51,3 @@ if(EXISTS "${_chbench_memcached}"
 endif()
 set(ENV{PKG_CONFIG_LIBDIR}
     "${_chbench_cross_dir}/pkgconfig:/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
-
-find_program(CHBENCH_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
-if(CHBENCH_QEMU_AARCH64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${CHBENCH_QEMU_AARCH64})
-endif()
