@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "chbench/simd.h"
 
@@ -16,8 +17,8 @@ namespace chbench::bench {
 
 namespace {
 
-std::string cpuinfo_field(const std::string& field) {
-  std::ifstream in("/proc/cpuinfo");
+std::string cpuinfo_field(const std::string& cpuinfo, const std::string& field) {
+  std::ifstream in(cpuinfo);
   std::string line;
   while (std::getline(in, line)) {
     if (line.rfind(field, 0) != 0) continue;
@@ -41,9 +42,48 @@ std::string first_line_of(const std::string& command) {
   return out;
 }
 
+// The architecture this binary was compiled for, as uname -m and qemu name it.
+constexpr const char* kArch =
+#if defined(__aarch64__)
+    "aarch64";
+#elif defined(__x86_64__)
+    "x86_64";
+#else
+    "";
+#endif
+
 }  // namespace
 
-void add_run_context(const std::string& sweep) {
+std::string emulation_evidence(const std::string& cpuinfo) {
+  std::vector<std::string> signs;
+  // x86 kernels list vendor_id and flags per CPU; arm64 ones CPU implementer
+  // and Features.
+  const bool x86_cpu = cpuinfo_field(cpuinfo, "vendor_id") != "unknown";
+  const bool arm_cpu = cpuinfo_field(cpuinfo, "CPU implementer") != "unknown";
+  const std::string arch = kArch;
+  if ((arch == "aarch64" && x86_cpu) || (arch == "x86_64" && arm_cpu))
+    signs.push_back(std::string(cpuinfo) + " describes " + (x86_cpu ? "an x86" : "an Arm") +
+                    " CPU (" + cpuinfo_field(cpuinfo, "model name") + ") but this is an " + arch +
+                    " binary");
+  const std::string model = cpuinfo_field(cpuinfo, "model name");
+  if (model.rfind("QEMU", 0) == 0) signs.push_back("the CPU model is '" + model + "'");
+  if (!arch.empty()) {
+    const std::string entry = "/proc/sys/fs/binfmt_misc/qemu-" + arch;
+    std::ifstream in(entry);
+    std::string first;
+    if (std::getline(in, first) && first == "enabled")
+      signs.push_back("binfmt_misc runs " + arch + " binaries through qemu (" + entry + ")");
+  }
+  std::string out;
+  for (const auto& sign : signs) {
+    if (!out.empty()) out += "; ";
+    out += sign;
+  }
+  return out;
+}
+
+void add_run_context(const std::string& sweep, const std::string& cpuinfo,
+                     const std::string& emulated) {
   using benchmark::AddCustomContext;
   // The commit is read when the bench runs, so a rebuilt binary never reports a
   // stale one; "-dirty" marks uncommitted changes in the source tree.
@@ -61,16 +101,25 @@ void add_run_context(const std::string& sweep) {
   std::string flags = CHBENCH_CXX_FLAGS;
   flags.erase(0, flags.find_first_not_of(' '));
   AddCustomContext("chbench_cxx_flags", flags);
-  AddCustomContext("chbench_cpu_model", cpuinfo_field("model name"));
-  AddCustomContext("chbench_cpu_flags", cpuinfo_field("flags"));
+  // How it was built: toolchains/<toolchain>.cmake, the CMake preset, and the
+  // x86-64 level the build must not dispatch below (none: the one-lane
+  // fallback and up).
+  AddCustomContext("chbench_toolchain", CHBENCH_TOOLCHAIN);
+  AddCustomContext("chbench_preset", *CHBENCH_PRESET ? CHBENCH_PRESET : "none");
+  AddCustomContext("chbench_baseline", *CHBENCH_BASELINE ? CHBENCH_BASELINE : "none");
+  AddCustomContext("chbench_target_arch", CHBENCH_TARGET_ARCH);
+  AddCustomContext("chbench_cross_compiled", CHBENCH_CROSS_COMPILED ? "yes" : "no");
+  AddCustomContext("chbench_emulated", emulated.empty() ? "no" : "yes: " + emulated);
+  AddCustomContext("chbench_cpu_model", cpuinfo_field(cpuinfo, "model name"));
+  // Arm kernels name no model and list "Features" instead of "flags".
+  std::string cpu_flags = cpuinfo_field(cpuinfo, "flags");
+  if (cpu_flags == "unknown") cpu_flags = cpuinfo_field(cpuinfo, "Features");
+  AddCustomContext("chbench_cpu_flags", cpu_flags);
   // As the kernels library sees them: compiled there, runnable on this CPU
   // (what the targets family forces, one after another), and the one dispatch
   // picks for every other configuration.
-  int64_t compiled = 0, runnable = 0;
-  for (int64_t t : simd::compiled_targets()) compiled |= t;
-  for (int64_t t : simd::runnable_targets()) runnable |= t;
-  AddCustomContext("chbench_hwy_targets_compiled", simd::target_names(compiled));
-  AddCustomContext("chbench_hwy_targets_supported", simd::target_names(runnable));
+  AddCustomContext("chbench_hwy_targets_compiled", simd::target_names(simd::compiled_targets()));
+  AddCustomContext("chbench_hwy_targets_supported", simd::target_names(simd::runnable_targets()));
   AddCustomContext("chbench_hwy_target", simd::dispatched_target_name());
   AddCustomContext("chbench_tbb_version", TBB_runtime_version());
   AddCustomContext("chbench_benchmark_version", CHBENCH_BENCHMARK_VERSION);

@@ -403,6 +403,8 @@ struct Options {
   std::optional<unsigned> repetitions;
   std::optional<double> min_time;
   bool list = false;
+  bool allow_emulated = false;
+  std::string cpuinfo = "/proc/cpuinfo";
 };
 
 [[noreturn]] void fail(const std::string& message) {
@@ -575,7 +577,7 @@ int main(int argc, char** argv) {
       "mod-N),\nchecked owner for owner against each scheme's reference before it is timed.\n"
       "Google Benchmark's own flags (--benchmark_out=FILE, --benchmark_filter=REGEX, ...) pass "
       "through;\n--help-benchmark lists them. Exit status: 0 ok, 1 an ownership mismatch, 2 bad "
-      "input.",
+      "input,\n3 refused to time an emulated CPU (see --allow-emulated).",
       "chbench_bench"};
   app.footer("Kernels:\n" + kernel_list());
   app.add_option("--sweep", o.sweep, "quick (default, minutes on 2 cores) or full; the last wins")
@@ -601,8 +603,9 @@ int main(int argc, char** argv) {
                  "(1-63), the clustered-token worst case")
       ->check(CLI::Range(1u, 63u));
   app.add_option("--target", o.target,
-                 "custom run with the SIMD kernels forced to this Highway target (AVX3, AVX2, "
-                 "SSE4, SSSE3, SCALAR; default: dispatch picks)");
+                 "custom run with the SIMD kernels forced to this Highway target (x86: AVX3, "
+                 "AVX2, SSE4, SSSE3, SCALAR; Arm: SVE2_128, SVE_256, SVE2, SVE, NEON; default: "
+                 "dispatch picks)");
   app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--repetitions", o.repetitions,
@@ -611,8 +614,14 @@ int main(int argc, char** argv) {
   app.add_option("--min-time", o.min_time,
                  "minimum seconds per repetition (default 0.1 quick, 0.5 full)")
       ->check(CLI::Range(0.0, 3600.0));
-  app.add_flag("--list", o.list, "print the configurations and their memory, then exit");
+  app.add_flag("--list", o.list,
+               "print the configurations, their memory and the Highway targets, then exit");
+  app.add_flag("--allow-emulated", o.allow_emulated,
+               "run even under an emulator (qemu), whose timings mean nothing; the results "
+               "record chbench_emulated");
   app.add_flag("--corrupt-one-owner", g_corrupt_one_owner)->group("");
+  // Test hook: read this file instead of /proc/cpuinfo (emulation signs, CPU model).
+  app.add_option("--cpuinfo", o.cpuinfo)->group("");
   bool help_benchmark = false;
   app.add_flag("--help-benchmark", help_benchmark, "print Google Benchmark's flags and exit");
   // CLI11 parses ours and leaves the rest; Google Benchmark then takes its
@@ -693,8 +702,29 @@ int main(int argc, char** argv) {
     for (const auto& c : configs)
       std::printf("%-60s %10.1f MiB\n", c.name().c_str(), c.peak_bytes() / 1048576.0);
     std::printf("%zu configurations\n", configs.size());
+    std::printf("Highway targets: compiled %s; this CPU runs %s; dispatch picks %s\n",
+                simd::target_names(simd::compiled_targets()).c_str(),
+                simd::target_names(simd::runnable_targets()).c_str(),
+                simd::dispatched_target_name().c_str());
     return 0;
   }
+
+  // Timings under an emulator say nothing about any CPU: refuse them, or mark
+  // them when asked to run anyway.
+  const std::string emulated = emulation_evidence(o.cpuinfo);
+  if (!emulated.empty() && !o.allow_emulated) {
+    std::fprintf(stderr,
+                 "chbench_bench: error: refusing to time an emulated CPU (%s); run the bench "
+                 "on the target machine, or pass --allow-emulated to run anyway with the results "
+                 "marked as emulated\n",
+                 emulated.c_str());
+    return 3;
+  }
+  if (!emulated.empty())
+    std::fprintf(stderr,
+                 "chbench_bench: WARNING: emulated CPU (%s): the timings mean nothing; the "
+                 "results record chbench_emulated\n",
+                 emulated.c_str());
 
   for (const auto& c : configs) {
     // Real time: with TBB the work runs on threads the timer does not see.
@@ -703,7 +733,7 @@ int main(int argc, char** argv) {
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
-  add_run_context(o.sweep);
+  add_run_context(o.sweep, o.cpuinfo, emulated);
   benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(reps));
 

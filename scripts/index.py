@@ -2,11 +2,12 @@
 """Regenerates the index of benchmark runs: RESULTS_DIR/README.md.
 
 Lists one line per run folder RESULTS_DIR/<machine>/<run>/ across all
-machines, newest first, with the date, machine, commit, sweep and a link to
-the run's report.md. Run folders are named `<UTC YYYYmmdd-HHMMSS>-<commit>`,
-with `-2`, `-3`, ... when a name was taken; hidden folders (runs still in
-progress, `.partial-*`) are skipped. The sweep comes from the run's bench.json
-context (`chbench_sweep`).
+machines, newest first, with the date, machine, build, commit, sweep and a
+link to the run's report.md. Run folders are named
+`<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]`, with `-2`, `-3`, ... when a name
+was taken; hidden folders (runs still in progress, `.partial-*`) are skipped.
+The sweep and the build come from the run's bench.json context
+(`chbench_sweep`, `chbench_preset`); see build_of().
 
 Usage: /usr/bin/python3 scripts/index.py [RESULTS_DIR]   (default: results)
 
@@ -26,14 +27,18 @@ from typing import Optional
 
 import cli
 
-RUN_NAME = re.compile(r"^(?P<date>\d{8})-(?P<time>\d{6})-(?P<commit>[A-Za-z0-9]+)(?:-(?P<n>\d+))?$")
+RUN_NAME = re.compile(r"^(?P<date>\d{8})-(?P<time>\d{6})-(?P<commit>[A-Za-z0-9]+)"
+                      r"(?:-(?P<preset>[a-z][a-z0-9-]*?))?(?:-(?P<n>\d+))?$")
 HEADER = """# Results
 
 Benchmark runs of chbench, one folder per run, grouped by machine:
-`<machine>/<UTC date>-<time>-<commit>/` holds `report.md` (context, ratios,
-tables), the plots, `bench.json` (Google Benchmark's full output) and
-`console.txt`. Runs are never overwritten; `scripts/run.sh` adds one and
-regenerates this index (by hand: `/usr/bin/python3 scripts/index.py results`).
+`<machine>/<UTC date>-<time>-<commit>[-<preset>]/` holds `report.md`
+(context, ratios, tables), the plots, `bench.json` (Google Benchmark's full
+output) and `console.txt`. `<machine>` is the CPU model and CPU count; the
+build is the CMake preset (release: GCC with run-time SIMD dispatch). Runs are
+never overwritten; `scripts/run.sh` adds one and regenerates this index (by
+hand: `/usr/bin/python3 scripts/index.py results`). `scripts/compare.py`
+compares the machines and builds (`comparison/compare.md`).
 """
 
 
@@ -46,6 +51,7 @@ class RunFolder:
     stamp: str  # YYYYmmdd-HHMMSS, sorts chronologically
     commit: str
     sweep: str
+    build: str
     has_report: bool
 
     @property
@@ -55,15 +61,34 @@ class RunFolder:
         return f"{d[:4]}-{d[4:6]}-{d[6:]} {t[:2]}:{t[2:4]}:{t[4:]} UTC"
 
 
-def sweep_of(run_dir: Path) -> str:
-    """The sweep recorded in bench.json's context, or '?'."""
+def context_of(run_dir: Path) -> dict:
+    """bench.json's context, or {} when it cannot be read."""
     try:
         with open(run_dir / "bench.json", "rb") as f:
             context = json.load(f).get("context", {})
     except (OSError, ValueError, AttributeError, RecursionError):
-        return "?"
-    sweep = context.get("chbench_sweep") if isinstance(context, dict) else None
+        return {}
+    return context if isinstance(context, dict) else {}
+
+
+def sweep_of(context: dict) -> str:
+    """The sweep recorded in the context, or '?'."""
+    sweep = context.get("chbench_sweep")
     return str(sweep) if sweep else "?"
+
+
+def build_of(context: dict) -> str:
+    """The CMake preset that built the bench (chbench_preset), '(emulated)'
+    added for an emulated run. Runs from before the preset was recorded were
+    all made by run.sh with the release preset: without -march in their flags
+    they count as 'release'; '?' otherwise."""
+    preset = context.get("chbench_preset")
+    if not preset or preset == "none":
+        flags = context.get("chbench_cxx_flags")
+        preset = "release" if isinstance(flags, str) and "-march" not in flags and not preset \
+            else "?"
+    emulated = str(context.get("chbench_emulated", "no")) != "no"
+    return f"{preset} (emulated)" if emulated else str(preset)
 
 
 def find_runs(root: Path) -> list:
@@ -74,8 +99,9 @@ def find_runs(root: Path) -> list:
             m = RUN_NAME.match(run_dir.name)
             if m is None:
                 continue
+            context = context_of(run_dir)
             runs.append(RunFolder(machine.name, run_dir.name, f"{m['date']}-{m['time']}",
-                                  m["commit"], sweep_of(run_dir),
+                                  m["commit"], sweep_of(context), build_of(context),
                                   (run_dir / "report.md").is_file()))
     runs.sort(key=lambda r: (r.stamp, int(RUN_NAME.match(r.name)["n"] or 1), r.machine),
               reverse=True)
@@ -88,11 +114,11 @@ def render(runs: list) -> str:
     if not runs:
         lines.append("No runs yet: `scripts/run.sh` adds the first.")
         return "\n".join(lines) + "\n"
-    lines += ["| Date | Machine | Commit | Sweep | Report |", "|---|---|---|---|---|"]
+    lines += ["| Date | Machine | Build | Commit | Sweep | Report |", "|---|---|---|---|---|---|"]
     for r in runs:
         link = f"[{r.name}]({r.machine}/{r.name}/report.md)" if r.has_report \
             else f"{r.name} (no report.md)"
-        lines.append(f"| {r.date} | {r.machine} | `{r.commit}` | {r.sweep} | {link} |")
+        lines.append(f"| {r.date} | {r.machine} | {r.build} | `{r.commit}` | {r.sweep} | {link} |")
     return "\n".join(lines) + "\n"
 
 

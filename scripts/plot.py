@@ -1054,13 +1054,14 @@ def clustered_goal(points: list) -> Goal:
 # Plots
 
 
-def import_matplotlib():
-    """Imports matplotlib with the Agg backend; exits 1 with advice if absent."""
+def import_matplotlib(prog: str = PROG):
+    """Imports matplotlib with the Agg backend; exits 1 with advice for the
+    script `prog` if absent."""
     try:
         import matplotlib
     except ImportError:
-        print(f"{PROG}: error: matplotlib is not importable by {sys.executable}; "
-              "run /usr/bin/python3 scripts/plot.py (Debian's python3-matplotlib)",
+        print(f"{prog}: error: matplotlib is not importable by {sys.executable}; "
+              f"run /usr/bin/python3 scripts/{prog} (Debian's python3-matplotlib)",
               file=sys.stderr)
         sys.exit(EXIT_NO_MATPLOTLIB)
     matplotlib.use("Agg")
@@ -1687,6 +1688,12 @@ CONTEXT_ROWS = (
     ("SIMD target that ran (Highway)", "chbench_hwy_target"),
     ("SIMD targets supported", "chbench_hwy_targets_supported"),
     ("SIMD targets compiled", "chbench_hwy_targets_compiled"),
+    ("Emulated", "chbench_emulated"),
+    ("CMake preset", "chbench_preset"),
+    ("Toolchain (toolchains/*.cmake)", "chbench_toolchain"),
+    ("x86-64 baseline", "chbench_baseline"),
+    ("Target architecture", "chbench_target_arch"),
+    ("Cross-compiled", "chbench_cross_compiled"),
     ("Compiler", "chbench_compiler"),
     ("Build type", "chbench_build_type"),
     ("C++ flags", "chbench_cxx_flags"),
@@ -1746,6 +1753,10 @@ def report(run: Run, analysis: NodesAnalysis, speed: SpeedLimit, targets: Target
               "Figures are nanoseconds per key for a batch of K precomputed key hashes "
               "(lookups only) unless the family says it includes hashing; each figure is "
               "the median over repetitions, with its coefficient of variation (CV).", ""]
+    emulated = str(ctx.get("chbench_emulated", "no"))
+    if emulated != "no":
+        lines += [f"**Emulated run: these timings mean nothing about any CPU** "
+                  f"({md_cell(emulated)}).", ""]
 
     lines += ["## Machine and build", "", "| | |", "|---|---|"]
     shown = set()

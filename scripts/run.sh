@@ -5,19 +5,22 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/run.sh [--full] [--out DIR] [--jobs N] [--help] [-- BENCH_FLAGS...]
+Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N] [--help]
+                      [-- BENCH_FLAGS...]
 
-Builds chbench (Release preset), runs the benchmark sweep, draws the plots and
-writes a report, in a new folder that is never overwritten:
+Builds chbench (the release preset unless --preset), runs the benchmark sweep,
+draws the plots and writes a report, in a new folder that is never overwritten:
 
-  DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>/
+  DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]/
       bench.json     Google Benchmark JSON (every repetition and aggregate)
       console.txt    the bench's console table
       report.md      machine and build, ratios, plots, tables, checks
       *.png          the plots
       command.txt    the bench command line
 
-<machine> is the CPU model and CPU count (e.g. amd-epyc-2c). DIR/README.md,
+<machine> is the CPU model and CPU count (e.g. amd-epyc-2c); <preset> is
+added for any build but the default release one (e.g. -x86-64-v2), and the
+JSON records the preset, toolchain and baseline of every run. DIR/README.md,
 the index of all runs, is regenerated afterwards. The run is written to a
 hidden DIR/<machine>/.partial-* folder first and renamed into place only when
 bench, plots and report succeeded; an interrupted or failed run leaves nothing.
@@ -25,6 +28,11 @@ bench, plots and report succeeded; an interrupted or failed run leaves nothing.
 Options:
   --full       the full sweep (for target machines; hours, not minutes).
                Default: the quick sweep (about 10 minutes on 2 cores).
+  --preset NAME  the CMake preset to build and run (default: release, GCC with
+               run-time SIMD dispatch); e.g. clang-release, x86-64-v2,
+               x86-64-v3, x86-64-v4. A cross-compiling preset (aarch64) is
+               refused: its timings would come from an emulator; run this
+               script on the aarch64 machine instead.
   --out DIR    results folder (default: results/ in the repository)
   --jobs N     parallel build jobs (default: ninja's choice)
   --help       this text
@@ -32,11 +40,11 @@ Options:
                -- --benchmark_filter=tokens/ or -- --families profiles
                (see chbench_bench --help)
 
-Exit status: 0 on success; 2 on a usage error or an unwritable results
-folder; the bench's own status when it fails (1: an ownership mismatch,
-2: bad input, refused before the run starts); 130 on SIGINT, 143 on SIGTERM
-(the bench is stopped and nothing is kept); non-zero when the build, plots or
-report fail.
+Exit status: 0 on success; 2 on a usage error, an unwritable results
+folder or a cross-compiling preset; the bench's own status when it fails
+(1: an ownership mismatch, 2: bad input, refused before the run starts, 3:
+refused to time an emulated CPU); 130 on SIGINT, 143 on SIGTERM (the bench is
+stopped and nothing is kept); non-zero when the build, plots or report fail.
 
 Environment:
   CHBENCH_BENCH  use this bench binary and skip installing and building
@@ -54,12 +62,19 @@ repo=$(cd "$here/.." && pwd)
 python=/usr/bin/python3
 
 sweep=quick
+preset=release
 out="$repo/results"
 jobs=""
 bench_flags=()
 while (($# > 0)); do
   case $1 in
     --full) sweep=full ;;
+    --preset)
+      (($# >= 2)) || die "--preset needs a name (see --help)" 2
+      preset=$2
+      shift
+      ;;
+    --preset=*) preset=${1#--preset=} ;;
     --out)
       (($# >= 2)) || die "--out needs a folder (see --help)" 2
       out=$2
@@ -87,6 +102,7 @@ while (($# > 0)); do
 done
 [[ -z $jobs || $jobs =~ ^[1-9][0-9]{0,2}$ ]] || die "--jobs takes 1 to 999, not '$jobs'" 2
 [[ -n $out ]] || die "--out needs a folder (see --help)" 2
+[[ $preset =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "--preset takes a preset name, not '$preset'" 2
 out=$(realpath -m -- "$out")
 
 # --- Results folder: writable, locked, before any building or benchmarking.
@@ -151,11 +167,18 @@ if [[ -n ${CHBENCH_BENCH:-} ]]; then
   bench=$CHBENCH_BENCH
 else
   bash "$here/install-deps.sh"
-  cmake --preset release
-  build=(cmake --build --preset release)
+  cmake --list-presets 2>/dev/null | grep -q "^  \"$preset\"" ||
+    die "no configure preset '$preset' in CMakePresets.json (cmake --list-presets lists them)" 2
+  cmake --preset "$preset"
+  # CMake records a cross build in CMakeSystem.cmake; its bench would run
+  # under an emulator, whose timings mean nothing.
+  if grep -qs 'CMAKE_CROSSCOMPILING "TRUE"' "$repo/build/$preset"/CMakeFiles/*/CMakeSystem.cmake; then
+    die "preset '$preset' cross-compiles for another architecture: build and run on that machine (scripts/run.sh there); under emulation the timings would mean nothing" 2
+  fi
+  build=(cmake --build --preset "$preset")
   [[ -z $jobs ]] || build+=(--parallel "$jobs")
   "${build[@]}"
-  bench="$repo/build/release/bench/chbench_bench"
+  bench="$repo/build/$preset/bench/chbench_bench"
 fi
 [[ -x $bench ]] || die "bench binary '$bench' is missing or not executable"
 
@@ -175,6 +198,7 @@ fi
 commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null) || commit=nogit
 [[ $commit =~ ^[0-9a-f]+$ ]] || commit=nogit
 name="$(date -u +%Y%m%d-%H%M%S)-$commit"
+[[ $preset == release ]] || name+="-$preset"
 # The first of NAME, NAME-2, NAME-3, ... for which none of the given prefixes
 # (e.g. "" and ".partial-") names an existing entry of the machine folder.
 free_name() {
@@ -198,7 +222,7 @@ mkdir -- "$partial"
 cmd=("$bench" --sweep "$sweep" "--benchmark_out=$partial/bench.json"
   --benchmark_out_format=json "${bench_flags[@]}")
 printf '%q ' "${cmd[@]}" | sed 's/ $/\n/' >"$partial/command.txt"
-echo "run.sh: $sweep sweep on $machine -> $machine_dir/$name" >&2
+echo "run.sh: $sweep sweep on $machine, preset $preset -> $machine_dir/$name" >&2
 started=$SECONDS
 
 # Progress lines (stderr) go to the terminal; the console table (stdout) to the

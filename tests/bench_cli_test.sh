@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Table-driven checks of chbench_bench's command line: bad input gets one clear
 # message and exit status 2, an ownership mismatch fails the run with status 1,
-# and a small real run writes JSON that records the machine and build.
-# Usage: bench_cli_test.sh PATH/TO/chbench_bench
+# a small real run writes JSON that records the machine and build, and an
+# emulated CPU is refused (exit status 3) unless --allow-emulated.
+# Usage: bench_cli_test.sh [EMULATOR [ARGS...]] PATH/TO/chbench_bench
+#   (a cross build passes its emulator, e.g. qemu-aarch64, before the bench;
+#   the runs that time something then need --allow-emulated)
 set -u
-bench=$(realpath -- "${1:?usage: bench_cli_test.sh PATH/TO/chbench_bench}")
+(($# >= 1)) || {
+  echo "usage: bench_cli_test.sh [EMULATOR [ARGS...]] PATH/TO/chbench_bench" >&2
+  exit 2
+}
+bench=("$@")
+run_flags=()
+((${#bench[@]} == 1)) || run_flags=(--allow-emulated)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -18,7 +27,7 @@ mkdir "$tmp/work"
 expect() {
   local want=$1 pattern=$2 problem=""
   shift 2
-  (cd "$tmp/work" && "$bench" "$@") >"$tmp/out" 2>"$tmp/err"
+  (cd "$tmp/work" && "${bench[@]}" "$@") >"$tmp/out" 2>"$tmp/err"
   local got=$?
   [[ $got -eq $want ]] || problem="exit $got (want $want)"
   grep -Eq -- "$pattern" "$tmp/err" || problem+=" stderr lacks '$pattern'"
@@ -90,25 +99,25 @@ expect 2 "needs a file name" --benchmark_out= --kernels jump/scalar
 expect 2 "unknown scheme 'ring ' \(known" --schemes "ring ,hrw"
 
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
-  --repetitions 1 --min-time 0 --corrupt-one-owner
+  --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 
 expect 2 "--in-flight: Value 0 not in range" --in-flight 0
 expect 2 "--in-flight for ring/stree must be 1 to 256" --kernels ring/stree --in-flight 300
 expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
 expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
   --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
-  --repetitions 1 --min-time 0 --corrupt-one-owner
+  --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 # The latency family and the stream baseline, on a small ring, checked and timed.
 expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
-  --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0
+  --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
 expect 2 "not a valid regular expression" '--benchmark_filter=(('
 expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,ring/stream \
-  --benchmark_filter='N:655/' --repetitions 1 --min-time 0
+  --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
-  --repetitions 1 --min-time 0
+  --repetitions 1 --min-time 0 "${run_flags[@]}"
 
 # run.sh with this bench: a sweep that needs more memory than the machine has
 # is refused by the bench's own check (--list) before a results folder exists.
@@ -127,30 +136,68 @@ fi
 
 # A real run: every kernel of every scheme, tiny, into a JSON file.
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
-  --benchmark_out="$tmp/run.json" --benchmark_out_format=json
-# has_fields FILE FIELD...: every FIELD occurs in FILE.
-has_fields() {
-  local file=$1 field
-  shift
-  for field in "$@"; do
-    if grep -q "$field" "$file"; then
-      passed=$((passed + 1))
-    else
-      failed=$((failed + 1))
-      echo "FAIL: $file has no $field" >&2
-    fi
-  done
+  --benchmark_out="$tmp/run.json" --benchmark_out_format=json "${run_flags[@]}"
+# has FILE REGEX WHAT: one check that the file has a line matching REGEX.
+has() {
+  if grep -Eq -- "$2" "$1"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $3 (no match for '$2' in $1)" >&2
+  fi
 }
-has_fields "$tmp/run.json" chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
-  ns_per_key threads_ran real_time_cv build_ms bytes_per_token
+for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
+  has "$tmp/run.json" "$field" "the results JSON has no $field"
+done
+for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
+  chbench_toolchain chbench_preset chbench_baseline chbench_cross_compiled chbench_target_arch; do
+  has "$tmp/run.json" "\"$field\": \"[^\"]" "the results JSON has no $field"
+done
+
+# Emulation: refused (3) with its reason before anything runs, or run and marked.
+small=(--kernels jump/scalar --nodes 5 --keys 100 --repetitions 1 --min-time 0)
+if ((${#bench[@]} > 1)); then
+  # Really emulated: qemu-user shows the program the host's /proc/cpuinfo.
+  has "$tmp/run.json" '"chbench_emulated": "yes: .* binary' "an emulated run is marked"
+  has "$tmp/run.json" '"chbench_cross_compiled": "yes"' "a cross build says so"
+  expect 3 "refusing to time an emulated CPU \(/proc/cpuinfo describes an x86 CPU .* binary\).*--allow-emulated" \
+    "${small[@]}"
+else
+  has "$tmp/run.json" '"chbench_emulated": "no"' "a native run is marked as not emulated"
+  # A CPU description of the other architecture (what qemu-user shows an
+  # emulated program), and QEMU's virtual CPU model.
+  printf '%s\n' 'processor	: 0' 'vendor_id	: GenuineIntel' \
+    'model name	: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz' 'flags		: fpu sse2 avx2' >"$tmp/x86"
+  printf '%s\n' 'processor	: 0' 'Features	: fp asimd aes pmull sha1 sha2 crc32 atomics sve' \
+    'CPU implementer	: 0x41' 'CPU part	: 0xd40' >"$tmp/arm"
+  printf '%s\n' 'processor	: 0' 'vendor_id	: GenuineIntel' \
+    'model name	: QEMU Virtual CPU version 2.5+' >"$tmp/qemu"
+  case $(uname -m) in
+    x86_64) foreign=$tmp/arm native=$tmp/x86 ;;
+    *) foreign=$tmp/x86 native=$tmp/arm ;;
+  esac
+  expect 3 "refusing to time an emulated CPU \(.* describes an .* CPU .* but this is an $(uname -m) binary\)" \
+    "${small[@]}" --cpuinfo "$foreign"
+  expect 3 "the CPU model is 'QEMU Virtual CPU version 2\.5\+'" "${small[@]}" --cpuinfo "$tmp/qemu"
+  expect 0 "WARNING: emulated CPU" "${small[@]}" --cpuinfo "$tmp/qemu" --allow-emulated \
+    --benchmark_out="$tmp/marked.json" --benchmark_out_format=json
+  has "$tmp/marked.json" '"chbench_emulated": "yes: the CPU model is' "--allow-emulated marks the run"
+  expect 0 "1 configurations" "${small[@]}" --cpuinfo "$native"
+  # --list only prints, so it runs anywhere.
+  "${bench[@]}" --list --kernels jump/scalar --cpuinfo "$foreign" >"$tmp/out" 2>&1
+  echo "exit $?" >>"$tmp/out"
+  has "$tmp/out" "^exit 0$" "--list runs with a foreign CPU description"
+fi
 
 # The profiles family: ketama through our kernels and through libmemcached, on
 # the same keys, each checked against the profile's reference before timing.
 expect 0 "configurations" --families profiles --repetitions 1 --min-time 0 \
   --benchmark_filter='ketama/.*/N:10/' --benchmark_out="$tmp/profiles.json" \
-  --benchmark_out_format=json
-has_fields "$tmp/profiles.json" chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \
-  profiles/ketama/eytzinger/N:10
+  --benchmark_out_format=json "${run_flags[@]}"
+for field in chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \
+  profiles/ketama/eytzinger/N:10; do
+  has "$tmp/profiles.json" "$field" "the profiles JSON has no $field"
+done
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -3,12 +3,18 @@
 # answers CLUSTER KEYSLOT), in a temporary folder on a free port, runs the
 # slot comparison against it, and stops the server on every exit path.
 #
-# Usage: redis_interop.sh CHBENCH_INTEROP_REDIS
+# Usage: redis_interop.sh [EMULATOR [ARGS...]] CHBENCH_INTEROP_REDIS
+#   (a cross build passes its emulator, e.g. qemu-aarch64, before the client;
+#   the server is the build machine's)
 # Exit status: the comparison's (0 all equal); 1 with a message if
 # redis-server is missing or does not start.
 set -euo pipefail
 
-readonly client=${1:?usage: redis_interop.sh CHBENCH_INTEROP_REDIS}
+(($# >= 1)) || {
+  echo "usage: redis_interop.sh [EMULATOR [ARGS...]] CHBENCH_INTEROP_REDIS" >&2
+  exit 2
+}
+readonly client=("$@")
 
 fail() {
   echo "redis_interop.sh: FAILED: $*" >&2
@@ -65,4 +71,4 @@ done
 $started || fail "redis-server did not start on loopback (log: $(tail -n 3 "$dir"/redis-*.log 2>/dev/null))"
 
 echo "redis_interop.sh: $("$server" --version | head -n 1), cluster mode, 127.0.0.1:$port"
-"$client" "$port"
+"${client[@]}" "$port"

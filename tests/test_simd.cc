@@ -4,6 +4,8 @@
 // (divisors near 2^32, equal seeds, tokens around the sign flip at 2^63).
 // ForcedTarget is process-global: these tests force a target only here, on the
 // test thread, outside any TBB region.
+#include <hwy/targets.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -74,19 +76,14 @@ TEST_CASE("simd: targets are reported and can be forced", "[simd]") {
   }
   // Unforced again: the best runnable target.
   CHECK(chbench::simd::dispatched_target() == runnable.front());
-  CHECK_THROWS_AS(chbench::simd::ForcedTarget(runnable.front() | runnable.back()),
+  // Two bits at once (SCALAR and EMU128 are never both compiled).
+  CHECK_THROWS_AS(chbench::simd::ForcedTarget(runnable.front() | HWY_SCALAR | HWY_EMU128),
                   std::invalid_argument);
   // Bit 40 names no target in Highway 1.0.3 (bit 62 is SCALAR, a real one).
   CHECK_THROWS_AS(chbench::simd::ForcedTarget(int64_t{1} << 40), std::invalid_argument);
   CHECK(chbench::simd::dispatched_target() == runnable.front());
-
-  // More than one target, or the per-target loops below test one code path.
-  INFO("runnable targets: " << chbench::simd::target_names([&] {
-         int64_t bits = 0;
-         for (int64_t t : runnable) bits |= t;
-         return bits;
-       }()));
-  CHECK(runnable.size() > 1);
+  // How many targets the per-target loops below cover depends on the build
+  // and the CPU: test_simd_targets.cc checks that against the toolchain.
 
   // is_simd_kernel: the registry's names beginning with "simd", the ring's
   // S-tree and bucket index, and only those.

@@ -52,9 +52,15 @@ class TargetGuard {
   TargetGuard& operator=(const TargetGuard&) = delete;
 };
 
+// hwy::SupportedTargets() (called by SupportedAndGeneratedTargets) sets
+// Highway 1.0.3's dispatch table without SVE2_128 and SVE_256; lifting the
+// forcing again afterwards lets the next call choose from every target, as
+// chbench::simd::runnable_targets() does.
 std::vector<int64_t> targets_to_test() {
   hwy::SetSupportedTargetsForTest(0);
-  return hwy::SupportedAndGeneratedTargets();
+  auto targets = hwy::SupportedAndGeneratedTargets();
+  hwy::SetSupportedTargetsForTest(0);
+  return targets;
 }
 
 // Batch sizes around every lane count up to 8 and unroll factors up to 4 x 8.
@@ -327,19 +333,65 @@ TEST_CASE("mod-N SIMD matches % on the divisors 1 to 600 and random odd ones", "
   for (int i = 0; i < 200; ++i) check_mod_n(static_cast<uint32_t>(rng()) | 1u, modn_keys(7, rng));
 }
 
-TEST_CASE("the per-target runs dispatch to more than one target", "[simd][targets]") {
+// The lowest Highway target the build must compile, as its toolchain promises
+// (toolchains/*.cmake): a dispatching x86 build reaches down to the one-lane
+// fallback, which Highway 1.0.3 compiles as SCALAR with GCC 12 and as EMU128
+// with Clang; an x86-64-vN build starts at that level's target and compiles
+// nothing below it; aarch64 starts at NEON, which every aarch64 CPU has.
+std::vector<int64_t> promised_lowest_targets() {
+  const std::string baseline = CHBENCH_BASELINE;
+  if (baseline == "x86-64-v2") return {HWY_SSE4};
+  if (baseline == "x86-64-v3") return {HWY_AVX2};
+  if (baseline == "x86-64-v4") return {HWY_AVX3};
+  if (HWY_ARCH_ARM_A64) return {HWY_NEON};
+  return {HWY_SCALAR, HWY_EMU128};
+}
+
+TEST_CASE("the build compiles the targets its toolchain promises", "[simd][targets]") {
+  const auto compiled = chbench::simd::compiled_targets();
+  const auto runnable = chbench::simd::runnable_targets();
+  REQUIRE(!compiled.empty());
+  REQUIRE(!runnable.empty());
+  int64_t compiled_bits = 0;
+  for (int64_t t : compiled) compiled_bits |= t;
+  INFO("baseline '" << CHBENCH_BASELINE << "', compiled: " << chbench::simd::target_names(compiled)
+                    << "; runnable: " << chbench::simd::target_names(runnable));
+  const auto lowest = promised_lowest_targets();
+  CHECK(std::count(lowest.begin(), lowest.end(), compiled.back()) == 1);
+  // Every build compiles the widest target of its architecture, so it runs
+  // wherever the CPU has it (-march=native would compile only this CPU's best).
+  if (HWY_ARCH_X86) CHECK(compiled.front() == HWY_AVX3);
+  if (HWY_ARCH_ARM_A64) {
+    for (int64_t sve : {HWY_SVE2_128, HWY_SVE_256, HWY_SVE2, HWY_SVE})
+      CHECK((compiled_bits & sve) == sve);
+  }
+  // The CPU runs the lowest compiled target (the binary needs it to start),
+  // and runnable_targets() are exactly the compiled ones it supports.
+  CHECK(runnable.back() == compiled.back());
+  hwy::SetSupportedTargetsForTest(0);
+  const int64_t cpu = hwy::SupportedTargets();
+  hwy::SetSupportedTargetsForTest(0);  // see targets_to_test()
+  std::vector<int64_t> supported;
+  for (int64_t t : compiled)
+    if (cpu & t) supported.push_back(t);
+  CHECK(runnable == supported);
+  CHECK(chbench::simd::dispatched_target() == runnable.front());
+  // A dispatching x86 build on any x86-64 CPU of this century runs at least
+  // SSSE3 and the fallback, so the per-target loops cover several code paths.
+  if (HWY_ARCH_X86 && std::string(CHBENCH_BASELINE).empty()) CHECK(runnable.size() > 1);
+}
+
+TEST_CASE("the per-target runs dispatch to every runnable target", "[simd][targets]") {
   std::set<int64_t> dispatched;
   for (int64_t target : targets_to_test()) {
     TargetGuard guard(target);
     dispatched.insert(chbench::simd::dispatched_target());
   }
-  INFO("targets: " << chbench::simd::target_names(hwy::SupportedTargets() & HWY_TARGETS));
-  CHECK(dispatched.size() > 1);
-  // The fallback, which Highway 1.0.3 compiles as HWY_SCALAR (one lane) with
-  // GCC and as HWY_EMU128 with Clang.
-  CHECK(dispatched.count(HWY_SCALAR) + dispatched.count(HWY_EMU128) == 1);
+  const auto runnable = chbench::simd::runnable_targets();
+  INFO("runnable targets: " << chbench::simd::target_names(runnable));
+  CHECK(dispatched == std::set<int64_t>(runnable.begin(), runnable.end()));
   // Dispatch is back to the best target afterwards.
-  CHECK(chbench::simd::dispatched_target() == chbench::simd::runnable_targets().front());
+  CHECK(chbench::simd::dispatched_target() == runnable.front());
 }
 
 TEST_CASE("ForcedTarget forces each runnable target and restores dispatch", "[simd][targets]") {

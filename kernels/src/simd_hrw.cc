@@ -37,13 +37,14 @@ HWY_NOINLINE void HrwAcrossKeysEach(const uint64_t* HWY_RESTRICT keys, std::size
   const DI64 di;
   const std::size_t lanes = hn::Lanes(d);
   ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    V64 key[U];
-    VI64 best[U], owner[U];
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(VI64, best, U);
+    CHBENCH_VECTORS(VI64, owner, U);
     const V64 seed0 = hn::Set(d, mixed[0]);
     for (std::size_t u = 0; u < U; ++u) {
-      key[u] = XorShift33(hn::LoadU(d, k + u * lanes));
-      best[u] = ScoreFromMixed(hn::Xor(key[u], seed0));
-      owner[u] = hn::Zero(di);
+      key(u) = XorShift33(hn::LoadU(d, k + u * lanes));
+      best(u) = ScoreFromMixed(hn::Xor(key(u), seed0));
+      owner(u) = hn::Zero(di);
     }
     // The node index counted up in a register, so the select is a move.
     VI64 index = hn::Zero(di);
@@ -52,13 +53,13 @@ HWY_NOINLINE void HrwAcrossKeysEach(const uint64_t* HWY_RESTRICT keys, std::size
       const V64 seed = hn::Set(d, mixed[node]);
       index = hn::Add(index, one);
       for (std::size_t u = 0; u < U; ++u) {
-        const VI64 w = ScoreFromMixed(hn::Xor(key[u], seed));
-        const auto better = hn::Gt(w, best[u]);
-        best[u] = hn::IfThenElse(better, w, best[u]);
-        owner[u] = hn::IfThenElse(better, index, owner[u]);
+        const VI64 w = ScoreFromMixed(hn::Xor(key(u), seed));
+        const auto better = hn::Gt(w, best(u));
+        best(u) = hn::IfThenElse(better, w, best(u));
+        owner(u) = hn::IfThenElse(better, index, owner(u));
       }
     }
-    for (std::size_t u = 0; u < U; ++u) StoreLow32(owner[u], o + u * lanes);
+    for (std::size_t u = 0; u < U; ++u) StoreLow32(owner(u), o + u * lanes);
   });
 }
 
@@ -79,39 +80,40 @@ HWY_NOINLINE void HrwAcrossKeysGrouped(const uint64_t* HWY_RESTRICT keys, std::s
   const std::size_t lanes = hn::Lanes(d);
   const std::size_t groups = (n + kNodeGroup - 1) / kNodeGroup;
   ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    V64 key[U];
-    VI64 best[U], group[U];
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(VI64, best, U);
+    CHBENCH_VECTORS(VI64, group, U);
     const VI64 one = hn::Set(di, 1);
     VI64 index = hn::Zero(di);  // the group number, counted up in a register
     for (std::size_t u = 0; u < U; ++u) {
-      key[u] = XorShift33(hn::LoadU(d, k + u * lanes));
+      key(u) = XorShift33(hn::LoadU(d, k + u * lanes));
       // Below every score but 0 (ordered to INT64_MIN): a group replaces it,
       // or every score is 0 and group 0 holds the first of them.
-      best[u] = hn::Set(di, INT64_MIN);
-      group[u] = index;
+      best(u) = hn::Set(di, INT64_MIN);
+      group(u) = index;
     }
     for (std::size_t g = 0; g < groups; ++g) {
       const uint64_t* seeds = mixed + g * kNodeGroup;
       const V64 s0 = hn::Set(d, seeds[0]), s1 = hn::Set(d, seeds[1]);
       const V64 s2 = hn::Set(d, seeds[2]), s3 = hn::Set(d, seeds[3]);
       for (std::size_t u = 0; u < U; ++u) {
-        const VI64 top = TopScoreOfFour(key[u], s0, s1, s2, s3);
+        const VI64 top = TopScoreOfFour(key(u), s0, s1, s2, s3);
         // Strictly greater: an equal score keeps the earlier group.
-        const auto better = hn::Gt(top, best[u]);
-        best[u] = hn::IfThenElse(better, top, best[u]);
-        group[u] = hn::IfThenElse(better, index, group[u]);
+        const auto better = hn::Gt(top, best(u));
+        best(u) = hn::IfThenElse(better, top, best(u));
+        group(u) = hn::IfThenElse(better, index, group(u));
       }
       index = hn::Add(index, one);
     }
     // Rescore the winning group per lane (its seeds gathered) and take its
     // first node that reaches the best score; the last one if none before.
     for (std::size_t u = 0; u < U; ++u) {
-      const VI64 first = hn::ShiftLeft<2>(group[u]);  // group * kNodeGroup
+      const VI64 first = hn::ShiftLeft<2>(group(u));  // group * kNodeGroup
       VI64 owner = hn::Add(first, hn::Set(di, static_cast<int64_t>(kNodeGroup - 1)));
       for (std::size_t j = kNodeGroup - 1; j-- > 0;) {
         const VI64 node = hn::Add(first, hn::Set(di, static_cast<int64_t>(j)));
         const V64 seed = hn::GatherIndex(d, mixed, node);
-        const auto hit = hn::Eq(ScoreFromMixed(hn::Xor(key[u], seed)), best[u]);
+        const auto hit = hn::Eq(ScoreFromMixed(hn::Xor(key(u), seed)), best(u));
         owner = hn::IfThenElse(hit, node, owner);
       }
       StoreLow32(owner, o + u * lanes);
@@ -158,54 +160,55 @@ HWY_NOINLINE void HrwAcrossNodesImpl(const uint64_t* HWY_RESTRICT keys, std::siz
   HWY_DASSERT(lanes <= 64);  // the padding of RendezvousSimd
   const std::size_t stride = kGrouped ? kNodeGroup * lanes : lanes;  // nodes per step
   const VI64 step = hn::Set(di, static_cast<int64_t>(kGrouped ? 1 : lanes));
-  constexpr std::size_t kKeys = 4;
+  constexpr std::size_t kKeys = Unroll(4);
   auto block = [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    V64 key[U];
-    VI64 best[U], owner[U];  // owner: the node, or with kGrouped its group
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(VI64, best, U);
+    CHBENCH_VECTORS(VI64, owner, U);  // owner: the node, or with kGrouped its group
     for (std::size_t u = 0; u < U; ++u) {
-      key[u] = hn::Set(d, k[u] ^ (k[u] >> 33));
+      key(u) = hn::Set(d, k[u] ^ (k[u] >> 33));
       // Below every score but the lowest (0): the first step replaces it, or
       // the owner is already right.
-      best[u] = hn::Set(di, INT64_MIN);
-      owner[u] = kGrouped ? hn::Zero(di) : hn::Iota(di, 0);
+      best(u) = hn::Set(di, INT64_MIN);
+      owner(u) = kGrouped ? hn::Zero(di) : hn::Iota(di, 0);
     }
-    VI64 index = owner[0];
+    VI64 index = owner(0);
     for (std::size_t at = 0; at < n; at += stride) {
       if constexpr (kGrouped) {
         const V64 s0 = hn::LoadU(d, mixed + at), s1 = hn::LoadU(d, mixed + at + lanes);
         const V64 s2 = hn::LoadU(d, mixed + at + 2 * lanes);
         const V64 s3 = hn::LoadU(d, mixed + at + 3 * lanes);
         for (std::size_t u = 0; u < U; ++u) {
-          const VI64 top = TopScoreOfFour(key[u], s0, s1, s2, s3);
-          const auto better = hn::Gt(top, best[u]);
-          best[u] = hn::IfThenElse(better, top, best[u]);
-          owner[u] = hn::IfThenElse(better, index, owner[u]);
+          const VI64 top = TopScoreOfFour(key(u), s0, s1, s2, s3);
+          const auto better = hn::Gt(top, best(u));
+          best(u) = hn::IfThenElse(better, top, best(u));
+          owner(u) = hn::IfThenElse(better, index, owner(u));
         }
       } else {
         const V64 seeds = hn::LoadU(d, mixed + at);
         for (std::size_t u = 0; u < U; ++u) {
-          const VI64 w = ScoreFromMixed(hn::Xor(key[u], seeds));
-          const auto better = hn::Gt(w, best[u]);
-          best[u] = hn::IfThenElse(better, w, best[u]);
-          owner[u] = hn::IfThenElse(better, index, owner[u]);
+          const VI64 w = ScoreFromMixed(hn::Xor(key(u), seeds));
+          const auto better = hn::Gt(w, best(u));
+          best(u) = hn::IfThenElse(better, w, best(u));
+          owner(u) = hn::IfThenElse(better, index, owner(u));
         }
       }
       index = hn::Add(index, step);
     }
     for (std::size_t u = 0; u < U; ++u) {
-      const VI64 top_score = hn::MaxOfLanes(di, best[u]);
+      const VI64 top_score = hn::MaxOfLanes(di, best(u));
       if constexpr (!kGrouped) {
         // The lowest index among the lanes holding the highest score.
         const VI64 candidates =
-            hn::IfThenElse(hn::Eq(best[u], top_score), owner[u], hn::Set(di, INT64_MAX));
+            hn::IfThenElse(hn::Eq(best(u), top_score), owner(u), hn::Set(di, INT64_MAX));
         o[u] = static_cast<uint32_t>(hn::GetLane(hn::MinOfLanes(di, candidates)));
       } else {
         // The lanes holding the maximum (one, unless seeds repeat): rescore
         // each one's group in scalar code, keep the lowest node reaching it.
         HWY_ALIGN int64_t group_of[kMaxLanes64];
-        hn::Store(owner[u], di, group_of);
+        hn::Store(owner(u), di, group_of);
         uint8_t bytes[8] = {};
-        hn::StoreMaskBits(di, hn::Eq(best[u], top_score), bytes);
+        hn::StoreMaskBits(di, hn::Eq(best(u), top_score), bytes);
         uint64_t at_top = 0;
         for (std::size_t b = 0; b < 8; ++b) at_top |= uint64_t{bytes[b]} << (8 * b);
         const int64_t top = hn::GetLane(top_score);

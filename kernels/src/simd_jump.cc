@@ -42,34 +42,35 @@ void JumpKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num
   const VF64 limit = hn::Set(df, static_cast<double>(num_buckets));
   const VF64 one = hn::Set(df, 1.0);
   ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    V64 key[U];
-    VF64 b[U], j[U];
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(VF64, b, U);
+    CHBENCH_VECTORS(VF64, j, U);
     // The first step always runs (j = 0 < num_buckets): b = 0 and j = 1 * q.
     for (std::size_t u = 0; u < U; ++u) {
-      key[u] = LcgStep(hn::LoadU(d, k + u * lanes));
-      b[u] = hn::Zero(df);
-      j[u] = JumpQuotient(key[u]);
+      key(u) = LcgStep(hn::LoadU(d, k + u * lanes));
+      b(u) = hn::Zero(df);
+      j(u) = JumpQuotient(key(u));
     }
     for (;;) {
-      hn::Mask<DF64> going[U];
-      auto any = hn::Lt(j[0], limit);
-      going[0] = any;
+      CHBENCH_VECTORS(hn::Mask<DF64>, going, U);
+      auto any = hn::Lt(j(0), limit);
+      going(0) = any;
       for (std::size_t u = 1; u < U; ++u) {
-        going[u] = hn::Lt(j[u], limit);
-        any = hn::Or(any, going[u]);
+        going(u) = hn::Lt(j(u), limit);
+        any = hn::Or(any, going(u));
       }
       if (hn::AllFalse(df, any)) break;
       for (std::size_t u = 0; u < U; ++u) {
-        b[u] = hn::IfThenElse(going[u], hn::Trunc(j[u]), b[u]);
-        key[u] = LcgStep(key[u]);
-        const VF64 next = hn::Mul(hn::Add(b[u], one), JumpQuotient(key[u]));
-        j[u] = hn::IfThenElse(going[u], next, j[u]);
+        b(u) = hn::IfThenElse(going(u), hn::Trunc(j(u)), b(u));
+        key(u) = LcgStep(key(u));
+        const VF64 next = hn::Mul(hn::Add(b(u), one), JumpQuotient(key(u)));
+        j(u) = hn::IfThenElse(going(u), next, j(u));
       }
     }
     // b < 2^31 is an integer: adding 2^52 puts it in the low mantissa bits.
     const VF64 shift = hn::Set(df, 4503599627370496.0);
     for (std::size_t u = 0; u < U; ++u)
-      StoreLow32(hn::BitCast(d, hn::Add(b[u], shift)), o + u * lanes);
+      StoreLow32(hn::BitCast(d, hn::Add(b(u), shift)), o + u * lanes);
   });
 }
 

@@ -1,6 +1,14 @@
 // Multi-lane MD5 for ketama key hashes: one key per 32-bit lane, the 64 steps
 // of RFC 1321 run on whole vectors (see ketama_key_hashes_shifted in
 // chbench/profile_hash.h).
+//
+// The message words and chain states live in arrays of vectors, which SVE's
+// sizeless vector types cannot form: on aarch64 this file is compiled for NEON
+// only (HWY_DISABLED_TARGETS, read by Highway in this translation unit alone),
+// which SVE CPUs run too; dispatch falls back to it on them.
+#if defined(__aarch64__) && !defined(HWY_DISABLED_TARGETS)
+#define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "simd_md5.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -154,6 +162,13 @@ namespace chbench {
 
 namespace simd {
 HWY_EXPORT(Md5FirstWords);
+
+// Dispatched from inside this namespace: where one target is compiled (NEON on
+// aarch64) HWY_DYNAMIC_DISPATCH is static dispatch, N_NEON::FUNC, which only
+// resolves here.
+void md5_first_words(const std::string_view* keys, std::size_t count, uint32_t* words) {
+  HWY_DYNAMIC_DISPATCH(Md5FirstWords)(keys, count, words);
+}
 }  // namespace simd
 
 void ketama_key_hashes_shifted(std::span<const std::string_view> keys, std::span<uint64_t> out) {
@@ -163,7 +178,7 @@ void ketama_key_hashes_shifted(std::span<const std::string_view> keys, std::span
   uint32_t words[kBlock];
   for (std::size_t begin = 0; begin < keys.size(); begin += kBlock) {
     const std::size_t n = std::min(kBlock, keys.size() - begin);
-    HWY_DYNAMIC_DISPATCH(simd::Md5FirstWords)(keys.data() + begin, n, words);
+    simd::md5_first_words(keys.data() + begin, n, words);
     for (std::size_t i = 0; i < n; ++i) {
       const std::string_view key = keys[begin + i];
       // A second MD5 block is rare for keys; the library computes those.

@@ -30,6 +30,40 @@ using VF64 = hn::Vec<DF64>;
 // Lanes of the widest vector of any target: stack buffers for padded tails.
 inline constexpr std::size_t kMaxLanes64 = HWY_MAX_BYTES / sizeof(uint64_t);
 
+// Unrolled kernels keep U vectors of state, one per block of keys. SVE's
+// vector and mask types (svuint64_t, svbool_t) are sizeless: no array, class
+// member or by-value capture may hold one. So on the SVE targets every block
+// is one vector (Unroll(n) is 1) and CHBENCH_VECTORS(V, name, U) declares a
+// single vector; elsewhere an array of U. Either way `name(u)` is the u-th
+// vector, an lvalue, and the kernel's code is the same.
+#undef CHBENCH_SIZELESS_VECTORS
+#if HWY_TARGET == HWY_SVE || HWY_TARGET == HWY_SVE2 || HWY_TARGET == HWY_SVE_256 || \
+    HWY_TARGET == HWY_SVE2_128
+#define CHBENCH_SIZELESS_VECTORS 1
+#else
+#define CHBENCH_SIZELESS_VECTORS 0
+#endif
+
+// Blocks of n vectors where vectors have a size, of 1 on SVE.
+constexpr std::size_t Unroll(std::size_t n) { return CHBENCH_SIZELESS_VECTORS ? 1 : n; }
+
+#ifndef CHBENCH_VECTORS
+#define CHBENCH_VECTORS(V, name, U)               \
+  CHBENCH_VECTORS_STORAGE(V, name##_storage_, U); \
+  auto name = [&](std::size_t u) -> V& { return CHBENCH_VECTORS_AT(name##_storage_, u); }
+#endif
+#undef CHBENCH_VECTORS_STORAGE
+#undef CHBENCH_VECTORS_AT
+#if CHBENCH_SIZELESS_VECTORS
+#define CHBENCH_VECTORS_STORAGE(V, storage, U)           \
+  static_assert((U) == 1, "SVE blocks hold one vector"); \
+  V storage
+#define CHBENCH_VECTORS_AT(storage, u) ((void)(u), storage)
+#else
+#define CHBENCH_VECTORS_STORAGE(V, storage, U) V storage[U]
+#define CHBENCH_VECTORS_AT(storage, u) storage[u]
+#endif
+
 // a * c mod 2^64 in every lane. AVX-512 (AVX3) multiplies 64-bit lanes in one
 // instruction and the SCALAR target is plain C++; the others build the product
 // from 32 x 32 -> 64 bit products of the halves (MulEven):
@@ -89,11 +123,13 @@ HWY_INLINE void PaddedTail(const uint64_t* HWY_RESTRICT keys, std::size_t rest,
 }
 
 // The common batch loop over vectors of descriptor d (64-bit lanes): blocks of
-// kUnroll vectors while they fit, then single vectors, then one padded partial
-// vector. `block.template operator()<U>(keys, out)` handles U * Lanes(d) keys.
-template <std::size_t kUnroll, class D, class Block>
+// kMaxUnroll vectors (1 on SVE, see Unroll) while they fit, then single
+// vectors, then one padded partial vector.
+// `block.template operator()<U>(keys, out)` handles U * Lanes(d) keys.
+template <std::size_t kMaxUnroll, class D, class Block>
 HWY_INLINE void ForEachBlock(D d, const uint64_t* HWY_RESTRICT keys, std::size_t count,
                              uint32_t* HWY_RESTRICT out, const Block& block) {
+  constexpr std::size_t kUnroll = Unroll(kMaxUnroll);
   const std::size_t lanes = hn::Lanes(d);
   std::size_t i = 0;
   if constexpr (kUnroll > 1) {

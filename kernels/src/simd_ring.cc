@@ -40,26 +40,27 @@ void RingBranchlessKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
   const hn::RebindToUnsigned<decltype(di)> d;
   const std::size_t lanes = hn::Lanes(di);
   ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    VI64 x[U], base[U];
+    CHBENCH_VECTORS(VI64, x, U);
+    CHBENCH_VECTORS(VI64, base, U);
     for (std::size_t u = 0; u < U; ++u) {
-      x[u] = ToOrdered(hn::LoadU(d, k + u * lanes));
-      base[u] = hn::Zero(di);
+      x(u) = ToOrdered(hn::LoadU(d, k + u * lanes));
+      base(u) = hn::Zero(di);
     }
     for (std::size_t len = n; len > 1;) {
       const std::size_t half = len / 2;
       const VI64 probe_offset = hn::Set(di, static_cast<int64_t>(half - 1));
       const VI64 step = hn::Set(di, static_cast<int64_t>(half));
       for (std::size_t u = 0; u < U; ++u) {
-        const VI64 probe = hn::GatherIndex(di, tokens, hn::Add(base[u], probe_offset));
-        base[u] = hn::Add(base[u], hn::IfThenElseZero(hn::Lt(probe, x[u]), step));
+        const VI64 probe = hn::GatherIndex(di, tokens, hn::Add(base(u), probe_offset));
+        base(u) = hn::Add(base(u), hn::IfThenElseZero(hn::Lt(probe, x(u)), step));
       }
       len -= half;
     }
     HWY_ALIGN int64_t pos[U * kMaxLanes64];
     for (std::size_t u = 0; u < U; ++u) {
-      const VI64 last = hn::GatherIndex(di, tokens, base[u]);
+      const VI64 last = hn::GatherIndex(di, tokens, base(u));
       // A true mask is all ones (-1): subtracting it adds 1.
-      hn::Store(hn::Sub(base[u], hn::VecFromMask(di, hn::Lt(last, x[u]))), di, pos + u * lanes);
+      hn::Store(hn::Sub(base(u), hn::VecFromMask(di, hn::Lt(last, x(u)))), di, pos + u * lanes);
     }
     for (std::size_t i = 0; i < U * lanes; ++i) o[i] = owners[pos[i]];
   });
@@ -90,26 +91,27 @@ void RingEytzingerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
   const std::size_t lanes = hn::Lanes(di);
   const VEytzinger size = hn::Set(di, static_cast<int64_t>(n));
   ForEachBlock<8>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    VEytzinger x[U], node[U];
+    CHBENCH_VECTORS(VEytzinger, x, U);
+    CHBENCH_VECTORS(VEytzinger, node, U);
     for (std::size_t u = 0; u < U; ++u) {
-      x[u] = ToOrdered(hn::LoadU(d, k + u * lanes));
-      node[u] = hn::Set(di, 1);
+      x(u) = ToOrdered(hn::LoadU(d, k + u * lanes));
+      node(u) = hn::Set(di, 1);
     }
     for (unsigned level = 0; level < levels; ++level) {
       HWY_ALIGN int64_t next[U * kMaxLanes64];
       for (std::size_t u = 0; u < U; ++u) {
-        const VEytzinger t = hn::GatherIndex(di, tokens, node[u]);
+        const VEytzinger t = hn::GatherIndex(di, tokens, node(u));
         // 2k + (t < x): the mask is -1 where true.
-        node[u] = hn::Sub(hn::Add(node[u], node[u]), hn::VecFromMask(di, hn::Lt(t, x[u])));
-        hn::Store(node[u], di, next + u * lanes);
+        node(u) = hn::Sub(hn::Add(node(u), node(u)), hn::VecFromMask(di, hn::Lt(t, x(u))));
+        hn::Store(node(u), di, next + u * lanes);
       }
       for (std::size_t i = 0; i < U * lanes; ++i) PrefetchDescendants(tokens, next[i]);
     }
     HWY_ALIGN int64_t path[U * kMaxLanes64];
     for (std::size_t u = 0; u < U; ++u) {
-      const VEytzinger t = hn::GatherIndex(di, tokens, hn::Min(node[u], size));
-      const auto right = hn::Or(hn::Lt(t, x[u]), hn::Gt(node[u], size));
-      hn::Store(hn::Sub(hn::Add(node[u], node[u]), hn::VecFromMask(di, right)), di,
+      const VEytzinger t = hn::GatherIndex(di, tokens, hn::Min(node(u), size));
+      const auto right = hn::Or(hn::Lt(t, x(u)), hn::Gt(node(u), size));
+      hn::Store(hn::Sub(hn::Add(node(u), node(u)), hn::VecFromMask(di, right)), di,
                 path + u * lanes);
     }
     for (std::size_t i = 0; i < U * lanes; ++i) {

@@ -42,7 +42,15 @@ std::vector<int64_t> runnable_targets() {
     const int64_t in_force = hwy::SupportedTargets();
     hwy::SetSupportedTargetsForTest(0);
     const int64_t cpu = hwy::SupportedTargets();
-    if (in_force != cpu) hwy::SetSupportedTargetsForTest(in_force);
+    if (in_force != cpu) {
+      hwy::SetSupportedTargetsForTest(in_force);
+    } else {
+      // Highway 1.0.3's SupportedTargets() sets the dispatch table before it
+      // adds the vector-length-specific SVE2_128 and SVE_256, so the kernels
+      // would run SVE2 on a CPU with 128- or 256-bit SVE2 vectors. Reset, the
+      // next dispatch chooses from every supported target.
+      hwy::GetChosenTarget().DeInit();
+    }
     return cpu;
   }();
   std::vector<int64_t> out;
@@ -58,6 +66,15 @@ std::string target_names(int64_t targets) {
   for (int64_t bits = targets; bits != 0; bits &= bits - 1) {
     if (!out.empty()) out += ',';
     out += hwy::TargetName(bits & -bits);
+  }
+  return out;
+}
+
+std::string target_names(const std::vector<int64_t>& targets) {
+  std::string out;
+  for (int64_t t : targets) {
+    if (!out.empty()) out += ',';
+    out += target_name(t);
   }
   return out;
 }

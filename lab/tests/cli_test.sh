@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Command-line checks of chbench-lab: --help, the shape of each command's
 # output, and bad input (one line "chbench-lab: error: ..." on stderr, nothing on
-# stdout, exit status 2). Usage: cli_test.sh PATH/TO/chbench-lab
+# stdout, exit status 2).
+# Usage: cli_test.sh [EMULATOR [ARGS...]] PATH/TO/chbench-lab
+#   (a cross build passes its emulator, e.g. qemu-aarch64, before the lab)
 set -u
-lab=${1:?usage: cli_test.sh PATH/TO/chbench-lab}
+(($# >= 1)) || {
+  echo "usage: cli_test.sh [EMULATOR [ARGS...]] PATH/TO/chbench-lab" >&2
+  exit 2
+}
+lab=("$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -15,7 +21,7 @@ fail() {
 
 # run NAME ARGS...: runs the lab, leaves status in $status, output in files.
 run() {
-  "$lab" "$@" >"$tmp/out" 2>"$tmp/err"
+  "${lab[@]}" "$@" >"$tmp/out" 2>"$tmp/err"
   status=$?
 }
 
@@ -58,7 +64,7 @@ printf 'user:1\r\nuser:2\r\n\r\nuser:3\r\n' >"$tmp/keys.txt"
 run owners --scheme hrw --nodes a,b,c --keys "$tmp/keys.txt" --format csv
 cp "$tmp/out" "$tmp/file.csv"
 [[ $(wc -l <"$tmp/file.csv") -eq 4 ]] || fail "owners from file: $(cat "$tmp/file.csv")"
-"$lab" owners --scheme hrw --nodes a,b,c --keys - --format csv <"$tmp/keys.txt" >"$tmp/out"
+"${lab[@]}" owners --scheme hrw --nodes a,b,c --keys - --format csv <"$tmp/keys.txt" >"$tmp/out"
 cmp -s "$tmp/out" "$tmp/file.csv" || fail "owners from stdin differs from file"
 run owners --scheme hrw --nodes a,b,c --keys 3 --format csv
 cmp -s "$tmp/out" "$tmp/file.csv" || fail "owners of counted keys differ from the same keys in a file"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import fcntl
+import json
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, machine_
                      snapshot)
 
 RUN_SH = str(SCRIPTS / "run.sh")
-RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-\d+)?$")
+RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-x86-64-v[234])?(-\d+)?$")
 RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_tokens.png",
              "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png", "threads.png",
              "batch.png", "hashed.png", "targets.png"}
@@ -51,7 +52,7 @@ class RunOptions(unittest.TestCase):
     def test_help(self):
         result = run(["bash", RUN_SH, "--help"])
         self.assertEqual(result.returncode, 0)
-        self.assertIn("Usage: scripts/run.sh [--full] [--out DIR] [--jobs N]", result.stdout)
+        self.assertIn("Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N]", result.stdout)
 
     def test_unknown_option(self):
         result = run(["bash", RUN_SH, "--fast"])
@@ -151,6 +152,22 @@ class FullRun(unittest.TestCase):
         self.assertIn(f"[{name}]({self.machine}/{name}/report.md)", lines[0])  # newest first
         self.assertIn("| quick |", lines[0])
         self.assertIn(f"{self.machine}/{earlier.name}/report.md", lines[1])
+
+    def test_preset_names_the_run(self):
+        result = self.run_sh("--preset", "x86-64-v2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (name,) = self.run_dirs()
+        self.assertRegex(name, RUN_NAME)
+        self.assertTrue(name.endswith(f"-{commit_name()}-x86-64-v2"), name)
+        self.assertIn("preset x86-64-v2", result.stderr)
+
+    def test_bad_preset(self):
+        for preset, message in (("../x", "takes a preset name"),
+                                ("no-such-preset", "no configure preset 'no-such-preset'")):
+            result = run(["bash", RUN_SH, "--out", str(self.results), "--preset", preset])
+            self.assertEqual(result.returncode, 2, result.stderr)
+            self.assertIn(message, result.stderr)
+            self.assertFalse(self.results.exists())
 
     def test_full_sweep_flag(self):
         result = self.run_sh("--full")
@@ -307,6 +324,10 @@ class Index(unittest.TestCase):
             add_earlier_run(root, "amd-epyc-2c", "20260101-120000-abc1234")
             add_earlier_run(root, "intel-xeon-8c", "20260102-080000-def5678")
             add_earlier_run(root, "amd-epyc-2c", "20260102-080000-def5678-2")
+            v2 = add_earlier_run(root, "amd-epyc-2c", "20260102-090000-def5678-x86-64-v2")
+            data = json.loads((v2 / "bench.json").read_text())
+            data["context"]["chbench_preset"] = "x86-64-v2"
+            (v2 / "bench.json").write_text(json.dumps(data))
             (root / "amd-epyc-2c" / ".partial-20260103-000000-nogit").mkdir()
             (root / "amd-epyc-2c" / "notes").mkdir()
             result = run([PYTHON, str(SCRIPTS / "index.py"), str(root)])
@@ -314,11 +335,14 @@ class Index(unittest.TestCase):
             rows = [line for line in (root / "README.md").read_text().splitlines()
                     if line.startswith("| 20")]
             self.assertEqual(rows, [
-                "| 2026-01-02 08:00:00 UTC | amd-epyc-2c | `def5678` | quick | "
+                "| 2026-01-02 09:00:00 UTC | amd-epyc-2c | x86-64-v2 | `def5678` | quick | "
+                "[20260102-090000-def5678-x86-64-v2]"
+                "(amd-epyc-2c/20260102-090000-def5678-x86-64-v2/report.md) |",
+                "| 2026-01-02 08:00:00 UTC | amd-epyc-2c | release | `def5678` | quick | "
                 "[20260102-080000-def5678-2](amd-epyc-2c/20260102-080000-def5678-2/report.md) |",
-                "| 2026-01-02 08:00:00 UTC | intel-xeon-8c | `def5678` | quick | "
+                "| 2026-01-02 08:00:00 UTC | intel-xeon-8c | release | `def5678` | quick | "
                 "[20260102-080000-def5678](intel-xeon-8c/20260102-080000-def5678/report.md) |",
-                "| 2026-01-01 12:00:00 UTC | amd-epyc-2c | `abc1234` | quick | "
+                "| 2026-01-01 12:00:00 UTC | amd-epyc-2c | release | `abc1234` | quick | "
                 "[20260101-120000-abc1234](amd-epyc-2c/20260101-120000-abc1234/report.md) |",
             ])
 
@@ -358,20 +382,71 @@ class InstallDeps(unittest.TestCase):
         result = run(["bash", self.SCRIPT])
         self.assertEqual((result.returncode, result.stdout, result.stderr), (0, "", ""))
 
-    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
-    def test_missing_without_root(self):
+    def test_help_and_usage_errors(self):
+        result = run(["bash", self.SCRIPT, "--help"])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("--toolchain NAME", result.stdout)
+        for args, message in ((["--toolchain", "mips"], "unknown toolchain 'mips'"),
+                              (["--toolchain"], "--toolchain needs a name"),
+                              (["--bogus"], "unknown option '--bogus'")):
+            result = run(["bash", self.SCRIPT, *args])
+            self.assertEqual((result.returncode, result.stdout), (2, ""), args)
+            self.assertIn(message, result.stderr)
+
+    def without_root(self, fake_dpkg_query: str, *args: str):
+        """Runs the script as nobody with a stand-in dpkg-query."""
         with tempfile.TemporaryDirectory() as tmp:
             os.chmod(tmp, 0o755)
             fake = Path(tmp) / "dpkg-query"
-            # One line per architecture, as dpkg-query -f '... ${Architecture}\n' gives.
-            fake.write_text("#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\n"
-                            "printf 'installed all\\n'\n")
+            fake.write_text(fake_dpkg_query)
             fake.chmod(fake.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-            result = run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
-                          "bash", self.SCRIPT])
+            return run(["runuser", "-u", "nobody", "--", "env", f"PATH={tmp}:/usr/bin:/bin",
+                        "bash", self.SCRIPT, *args])
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_missing_without_root(self):
+        result = self.without_root(
+            "#!/bin/sh\n[ \"$3\" = libhwy-dev ] && exit 1\nprintf 'all installed\\n'\n")
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertEqual(result.stdout, "")
         self.assertIn("missing packages: libhwy-dev; run as root", result.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_other_architecture_does_not_count(self):
+        # libhwy-dev installed for arm64 only: the native one is still missing.
+        result = self.without_root(
+            "#!/bin/sh\n[ \"$3\" = libhwy-dev ] && { printf 'arm64 installed\\n'; exit 0; }\n"
+            "printf 'all installed\\n'\n")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("missing packages: libhwy-dev;", result.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0 and shutil.which("runuser"), "needs root and runuser")
+    def test_aarch64_toolchain_packages(self):
+        # Everything native is installed, nothing of arm64 ("NAME:arm64" queries).
+        result = self.without_root(
+            "#!/bin/sh\ncase $3 in *:arm64) exit 1;; esac\nprintf 'all installed\\n'\n",
+            "--toolchain", "aarch64")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("libbenchmark-dev:arm64 libhwy-dev:arm64 libtbb-dev:arm64 "
+                      "libxxhash-dev:arm64 libssl-dev:arm64 libmurmurhash-dev:arm64 "
+                      "libhiredis-dev:arm64 libmemcached11:arm64; run as root", result.stderr)
+        self.assertIn("--toolchain aarch64", result.stderr)
+
+
+class TestCommands(unittest.TestCase):
+    """test.sh and test-arm.sh: help, and usage errors before any work."""
+
+    def test_help_and_usage_errors(self):
+        for script, bad in (("test.sh", ["--presets"]), ("test.sh", ["--frob"]),
+                            ("test-arm.sh", ["--cpus", "sve1024"]),
+                            ("test-arm.sh", ["--jobs", "0"]), ("test-arm.sh", ["--frob"])):
+            path = str(SCRIPTS / script)
+            result = run(["bash", path, "--help"])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertTrue(result.stdout.startswith("Usage: "), result.stdout)
+            result = run(["bash", path, *bad])
+            self.assertEqual((result.returncode, result.stdout), (2, ""), (script, bad))
+            self.assertRegex(result.stderr, rf"^{re.escape(script)}: error: ")
 
 
 @unittest.skipUnless(shutil.which("shellcheck"), "shellcheck not installed")

@@ -1,6 +1,8 @@
 // SIMD kernels written with Google Highway (1.0.3) and its run-time dispatch:
 // every function below is compiled for each target Highway generates (on x86:
-// AVX3, AVX2, SSE4, SSSE3 and the one-lane SCALAR fallback), and each call runs
+// AVX3, AVX2, SSE4, SSSE3 and the one-lane SCALAR fallback, or from the level
+// of an x86-64-vN build up; on aarch64: NEON, SVE, SVE2, SVE_256, SVE2_128;
+// SVE blocks are one vector, see simd_ops-inl.h), and each call runs
 // the best one the CPU supports, as hwy::SetSupportedTargetsForTest may narrow
 // it. Every kernel returns exactly the owners of its scheme's reference
 // (../shared/SPEC.md) on every target: scores, LCG steps and divisions are the
@@ -31,7 +33,11 @@ namespace chbench::simd {
 
 // The Highway target (an HWY_* bit, e.g. HWY_AVX2) that the kernels of this
 // library dispatch to right now: the best target both compiled and supported,
-// after any hwy::SetSupportedTargetsForTest narrowing. Never throws.
+// after any hwy::SetSupportedTargetsForTest narrowing; on a CPU with 128- or
+// 256-bit SVE2 vectors that is SVE2_128 or SVE_256. (A direct call of
+// hwy::SupportedTargets() makes Highway 1.0.3 dispatch to SVE2 there until the
+// next change of forcing; runnable_targets() leaves dispatch as it should be.)
+// Never throws.
 int64_t dispatched_target() noexcept;
 
 // Its name as hwy::TargetName spells it ("AVX3", "AVX2", "SSE4", "SSSE3",
@@ -50,6 +56,10 @@ std::string target_name(int64_t target);
 
 // Comma-separated names of the targets set in a bit field, best first.
 std::string target_names(int64_t targets);
+
+// Comma-separated names of a list of targets (e.g. runnable_targets()), in
+// its order.
+std::string target_names(const std::vector<int64_t>& targets);
 
 // Makes every kernel dispatch to `target` (one HWY_* bit from
 // runnable_targets()) until destroyed, then restores normal dispatch. It sets
