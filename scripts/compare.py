@@ -28,7 +28,6 @@ is written; 1 when matplotlib is missing.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
@@ -36,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+import cli
 import index
 import plot
 from plot import InputError, Result, md_cell, sig3
@@ -267,7 +267,7 @@ def plot_family(c: FamilyComparison, figure_cls) -> bytes:
 
 def main(argv: Optional[list] = None) -> int:
     """Command line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(
+    parser = cli.Parser(
         prog=PROG,
         description="Compare the same chbench benchmarks across every machine and build in a "
                     "results folder: a markdown table and one bar chart per family.",
@@ -303,6 +303,10 @@ def main(argv: Optional[list] = None) -> int:
             raise InputError("no two result sets measured the same configuration of one family")
         if out.exists() and not out.is_dir():
             raise InputError(f"output folder {out} is not a folder")
+        existing = out if out.exists() else next(p for p in out.parents if p.exists())
+        reason = cli.unwritable(existing)
+        if reason is not None:
+            raise InputError(f"output folder {out} is not writable ({reason})")
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -132,6 +132,19 @@ CASES = [
     Case("lab_docs.py lab prints no JSON", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}"],
          "printed no JSON", status=1),
 
+    # ---- compare.py ----
+    Case("compare.py unknown flag", "compare.py", ["--frob"], "unrecognized arguments: --frob"),
+    Case("compare.py missing folder", "compare.py", ["{tmp}/none"], "is not a folder"),
+    Case("compare.py a file", "compare.py", ["{file}"], "is not a folder"),
+    Case("compare.py one result set", "compare.py", ["{results}"], "holds 1 result set(s)"),
+    Case("compare.py empty --families", "compare.py", ["{results}", "--families", ","],
+         "--families was given an empty list"),
+
+    # ---- test-arm.sh (fails before installing or building) ----
+    Case("test-arm.sh unknown flag", "test-arm.sh", ["--frob"], "unknown option '--frob'"),
+    Case("test-arm.sh unknown CPU", "test-arm.sh", ["--cpus", "pentium"],
+         "unknown CPU configuration 'pentium'"),
+
     # ---- shell helpers ----
     Case("machine-name.sh one argument", "machine-name.sh", ["AMD EPYC"], "got 1"),
     Case("machine-name.sh three arguments", "machine-name.sh", ["a", "2", "x"], "got 3"),
