@@ -46,11 +46,19 @@ namespace chbench {
 
 namespace simd {
 HWY_EXPORT(GatherOwners);
+
+// Dispatched from inside this namespace: where one target is compiled (AVX3
+// in an x86-64-v4 build) HWY_DYNAMIC_DISPATCH is static dispatch,
+// N_AVX3::FUNC, which only resolves here.
+void gather_owners_dispatch(const uint32_t* table, std::span<const uint32_t> slots,
+                            std::span<uint32_t> out) {
+  HWY_DYNAMIC_DISPATCH(GatherOwners)(table, slots.data(), slots.size(), out.data());
+}
 }  // namespace simd
 
 void gather_owners(const uint32_t* table, std::span<const uint32_t> slots,
                    std::span<uint32_t> out) {
-  HWY_DYNAMIC_DISPATCH(simd::GatherOwners)(table, slots.data(), slots.size(), out.data());
+  simd::gather_owners_dispatch(table, slots, out);
 }
 
 namespace {
