@@ -121,17 +121,21 @@ expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --n
 
 # run.sh with this bench: a sweep that needs more memory than the machine has
 # is refused by the bench's own check (--list) before a results folder exists.
+# Native builds only: run.sh takes one bench binary, and refuses to time an
+# emulated one anyway.
 run_sh="$(dirname "$0")/../scripts/run.sh"
-CHBENCH_BENCH=$bench bash "$run_sh" --out "$tmp/results" -- --keys 100000000000 \
-  >"$tmp/out" 2>"$tmp/err"
-status=$?
-if [[ $status -eq 2 && $(wc -l <"$tmp/err") -eq 1 && ! -e $tmp/results ]] &&
-  grep -q "^chbench_bench: error: .* would need about .* GiB" "$tmp/err"; then
-  passed=$((passed + 1))
-else
-  failed=$((failed + 1))
-  echo "FAIL: run.sh with a sweep too big for memory -> exit $status; stderr:" >&2
-  sed 's/^/    /' "$tmp/err" >&2
+if ((${#bench[@]} == 1)); then
+  CHBENCH_BENCH=${bench[0]} bash "$run_sh" --out "$tmp/results" -- --keys 100000000000 \
+    >"$tmp/out" 2>"$tmp/err"
+  status=$?
+  if [[ $status -eq 2 && $(wc -l <"$tmp/err") -eq 1 && ! -e $tmp/results ]] &&
+    grep -q "^chbench_bench: error: .* would need about .* GiB" "$tmp/err"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: run.sh with a sweep too big for memory -> exit $status; stderr:" >&2
+    sed 's/^/    /' "$tmp/err" >&2
+  fi
 fi
 
 # A real run: every kernel of every scheme, tiny, into a JSON file.

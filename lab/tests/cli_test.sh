@@ -209,7 +209,7 @@ bad "megabyte line" "line 2 is longer than a key's 65536 bytes" \
   move --scheme ring --nodes 3 --add x --keys "$tmp/megaline.txt"
 
 # A full output device: one message, status 1 (not bad input, the output failed).
-"$lab" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
+"${lab[@]}" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
 status=$?
 [[ $status -eq 1 ]] || fail "stdout on /dev/full: status $status, want 1"
 [[ $(cat "$tmp/err") == "chbench-lab: error: cannot write the output" ]] ||
