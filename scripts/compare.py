@@ -81,7 +81,8 @@ def config_text(key: tuple) -> str:
 
 def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -> list:
     """Loads every run under root (index.find_runs: hidden and unnamed folders
-    are skipped) and groups them into result sets. Raises InputError for a
+    are skipped) and groups them into result sets: per machine and build, each
+    configuration from the newest run that measured it. Raises InputError for a
     run folder whose bench.json is missing or corrupt."""
     sets: dict = {}
     for run in index.find_runs(root):  # newest first
@@ -93,8 +94,16 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -
             continue
         key = (run.machine, run.build, run.name if all_runs else "")
         if key in sets:
-            notes.append(f"left out {run.machine}/{run.name}: a newer run of the same machine "
-                         "and build is compared (--all-runs compares every run)")
+            # An older run of the same machine and build fills in only the
+            # configurations the newer ones did not measure (other families).
+            added = 0
+            for r in loaded.results:
+                if r.ns is not None and config_key(r) not in sets[key].results:
+                    sets[key].results[config_key(r)] = r
+                    added += 1
+            notes.append(f"{run.machine}/{run.name}: an older run of the same machine and build; "
+                         f"{added} configurations newer runs did not measure are taken from it "
+                         "(--all-runs compares every run apart)")
             continue
         result_set = ResultSet(run.machine, run.build if not all_runs
                                else f"{run.build} · {run.name}", run_dir, loaded.context)

@@ -89,7 +89,8 @@ class Comparison(unittest.TestCase):
         self.assertIn("**cpu-a-2c · x86-64-v2**", sets)
         self.assertIn("notes: Busy machine: three other builds ran.\n", sets)  # first paragraph
         self.assertIn("**cpu-b-4c · release**", sets)
-        self.assertIn("left out cpu-a-2c/20251231-000000-ccccccc-x86-64-v2: a newer run", sets)
+        self.assertIn("cpu-a-2c/20251231-000000-ccccccc-x86-64-v2: an older run of the same "
+                      "machine and build; 0 configurations", sets)
         self.assertIn("left out cpu-a-2c/20260104-000000-eeeeeee-aarch64: an emulated run", sets)
         self.assertNotIn("500", self.report)
 
