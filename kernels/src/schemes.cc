@@ -18,9 +18,6 @@ namespace chbench {
 
 namespace {
 
-constexpr std::array<Scheme, 5> kSchemes = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
-                                            Scheme::kJump, Scheme::kMaglev};
-
 // ---- mod-N ---------------------------------------------------------------
 
 class ModNReference final : public OwnerTable {
@@ -251,83 +248,444 @@ std::unique_ptr<OwnerTable> make(const NodeSet& nodes) {
   return std::make_unique<Table>(nodes);
 }
 
-const std::array<KernelInfo, 17> kKernels = {{
-    {Scheme::kModN, "scalar", "h % N, one key at a time", &make<ModNScalar>},
-    {Scheme::kModN, "simd", "exact reciprocal-multiply remainder, keys in lanes (Highway)",
-     &simd::build_modn_simd},
-    {Scheme::kRing, "lower_bound", "std::lower_bound over sorted tokens (the usual baseline)",
-     &make<RingTable<RingLowerBound>>},
-    {Scheme::kRing, "branchless", "branchless binary search (cmov halving)",
-     &make<RingTable<RingBranchless>>},
-    {Scheme::kRing, "eytzinger", "Eytzinger (BFS) layout, prefetch, 16 keys descending in lockstep",
-     &make<RingTable<RingEytzinger>>},
-    {Scheme::kRing, "simd_branchless", "branchless binary search, keys in lanes, gathers (Highway)",
-     &simd::build_ring_simd_branchless},
-    {Scheme::kRing, "simd_eytzinger", "Eytzinger descent, keys in lanes, gathers (Highway)",
-     &simd::build_ring_simd_eytzinger},
-    {Scheme::kRing, "stree",
-     "S+ tree, 64-byte nodes compared with SIMD, 32-128 keys in lockstep with prefetch (Highway)",
-     &make<RingTable<RingSTree>>},
-    {Scheme::kRing, "bucketed",
-     "bucket index on the key hash's top bits, one 64-byte token record per bucket (Highway)",
-     &make<RingTable<RingBucketed>>},
-    {Scheme::kRendezvous, "scalar", "scores every node, keeps the first maximum",
-     &make<RendezvousScalar>},
-    {Scheme::kRendezvous, "simd_nodes", "one key, node seeds in lanes, max-reduction (Highway)",
-     &simd::build_hrw_simd_nodes},
-    {Scheme::kRendezvous, "simd_keys", "keys in lanes, loop over nodes (Highway)",
-     &simd::build_hrw_simd_keys},
-    {Scheme::kJump, "scalar", "the paper's loop, one key at a time", &make<JumpScalar>},
-    {Scheme::kJump, "interleaved", "the paper's loop, four keys interleaved",
-     &make<JumpInterleaved>},
-    {Scheme::kJump, "simd", "keys in lanes, per-lane masks, bit-identical steps (Highway)",
-     &simd::build_jump_simd},
-    {Scheme::kMaglev, "scalar", "lookup table entry[h % M], one key at a time",
-     &build_maglev_scalar},
-    {Scheme::kMaglev, "simd", "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
-     &build_maglev_simd},
-}};
+// ---- registry glue ---------------------------------------------------------------
+
+uint64_t saturating_mul(uint64_t a, uint64_t b) noexcept {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+uint64_t saturating_add(uint64_t a, uint64_t b) noexcept {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+uint64_t ring_tokens(const Fleet& f) { return saturating_mul(f.size(), f.nodes().vnodes); }
+
+void no_knob(const KernelInfo& k, unsigned knob) {
+  if (knob != 0)
+    throw std::invalid_argument(k.full_name() + " has no knob (keys in flight); leave it unset");
+}
+
+void knob_in_range(const KernelInfo& k, unsigned knob) {
+  if (knob != 0 && (knob < k.knob->min || knob > k.knob->max))
+    throw std::invalid_argument(k.full_name() + "'s " + std::string(k.knob->name) + " must be " +
+                                std::to_string(k.knob->min) + " to " + std::to_string(k.knob->max));
+}
+
+std::optional<unsigned> knob_or_default(unsigned knob) {
+  return knob == 0 ? std::nullopt : std::optional<unsigned>(knob);
+}
+
+// check() per scheme.
+void check_nodes(const Fleet& f) { validate(f.nodes()); }
+void check_ring(const Fleet& f) {
+  validate(f.nodes());
+  if (ring_tokens(f) > 0xffffffffu)
+    throw std::length_error("N * V = " + std::to_string(ring_tokens(f)) +
+                            " tokens exceeds the 2^32 - 1 a ring indexes");
+}
+void check_jump(const Fleet& f) { jump_buckets(f.nodes()); }
+void check_maglev(const Fleet& f) { validate_maglev(f.nodes()); }
+
+// Reference bytes per scheme.
+uint64_t no_bytes(const Fleet&) { return 0; }
+uint64_t seed_bytes(const Fleet& f) { return saturating_mul(f.size(), 16); }
+uint64_t ring_entry_bytes(const Fleet& f) {
+  return saturating_mul(ring_tokens(f), sizeof(RingEntry<uint64_t>));
+}
+// The reference's permutations and slot list beside the table.
+uint64_t maglev_bytes(const Fleet& f) {
+  return saturating_add(saturating_mul(f.nodes().table_size, 12), saturating_mul(f.size(), 40));
+}
+
+// A ring kernel's peak: the sorted entries (16 B/token) and the SortedRing (12
+// B/token) alive while its own layout of `layout` B/token is built.
+template <unsigned Layout>
+uint64_t ring_bytes(const Fleet& f) {
+  return saturating_mul(ring_tokens(f), 16 + 12 + Layout);
+}
+// The bucket index: up to 64 + 16 B/token, twice the buckets (2 * 64 + 16)
+// for tables of up to 4 MiB.
+uint64_t bucketed_bytes(const Fleet& f) {
+  const uint64_t tokens = ring_tokens(f);
+  return saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80));
+}
+
+template <const KernelInfo& K, class Table>
+std::unique_ptr<OwnerTable> make_plain(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return std::make_unique<Table>(f.nodes());
+}
+
+template <const KernelInfo& K, std::unique_ptr<OwnerTable> (*Build)(const NodeSet&)>
+std::unique_ptr<OwnerTable> make_with(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return Build(f.nodes());
+}
+
+template <const KernelInfo& K, template <class> class Search>
+std::unique_ptr<OwnerTable> ring_over(const SortedRing<uint64_t>& ring, unsigned knob) {
+  no_knob(K, knob);
+  return std::make_unique<RingTable<Search>>(ring);
+}
+
+// A ring kernel whose constructor takes its knob as std::optional<unsigned>.
+template <const KernelInfo& K, template <class> class Search>
+std::unique_ptr<OwnerTable> ring_over_knob(const SortedRing<uint64_t>& ring, unsigned knob) {
+  knob_in_range(K, knob);
+  return std::make_unique<RingTable<Search>>(ring, knob_or_default(knob));
+}
+
+template <const KernelInfo& K, template <class> class Search,
+          std::unique_ptr<OwnerTable> (*Over)(const SortedRing<uint64_t>&, unsigned)>
+std::unique_ptr<OwnerTable> ring_make(const Fleet& f, unsigned knob) {
+  check_ring(f);
+  return Over(SortedRing<uint64_t>::from_entries(ring_entries(f.nodes())), knob);
+}
+
+template <const KernelInfo& K, std::unique_ptr<OwnerTable> (*Build)(const SortedRing<uint64_t>&)>
+std::unique_ptr<OwnerTable> ring_over_with(const SortedRing<uint64_t>& ring, unsigned knob) {
+  no_knob(K, knob);
+  return Build(ring);
+}
+
+template <const KernelInfo& K, std::unique_ptr<OwnerTable> (*Build)(const NodeSet&)>
+std::unique_ptr<OwnerTable> ring_make_with(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return Build(f.nodes());
+}
+
+template <class Table>
+std::unique_ptr<OwnerTable> reference_of(const Fleet& f) {
+  return std::make_unique<Table>(f.nodes());
+}
+
+// ---- the registry ------------------------------------------------------------------
+
+constexpr std::string_view kHrwAliases[] = {"rendezvous"};
+
+constinit const SchemeInfo kSchemeInfos[] = {
+    {Scheme::kModN,
+     "modn",
+     {},
+     "mod-N",
+     "h % N; SPEC.md",
+     0,
+     Removal::kNone,
+     "any change of N moves most keys, between survivors too",
+     0xffffffffu,
+     &reference_of<ModNReference>,
+     &check_nodes,
+     &no_bytes},
+    {Scheme::kRing,
+     "ring",
+     {},
+     "ring (consistent hashing)",
+     "Karger et al., Consistent Hashing and Random Trees, STOC 1997, section 4; SPEC.md",
+     kParamVnodes,
+     Removal::kAnyNode,
+     "any node can leave: only its keys move",
+     0xffffffffu,
+     &reference_of<RingReference>,
+     &check_ring,
+     &ring_entry_bytes},
+    {Scheme::kRendezvous, "hrw", kHrwAliases, "rendezvous (HRW)",
+     "Thaler and Ravishankar, Using Name-Based Mappings to Increase Hit Rates, IEEE/ACM ToN 6(1), "
+     "1998, section 3; SPEC.md",
+     0, Removal::kAnyNode, "any node can leave: only its keys move", 0xffffffffu,
+     &reference_of<RendezvousReference>, &check_nodes, &seed_bytes},
+    {Scheme::kJump,
+     "jump",
+     {},
+     "jump hash",
+     "Lamping and Veach, A Fast, Minimal Memory, Consistent Hash Algorithm, arXiv:1406.2294, "
+     "figure 1; SPEC.md",
+     0,
+     Removal::kLastOnly,
+     "only the last bucket can leave (buckets are 0 ... N-1); any other leave renumbers buckets",
+     kJumpMaxBuckets,
+     &reference_of<JumpReference>,
+     &check_jump,
+     &no_bytes},
+    {Scheme::kMaglev,
+     "maglev",
+     {},
+     "Maglev",
+     "Eisenbud et al., Maglev: A Fast and Reliable Software Network Load Balancer, NSDI 2016, "
+     "section 3.4, pseudocode 1; docs/profiles.md",
+     kParamTableSize,
+     Removal::kAnyNode,
+     "any node can leave: its keys move, and a few between survivors (minimal disruption, not "
+     "zero)",
+     0xffffffffu,
+     &reference_of<MaglevReference>,
+     &check_maglev,
+     &maglev_bytes},
+};
+
+constexpr unsigned kGroupSweep[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
+constexpr unsigned kDistanceSweep[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+constinit const Knob kSTreeGroup{"lockstep group", "32 up to a 16 MiB tree, 128 above", 1, 256,
+                                 kGroupSweep};
+constinit const Knob kBucketDistance{"prefetch distance",
+                                     "none up to a 256 KiB table, 32 up to 16 MiB, 128 above", 1,
+                                     1024, kDistanceSweep};
+
+extern const KernelInfo kModNScalar, kModNSimd, kRingLowerBound, kRingBranchless, kRingEytzinger,
+    kRingSimdBranchless, kRingSimdEytzinger, kRingSTree, kRingBucketed, kHrwScalar, kHrwSimdNodes,
+    kHrwSimdKeys, kJumpScalar, kJumpInterleaved, kJumpSimd, kMaglevScalar, kMaglevSimd;
+
+using simd::build_ring_simd_branchless;
+using simd::build_ring_simd_eytzinger;
+
+constinit const KernelInfo kModNScalar{Scheme::kModN,
+                                       "scalar",
+                                       "h % N, one key at a time",
+                                       false,
+                                       "",
+                                       false,
+                                       1,
+                                       nullptr,
+                                       &make_plain<kModNScalar, ModNScalar>,
+                                       &no_bytes,
+                                       nullptr};
+constinit const KernelInfo kModNSimd{Scheme::kModN,
+                                     "simd",
+                                     "exact reciprocal-multiply remainder, keys in lanes (Highway)",
+                                     true,
+                                     "scalar",
+                                     false,
+                                     0,
+                                     nullptr,
+                                     &make_with<kModNSimd, simd::build_modn_simd>,
+                                     &no_bytes,
+                                     nullptr};
+constinit const KernelInfo kRingLowerBound{
+    Scheme::kRing,
+    "lower_bound",
+    "std::lower_bound over sorted tokens (the usual baseline)",
+    false,
+    "",
+    true,
+    6,
+    nullptr,
+    &ring_make<kRingLowerBound, RingLowerBound, ring_over<kRingLowerBound, RingLowerBound>>,
+    &ring_bytes<12>,
+    &ring_over<kRingLowerBound, RingLowerBound>};
+constinit const KernelInfo kRingBranchless{
+    Scheme::kRing,
+    "branchless",
+    "branchless binary search (cmov halving)",
+    false,
+    "",
+    false,
+    4,
+    nullptr,
+    &ring_make<kRingBranchless, RingBranchless, ring_over<kRingBranchless, RingBranchless>>,
+    &ring_bytes<12>,
+    &ring_over<kRingBranchless, RingBranchless>};
+constinit const KernelInfo kRingEytzinger{
+    Scheme::kRing,
+    "eytzinger",
+    "Eytzinger (BFS) layout, prefetch, 16 keys descending in lockstep",
+    false,
+    "",
+    false,
+    2,
+    nullptr,
+    &ring_make<kRingEytzinger, RingEytzinger, ring_over<kRingEytzinger, RingEytzinger>>,
+    &ring_bytes<12>,
+    &ring_over<kRingEytzinger, RingEytzinger>};
+constinit const KernelInfo kRingSimdBranchless{
+    Scheme::kRing,
+    "simd_branchless",
+    "branchless binary search, keys in lanes, gathers (Highway)",
+    true,
+    "branchless",
+    true,
+    5,
+    nullptr,
+    &ring_make_with<kRingSimdBranchless, build_ring_simd_branchless>,
+    &ring_bytes<12>,
+    &ring_over_with<kRingSimdBranchless, build_ring_simd_branchless>};
+constinit const KernelInfo kRingSimdEytzinger{
+    Scheme::kRing,
+    "simd_eytzinger",
+    "Eytzinger descent, keys in lanes, gathers (Highway)",
+    true,
+    "eytzinger",
+    false,
+    3,
+    nullptr,
+    &ring_make_with<kRingSimdEytzinger, build_ring_simd_eytzinger>,
+    &ring_bytes<12>,
+    &ring_over_with<kRingSimdEytzinger, build_ring_simd_eytzinger>};
+constinit const KernelInfo kRingSTree{
+    Scheme::kRing,
+    "stree",
+    "S+ tree, 64-byte nodes compared with SIMD, 32-128 keys in lockstep with prefetch (Highway)",
+    true,
+    "eytzinger",
+    false,
+    1,
+    &kSTreeGroup,
+    &ring_make<kRingSTree, RingSTree, ring_over_knob<kRingSTree, RingSTree>>,
+    &ring_bytes<16>,
+    &ring_over_knob<kRingSTree, RingSTree>};
+constinit const KernelInfo kRingBucketed{
+    Scheme::kRing,
+    "bucketed",
+    "bucket index on the key hash's top bits, one 64-byte token record per bucket (Highway)",
+    true,
+    "eytzinger",
+    false,
+    0,
+    &kBucketDistance,
+    &ring_make<kRingBucketed, RingBucketed, ring_over_knob<kRingBucketed, RingBucketed>>,
+    &bucketed_bytes,
+    &ring_over_knob<kRingBucketed, RingBucketed>};
+constinit const KernelInfo kHrwScalar{Scheme::kRendezvous,
+                                      "scalar",
+                                      "scores every node, keeps the first maximum",
+                                      false,
+                                      "",
+                                      false,
+                                      2,
+                                      nullptr,
+                                      &make_plain<kHrwScalar, RendezvousScalar>,
+                                      &seed_bytes,
+                                      nullptr};
+constinit const KernelInfo kHrwSimdNodes{Scheme::kRendezvous,
+                                         "simd_nodes",
+                                         "one key, node seeds in lanes, max-reduction (Highway)",
+                                         true,
+                                         "scalar",
+                                         false,
+                                         1,
+                                         nullptr,
+                                         &make_with<kHrwSimdNodes, simd::build_hrw_simd_nodes>,
+                                         &seed_bytes,
+                                         nullptr};
+constinit const KernelInfo kHrwSimdKeys{Scheme::kRendezvous,
+                                        "simd_keys",
+                                        "keys in lanes, loop over nodes (Highway)",
+                                        true,
+                                        "scalar",
+                                        false,
+                                        0,
+                                        nullptr,
+                                        &make_with<kHrwSimdKeys, simd::build_hrw_simd_keys>,
+                                        &seed_bytes,
+                                        nullptr};
+constinit const KernelInfo kJumpScalar{Scheme::kJump,
+                                       "scalar",
+                                       "the paper's loop, one key at a time",
+                                       false,
+                                       "",
+                                       false,
+                                       2,
+                                       nullptr,
+                                       &make_plain<kJumpScalar, JumpScalar>,
+                                       &no_bytes,
+                                       nullptr};
+constinit const KernelInfo kJumpInterleaved{Scheme::kJump,
+                                            "interleaved",
+                                            "the paper's loop, four keys interleaved",
+                                            false,
+                                            "",
+                                            false,
+                                            1,
+                                            nullptr,
+                                            &make_plain<kJumpInterleaved, JumpInterleaved>,
+                                            &no_bytes,
+                                            nullptr};
+constinit const KernelInfo kJumpSimd{Scheme::kJump,
+                                     "simd",
+                                     "keys in lanes, per-lane masks, bit-identical steps (Highway)",
+                                     true,
+                                     "scalar",
+                                     false,
+                                     0,
+                                     nullptr,
+                                     &make_with<kJumpSimd, simd::build_jump_simd>,
+                                     &no_bytes,
+                                     nullptr};
+constinit const KernelInfo kMaglevScalar{Scheme::kMaglev,
+                                         "scalar",
+                                         "lookup table entry[h % M], one key at a time",
+                                         false,
+                                         "",
+                                         false,
+                                         1,
+                                         nullptr,
+                                         &make_with<kMaglevScalar, build_maglev_scalar>,
+                                         &maglev_bytes,
+                                         nullptr};
+constinit const KernelInfo kMaglevSimd{
+    Scheme::kMaglev,
+    "simd",
+    "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
+    true,
+    "scalar",
+    false,
+    0,
+    nullptr,
+    &make_with<kMaglevSimd, build_maglev_simd>,
+    &maglev_bytes,
+    nullptr};
+
+// One line per kernel, grouped by scheme in kSchemeInfos' order.
+constinit const KernelInfo* const kKernels[] = {
+    &kModNScalar,         &kModNSimd,          &kRingLowerBound, &kRingBranchless,  &kRingEytzinger,
+    &kRingSimdBranchless, &kRingSimdEytzinger, &kRingSTree,      &kRingBucketed,    &kHrwScalar,
+    &kHrwSimdNodes,       &kHrwSimdKeys,       &kJumpScalar,     &kJumpInterleaved, &kJumpSimd,
+    &kMaglevScalar,       &kMaglevSimd,
+};
 
 }  // namespace
 
-std::string_view scheme_name(Scheme scheme) noexcept {
-  switch (scheme) {
-    case Scheme::kModN:
-      return "modn";
-    case Scheme::kRing:
-      return "ring";
-    case Scheme::kRendezvous:
-      return "hrw";
-    case Scheme::kJump:
-      return "jump";
-    case Scheme::kMaglev:
-      return "maglev";
-  }
-  return "?";
+std::span<const SchemeInfo> all_scheme_infos() noexcept { return kSchemeInfos; }
+
+const SchemeInfo& scheme_info(Scheme scheme) noexcept {
+  for (const auto& s : kSchemeInfos)
+    if (s.id == scheme) return s;
+  return kSchemeInfos[0];  // unreachable: every Scheme has an entry
+}
+
+std::string_view scheme_name(Scheme scheme) noexcept { return scheme_info(scheme).name; }
+
+std::vector<Scheme> all_schemes() {
+  std::vector<Scheme> out;
+  for (const auto& s : kSchemeInfos) out.push_back(s.id);
+  return out;
 }
 
 Scheme parse_scheme(std::string_view name) {
-  if (name == "rendezvous") return Scheme::kRendezvous;
-  for (Scheme s : kSchemes)
-    if (scheme_name(s) == name) return s;
   std::string known;
-  for (Scheme s : kSchemes) known += (known.empty() ? "" : ", ") + std::string(scheme_name(s));
+  for (const auto& s : kSchemeInfos) {
+    if (s.name == name || std::find(s.aliases.begin(), s.aliases.end(), name) != s.aliases.end())
+      return s.id;
+    known += (known.empty() ? "" : ", ") + std::string(s.name);
+  }
   throw std::invalid_argument("unknown scheme '" + std::string(name) + "' (known: " + known + ")");
 }
-
-std::span<const Scheme> all_schemes() noexcept { return kSchemes; }
 
 std::string KernelInfo::full_name() const {
   return std::string(scheme_name(scheme)) + "/" + std::string(name);
 }
 
-std::span<const KernelInfo> all_kernels() noexcept { return kKernels; }
+std::span<const KernelInfo* const> all_kernels() noexcept { return kKernels; }
 
 std::vector<const KernelInfo*> kernels_of(Scheme scheme) {
   std::vector<const KernelInfo*> out;
-  for (const auto& k : kKernels)
-    if (k.scheme == scheme) out.push_back(&k);
+  for (const KernelInfo* k : kKernels)
+    if (k->scheme == scheme) out.push_back(k);
   return out;
+}
+
+const KernelInfo& default_kernel(Scheme scheme) noexcept {
+  const KernelInfo* best = nullptr;
+  for (const KernelInfo* k : kKernels)
+    if (k->scheme == scheme && (best == nullptr || k->rank < best->rank)) best = k;
+  return *best;
 }
 
 const KernelInfo& find_kernel(Scheme scheme, std::string_view name) {
@@ -340,20 +698,17 @@ const KernelInfo& find_kernel(Scheme scheme, std::string_view name) {
                               std::string(scheme_name(scheme)) + " (known: " + known + ")");
 }
 
-std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const NodeSet& nodes) {
-  switch (scheme) {
-    case Scheme::kModN:
-      return make<ModNReference>(nodes);
-    case Scheme::kRing:
-      return make<RingReference>(nodes);
-    case Scheme::kRendezvous:
-      return make<RendezvousReference>(nodes);
-    case Scheme::kJump:
-      return make<JumpReference>(nodes);
-    case Scheme::kMaglev:
-      return make<MaglevReference>(nodes);
-  }
-  throw std::invalid_argument("unknown scheme");
+const KernelInfo& find_kernel(std::string_view full_name) {
+  const auto slash = full_name.find('/');
+  if (slash == std::string_view::npos)
+    throw std::invalid_argument("kernel '" + std::string(full_name) +
+                                "' must be written scheme/kernel, e.g. " +
+                                default_kernel(kSchemeInfos[0].id).full_name());
+  return find_kernel(parse_scheme(full_name.substr(0, slash)), full_name.substr(slash + 1));
+}
+
+std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const Fleet& fleet) {
+  return scheme_info(scheme).reference(fleet);
 }
 
 std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
@@ -378,20 +733,8 @@ std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
 }
 
 std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
-                                              const SortedRing<uint64_t>& ring,
-                                              unsigned in_flight) {
-  const std::optional<unsigned> knob =
-      in_flight == 0 ? std::nullopt : std::optional<unsigned>(in_flight);
-  if (name == "lower_bound") return std::make_unique<RingTable<RingLowerBound>>(ring);
-  if (name == "branchless") return std::make_unique<RingTable<RingBranchless>>(ring);
-  if (name == "eytzinger") return std::make_unique<RingTable<RingEytzinger>>(ring);
-  if (name == "stree") return std::make_unique<RingTable<RingSTree>>(ring, knob);
-  if (name == "bucketed") return std::make_unique<RingTable<RingBucketed>>(ring, knob);
-  if (name == "simd_branchless") return simd::build_ring_simd_branchless(ring);
-  if (name == "simd_eytzinger") return simd::build_ring_simd_eytzinger(ring);
-  // Names the registry has but this list lacks are a bug here, not bad input.
-  find_kernel(Scheme::kRing, name);  // throws, naming the ring's kernels, for unknown names
-  throw std::logic_error("build_ring_kernel: ring/" + std::string(name) + " is not wired up");
+                                              const SortedRing<uint64_t>& ring, unsigned knob) {
+  return find_kernel(Scheme::kRing, name).make_over_ring(ring, knob);
 }
 
 std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries) {

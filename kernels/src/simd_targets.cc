@@ -93,11 +93,6 @@ ForcedTarget::~ForcedTarget() {
   if (active_) hwy::SetSupportedTargetsForTest(0);
 }
 
-bool is_simd_kernel(const KernelInfo& kernel) noexcept {
-  // The ring's S-tree and bucket index compare their nodes with Highway too.
-  return kernel.name.substr(0, 4) == "simd" ||
-         (kernel.scheme == Scheme::kRing && (kernel.name == "stree" || kernel.name == "bucketed"));
-}
 
 }  // namespace chbench::simd
 

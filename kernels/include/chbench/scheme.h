@@ -1,5 +1,8 @@
-// The one kernel interface shared by every scheme, and the registry of kernels
-// that tests and benchmarks iterate over.
+// The one kernel interface shared by every scheme, and the registry: what each
+// scheme and each kernel is (SchemeInfo, KernelInfo), so that the bench, the
+// lab, the tests, the fuzzer and the plot scripts ask the registry instead of
+// comparing name strings. The bench writes the registry into its JSON
+// context, where the plot scripts read it.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/fleet.h"
 #include "chbench/nodes.h"
 #include "chbench/ring.h"
 
@@ -18,18 +22,7 @@ namespace chbench {
 // The placement schemes of SPEC.md, and Maglev (docs/profiles.md).
 enum class Scheme { kModN, kRing, kRendezvous, kJump, kMaglev };
 
-// Short name used on command lines and in benchmark names: "modn", "ring",
-// "hrw", "jump", "maglev".
-std::string_view scheme_name(Scheme scheme) noexcept;
-
-// Parses a short name (also accepts "rendezvous" for "hrw"). Throws
-// std::invalid_argument naming the valid schemes for anything else.
-Scheme parse_scheme(std::string_view name);
-
-// Every scheme, in a fixed order.
-std::span<const Scheme> all_schemes() noexcept;
-
-// A placement table built once from a node list; answers batches of lookups.
+// A placement table built once from a fleet; answers batches of lookups.
 // Implementations are immutable after construction, so `owners` may be called
 // from many threads at once on disjoint output ranges.
 class OwnerTable {
@@ -54,47 +47,155 @@ class OwnerTable {
   }
 };
 
-// One kernel of one scheme: a named way to build an OwnerTable.
+// ---- schemes -------------------------------------------------------------------------
+
+// The parameters a scheme reads from a fleet besides its node names; a bit set
+// in SchemeInfo::params. A command refuses an option for a parameter the
+// scheme does not take.
+enum Param : unsigned {
+  kParamVnodes = 1u << 0,     // NodeSet::vnodes, virtual nodes (ring tokens) per node
+  kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
+  kParamWeights = 1u << 2,    // per-node weights (no scheme takes them yet)
+  kParamCapacity = 1u << 3,   // a bucket capacity above N (no scheme takes it yet)
+};
+
+// Which nodes may leave a fleet while the scheme keeps every other key where
+// it was.
+enum class Removal {
+  kAnyNode,   // any node (ring, rendezvous; Maglev moves few keys between survivors)
+  kLastOnly,  // only the last node of the list (jump: buckets are 0..N-1)
+  kNone,      // no node without moving keys between survivors (mod-N)
+};
+
+// What a scheme is. One entry per scheme in the registry.
+struct SchemeInfo {
+  Scheme id;
+  std::string_view name;                      // on command lines and in benchmark names: "hrw"
+  std::span<const std::string_view> aliases;  // other accepted names: "rendezvous"
+  std::string_view title;                     // for plots and reports: "rendezvous (HRW)"
+  std::string_view source;        // the algorithm's source: paper and section, or the document
+  unsigned params;                // Param bits the scheme reads from a fleet
+  Removal removal;                // which nodes may leave
+  std::string_view removal_note;  // one line for the lab: what a leave means here
+  uint64_t max_nodes;             // most nodes the scheme can represent
+
+  // The scheme's reference: the plainest implementation of SPEC.md (or of the
+  // scheme's own document), which every kernel must match owner for owner.
+  // Throws std::invalid_argument on an invalid fleet (see check()).
+  std::unique_ptr<OwnerTable> (*reference)(const Fleet& fleet);
+
+  // Throws std::invalid_argument with a one-line message when the scheme
+  // cannot be built over `fleet` (validate(), more than max_nodes, Maglev's M
+  // not a prime above... ), std::length_error when a structure would exceed
+  // what the scheme indexes (a ring of more than 2^32 - 1 tokens). Does not
+  // allocate.
+  void (*check)(const Fleet& fleet);
+
+  // Peak bytes that building and holding the reference takes, an upper
+  // estimate computed without building it. Saturates instead of overflowing.
+  uint64_t (*reference_bytes)(const Fleet& fleet);
+
+  bool takes(Param p) const noexcept { return (params & p) != 0; }
+};
+
+// Every scheme, in the registry's order (the order of plots and tables).
+std::span<const SchemeInfo> all_scheme_infos() noexcept;
+const SchemeInfo& scheme_info(Scheme scheme) noexcept;
+
+// Short name used on command lines and in benchmark names: "modn", "ring",
+// "hrw", "jump", "maglev".
+std::string_view scheme_name(Scheme scheme) noexcept;
+
+// Parses a name or alias ("rendezvous" for "hrw"). Throws
+// std::invalid_argument naming the valid schemes for anything else.
+Scheme parse_scheme(std::string_view name);
+
+// Every scheme, in the registry's order.
+std::vector<Scheme> all_schemes();
+
+// ---- kernels -------------------------------------------------------------------------
+
+// A kernel's tuning knob: the keys it keeps in flight (a lockstep group, a
+// prefetch distance). Value 0 always means "the kernel's own default", which
+// may depend on the table's size (`default_rule`).
+struct Knob {
+  std::string_view name;            // "lockstep group", "prefetch distance"
+  std::string_view default_rule;    // "32 up to a 16 MiB tree, 128 above"
+  unsigned min, max;                // accepted values besides 0
+  std::span<const unsigned> sweep;  // the values a sweep over the knob tries
+};
+
+// What a kernel is. One entry per kernel in the registry; the kernel's own
+// file defines it.
 struct KernelInfo {
   Scheme scheme;
   std::string_view name;     // unique within the scheme, e.g. "eytzinger"
   std::string_view summary;  // one line for --help and reports
-  // Builds the table. Throws std::invalid_argument on an invalid node list
-  // (see validate()) or a node count the scheme cannot represent (jump: more
-  // than 2^31 - 1 buckets), std::length_error for a ring of more than 2^32 - 1
-  // tokens, std::bad_alloc when the table does not fit in memory.
-  std::unique_ptr<OwnerTable> (*build)(const NodeSet& nodes);
+  bool simd;                 // dispatches through Highway (family targets forces each target)
+  // The kernel of the same scheme this one is compared with in the targets
+  // family and plot (its scalar rival), or "" for none.
+  std::string_view rival;
+  // A slow baseline kept for comparison (std::lower_bound), left out where
+  // only the kernels a client would pick are timed (family profiles).
+  bool baseline;
+  // The scheme's default kernel is the one of lowest rank (the fastest as
+  // measured; see its file). Unique within a scheme.
+  int rank;
+  const Knob* knob;  // nullptr when the kernel has none
 
+  // Builds the table; `knob` 0 keeps the kernel's default. Throws like
+  // SchemeInfo::check, std::invalid_argument for a knob outside its range,
+  // std::bad_alloc when the table does not fit in memory.
+  std::unique_ptr<OwnerTable> (*make)(const Fleet& fleet, unsigned knob);
+
+  // Peak bytes that building and holding the table takes (the structures
+  // alive at once while it is built, and the table itself), an upper estimate
+  // computed without building. Saturates instead of overflowing.
+  uint64_t (*table_bytes)(const Fleet& fleet);
+
+  // Ring kernels only (nullptr elsewhere): the kernel over a given ring rather
+  // than one made from node names (clustered tokens, rings of chosen tokens).
+  // Throws as make.
+  std::unique_ptr<OwnerTable> (*make_over_ring)(const SortedRing<uint64_t>& ring, unsigned knob);
+
+  std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
+    return make(fleet, knob_value);
+  }
   // "scheme/name", e.g. "ring/eytzinger".
   std::string full_name() const;
+  const SchemeInfo& scheme_info() const noexcept { return chbench::scheme_info(scheme); }
 };
 
-// Every kernel of every scheme (references excluded), grouped by scheme.
-std::span<const KernelInfo> all_kernels() noexcept;
+// Every kernel of every scheme (references excluded), grouped by scheme in
+// the registry's scheme order.
+std::span<const KernelInfo* const> all_kernels() noexcept;
 
-// The kernels of one scheme.
+// The kernels of one scheme, in registry order.
 std::vector<const KernelInfo*> kernels_of(Scheme scheme);
+
+// The scheme's default kernel: the one of lowest rank. Never throws (every
+// scheme has a kernel).
+const KernelInfo& default_kernel(Scheme scheme) noexcept;
 
 // Looks a kernel up by scheme and name. Throws std::invalid_argument listing
 // the scheme's kernels when there is no such kernel.
 const KernelInfo& find_kernel(Scheme scheme, std::string_view name);
 
-// The scheme's reference: the plainest implementation of SPEC.md, which every
-// kernel must match owner for owner. Throws like KernelInfo::build.
-std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const NodeSet& nodes);
+// Looks a kernel up by its full name "scheme/kernel". Throws
+// std::invalid_argument for a malformed name, an unknown scheme or kernel.
+const KernelInfo& find_kernel(std::string_view full_name);
+
+// The scheme's reference: scheme_info(scheme).reference(fleet).
+std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const Fleet& fleet);
 
 // ---- rings not made from node names ---------------------------------------------
 
-// Ring kernel `name` of the registry (scheme ring) built over a given ring
-// rather than from a node list: for rings the bench and the tests make
-// themselves, such as clustered tokens. `in_flight` sets the keys in flight of
-// the kernels that have that knob (stree: the lockstep group, 1 to 256;
-// bucketed: the prefetch distance, 0 to 1024); 0 or absent keeps the kernel's
-// default, and the other kernels ignore it. Throws std::invalid_argument for
-// an unknown kernel name or an in_flight the kernel refuses.
+// Ring kernel `name` of the registry built over a given ring:
+// find_kernel(Scheme::kRing, name).make_over_ring(ring, knob). Throws
+// std::invalid_argument for an unknown kernel name or a knob the kernel
+// refuses.
 std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
-                                              const SortedRing<uint64_t>& ring,
-                                              unsigned in_flight = 0);
+                                              const SortedRing<uint64_t>& ring, unsigned knob = 0);
 
 // SPEC.md's ring reference over given entries (sorted by (token, node),
 // non-empty; throws std::invalid_argument otherwise).

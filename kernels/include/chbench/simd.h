@@ -78,9 +78,6 @@ class ForcedTarget {
   bool active_;
 };
 
-// True for the kernels of the registry that dispatch through Highway: names
-// beginning with "simd", and ring/stree and ring/bucketed.
-bool is_simd_kernel(const KernelInfo& kernel) noexcept;
 
 // ---- mod-N -------------------------------------------------------------------
 

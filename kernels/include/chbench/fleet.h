@@ -1,0 +1,65 @@
+// A fleet state: the nodes in service now, the scheme parameters, and the
+// joins and leaves that led to it. Schemes that place keys by the fleet's
+// history (AnchorHash, MementoHash, DxHash: which nodes left, in what order)
+// read the history; the others read the current node list only.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "chbench/nodes.h"
+
+namespace chbench {
+
+// One change of a fleet. A join appends its node at the end of the list (the
+// next owner index); a leave removes its node, and the nodes after it move
+// down one index.
+struct FleetChange {
+  enum class Kind : uint8_t { kJoin, kLeave };
+  Kind kind = Kind::kJoin;
+  std::string node;
+
+  friend bool operator==(const FleetChange&, const FleetChange&) = default;
+};
+
+// The ordered nodes now in service with their parameters (NodeSet: names,
+// virtual nodes V, Maglev's table size M), the list they started from, and
+// every change since, oldest first. A fleet made from a NodeSet has no
+// history, so every scheme built from it places keys exactly as from the
+// NodeSet itself.
+class Fleet {
+ public:
+  Fleet() = default;
+  // Implicit: a NodeSet is a fleet that never changed. Does not validate
+  // (schemes do, when built).
+  Fleet(NodeSet nodes);  // NOLINT(google-explicit-constructor)
+
+  // The nodes in service now, with V and M.
+  const NodeSet& nodes() const noexcept { return nodes_; }
+  uint32_t size() const noexcept { return nodes_.size(); }
+  // The node names the fleet started from, before any change.
+  const std::vector<std::string>& initial() const noexcept { return initial_; }
+  // Every change applied, oldest first.
+  std::span<const FleetChange> history() const noexcept { return history_; }
+  // The nodes that left and have not joined again, in the order they left.
+  std::vector<std::string> removed() const;
+
+  // Appends `name` to the node list. Throws std::invalid_argument when the
+  // name is empty or already in service.
+  Fleet& join(std::string name);
+  // Removes `name` from the node list. Throws std::invalid_argument when no
+  // node has that name, or when it is the last node (a fleet is never empty).
+  Fleet& leave(std::string_view name);
+  // join or leave, as the change says; throws as they do.
+  Fleet& apply(const FleetChange& change);
+
+ private:
+  NodeSet nodes_;
+  std::vector<std::string> initial_;
+  std::vector<FleetChange> history_;
+};
+
+}  // namespace chbench

@@ -1,0 +1,50 @@
+#include "chbench/fleet.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace chbench {
+
+Fleet::Fleet(NodeSet nodes) : nodes_(std::move(nodes)), initial_(nodes_.names) {}
+
+std::vector<std::string> Fleet::removed() const {
+  std::vector<std::string> out;
+  for (const auto& c : history_) {
+    if (c.kind == FleetChange::Kind::kLeave) {
+      out.push_back(c.node);
+    } else {
+      std::erase(out, c.node);
+    }
+  }
+  return out;
+}
+
+Fleet& Fleet::join(std::string name) {
+  if (name.empty()) throw std::invalid_argument("a joining node needs a name");
+  auto& names = nodes_.names;
+  if (std::find(names.begin(), names.end(), name) != names.end())
+    throw std::invalid_argument("node '" + name + "' is already in the fleet");
+  names.push_back(name);
+  history_.push_back({FleetChange::Kind::kJoin, std::move(name)});
+  return *this;
+}
+
+Fleet& Fleet::leave(std::string_view name) {
+  auto& names = nodes_.names;
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end())
+    throw std::invalid_argument("no node '" + std::string(name) + "' in the fleet");
+  if (names.size() == 1)
+    throw std::invalid_argument("node '" + std::string(name) +
+                                "' is the last one; a fleet keeps at least one node");
+  names.erase(it);
+  history_.push_back({FleetChange::Kind::kLeave, std::string(name)});
+  return *this;
+}
+
+Fleet& Fleet::apply(const FleetChange& change) {
+  return change.kind == FleetChange::Kind::kJoin ? join(change.node) : leave(change.node);
+}
+
+}  // namespace chbench
