@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "chbench/profiles.h"
+#include "chbench/profiles/profiles.h"
 #include "sweep.h"
 
 namespace chbench::bench {

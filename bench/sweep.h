@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "chbench/profiles.h"
+#include "chbench/profiles/profiles.h"
 #include "chbench/scheme.h"
 
 namespace chbench::bench {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "chbench/maglev.h"
+#include "chbench/maglev/maglev.h"
 #include "placement.h"
 
 namespace chbench::lab {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/profiles.h"
+#include "chbench/profiles/profiles.h"
 #include "chbench/scheme.h"
 #include "support.h"
 

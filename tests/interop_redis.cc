@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/profile_hash.h"
+#include "chbench/profiles/profile_hash.h"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "chbench/nodes.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
 namespace chbench_test {

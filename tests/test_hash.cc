@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/jump.h"
+#include "chbench/jump/jump.h"
 #include "support.h"
 
 using chbench_test::kSeed;

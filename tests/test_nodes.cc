@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "chbench/nodes.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
 using Catch::Matchers::Contains;

@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/maglev.h"
-#include "chbench/profile_hash.h"
-#include "chbench/profiles.h"
+#include "chbench/maglev/maglev.h"
+#include "chbench/profiles/profile_hash.h"
+#include "chbench/profiles/profiles.h"
 #include "chbench/simd.h"
 #include "support.h"
 

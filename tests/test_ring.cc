@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "chbench/nodes.h"
-#include "chbench/ring.h"
-#include "chbench/ring_stree.h"
+#include "chbench/ring/ring.h"
+#include "chbench/ring/stree.h"
 #include "chbench/scheme.h"
 #include "support.h"
 

@@ -20,8 +20,8 @@
 
 #include "chbench/hash.h"
 #include "chbench/nodes.h"
-#include "chbench/rendezvous.h"
-#include "chbench/ring.h"
+#include "chbench/hrw/hrw.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "support.h"
 

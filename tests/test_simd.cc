@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "chbench/jump.h"
-#include "chbench/rendezvous.h"
-#include "chbench/ring.h"
+#include "chbench/jump/jump.h"
+#include "chbench/hrw/hrw.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"

@@ -20,7 +20,7 @@
 
 #include "chbench/hash.h"
 #include "chbench/memory.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 
 namespace chbench::lab {
 

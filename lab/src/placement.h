@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "chbench/nodes.h"
-#include "chbench/profiles.h"
+#include "chbench/profiles/profiles.h"
 #include "chbench/scheme.h"
 
 namespace chbench::lab {

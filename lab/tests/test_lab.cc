@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 #include "placement.h"
 
 using namespace chbench;

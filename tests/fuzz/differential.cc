@@ -59,12 +59,12 @@
 #include <string>
 #include <vector>
 
-#include "chbench/jump.h"
+#include "chbench/jump/jump.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
-#include "chbench/profiles.h"
-#include "chbench/rendezvous.h"
-#include "chbench/ring.h"
+#include "chbench/profiles/profiles.h"
+#include "chbench/hrw/hrw.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 

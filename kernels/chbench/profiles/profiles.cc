@@ -1,7 +1,7 @@
 // Production placement profiles (see chbench/profiles.h and docs/profiles.md).
 // Compiled with -ffp-contract=off: ketama's point counts and Redis's slot
 // ranges are computed in float exactly as libmemcached and redis-cli do.
-#include "chbench/profiles.h"
+#include "chbench/profiles/profiles.h"
 
 #include <algorithm>
 #include <array>
@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "chbench/hash.h"
-#include "chbench/maglev.h"
-#include "chbench/profile_hash.h"
+#include "chbench/maglev/maglev.h"
+#include "chbench/profiles/profile_hash.h"
 #include "chbench/simd.h"
 
 namespace chbench {

@@ -29,7 +29,7 @@
 #include <type_traits>
 
 #include "chbench/memory.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 
 namespace chbench {
 

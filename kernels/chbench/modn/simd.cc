@@ -1,10 +1,10 @@
 // SIMD mod-N: an exact h % N by a reciprocal multiply (see chbench/simd.h).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_modn.cc"
+#define HWY_TARGET_INCLUDE "chbench/modn/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "simd_ops-inl.h"
+#include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {

@@ -1,7 +1,7 @@
 // Table lookups with SIMD gathers: entry[h mod M] for Maglev's lookup table and
 // Redis Cluster's slot table (see chbench/maglev.h).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_maglev.cc"
+#define HWY_TARGET_INCLUDE "chbench/maglev/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -38,7 +38,7 @@ HWY_AFTER_NAMESPACE();
 #include <stdexcept>
 #include <vector>
 
-#include "chbench/maglev.h"
+#include "chbench/maglev/maglev.h"
 #include "chbench/memory.h"
 #include "chbench/simd.h"
 

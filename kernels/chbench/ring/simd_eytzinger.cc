@@ -1,14 +1,14 @@
 // SIMD ring searches across keys: branchless binary search and Eytzinger
 // descent with gathers (see chbench/simd.h).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_ring.cc"
+#define HWY_TARGET_INCLUDE "chbench/ring/simd_eytzinger.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <bit>
 #include <cstdint>
 
-#include "simd_ops-inl.h"
+#include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {

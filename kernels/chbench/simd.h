@@ -24,7 +24,7 @@
 
 #include "chbench/memory.h"
 #include "chbench/nodes.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
 namespace chbench::simd {

@@ -2,14 +2,14 @@
 // chbench/simd.h). Highway compiles the HWY_NAMESPACE part once per target;
 // the HWY_ONCE part holds the dispatch tables and the public classes.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_hrw.cc"
+#define HWY_TARGET_INCLUDE "chbench/hrw/simd_keys.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <algorithm>
 #include <cstdint>
 
-#include "simd_ops-inl.h"
+#include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
@@ -246,7 +246,7 @@ HWY_AFTER_NAMESPACE();
 
 #include <stdexcept>
 
-#include "chbench/rendezvous.h"
+#include "chbench/hrw/hrw.h"
 #include "chbench/simd.h"
 
 namespace chbench::simd {

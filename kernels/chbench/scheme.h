@@ -15,7 +15,7 @@
 
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
-#include "chbench/ring.h"
+#include "chbench/ring/ring.h"
 
 namespace chbench {
 

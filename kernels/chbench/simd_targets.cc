@@ -1,7 +1,7 @@
 // Which Highway target the SIMD kernels run on, and forcing one (see
 // chbench/simd.h).
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_targets.cc"
+#define HWY_TARGET_INCLUDE "chbench/simd_targets.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 

@@ -10,7 +10,7 @@
 #define HWY_DISABLED_TARGETS (HWY_SVE | HWY_SVE2 | HWY_SVE_256 | HWY_SVE2_128)
 #endif
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_md5.cc"
+#define HWY_TARGET_INCLUDE "chbench/profiles/simd_md5.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -156,7 +156,7 @@ HWY_AFTER_NAMESPACE();
 #include <algorithm>
 #include <stdexcept>
 
-#include "chbench/profile_hash.h"
+#include "chbench/profiles/profile_hash.h"
 
 namespace chbench {
 

@@ -2,14 +2,14 @@
 // one 64-byte node or token record compared with SIMD per step, many keys in
 // flight so that their cache misses overlap.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_ring_stree.cc"
+#define HWY_TARGET_INCLUDE "chbench/ring/stree.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
 #include <cstddef>
 #include <cstdint>
 
-#include "chbench/ring_stree.h"
+#include "chbench/ring/stree.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "chbench/hash.h"
-#include "chbench/jump.h"
-#include "chbench/maglev.h"
-#include "chbench/rendezvous.h"
-#include "chbench/ring.h"
-#include "chbench/ring_stree.h"
+#include "chbench/jump/jump.h"
+#include "chbench/maglev/maglev.h"
+#include "chbench/hrw/hrw.h"
+#include "chbench/ring/ring.h"
+#include "chbench/ring/stree.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 

@@ -1,4 +1,4 @@
-#include "chbench/maglev.h"
+#include "chbench/maglev/maglev.h"
 
 #include <xxhash.h>
 

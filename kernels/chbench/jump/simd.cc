@@ -2,11 +2,11 @@
 // -ffp-contract=off (kernels/CMakeLists.txt): the jump length must be the
 // paper's IEEE division and multiplication, never a fused multiply-add.
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "simd_jump.cc"
+#define HWY_TARGET_INCLUDE "chbench/jump/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include "simd_ops-inl.h"
+#include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
@@ -81,7 +81,7 @@ HWY_AFTER_NAMESPACE();
 
 #include <stdexcept>
 
-#include "chbench/jump.h"
+#include "chbench/jump/jump.h"
 #include "chbench/simd.h"
 
 namespace chbench::simd {

@@ -1,4 +1,4 @@
-#include "chbench/profile_hash.h"
+#include "chbench/profiles/profile_hash.h"
 
 #include <openssl/evp.h>
 
