@@ -13,6 +13,10 @@
 #include <vector>
 
 #include "chbench/nodes.h"
+#include "chbench/ring/branchless.h"
+#include "chbench/ring/bucketed.h"
+#include "chbench/ring/eytzinger.h"
+#include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
 #include "chbench/ring/stree.h"
 #include "chbench/scheme.h"

@@ -19,8 +19,11 @@
 #include <vector>
 
 #include "chbench/hash.h"
-#include "chbench/nodes.h"
 #include "chbench/hrw/hrw.h"
+#include "chbench/nodes.h"
+#include "chbench/ring/branchless.h"
+#include "chbench/ring/eytzinger.h"
+#include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "support.h"

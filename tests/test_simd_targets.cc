@@ -21,10 +21,14 @@
 #include <string>
 #include <vector>
 
-#include "chbench/jump/jump.h"
-#include "chbench/nodes.h"
 #include "chbench/hrw/hrw.h"
+#include "chbench/hrw/simd.h"
+#include "chbench/jump/jump.h"
+#include "chbench/modn/modn.h"
+#include "chbench/nodes.h"
 #include "chbench/ring/ring.h"
+#include "chbench/ring/simd_branchless.h"
+#include "chbench/ring/simd_eytzinger.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"

@@ -2,7 +2,9 @@
 // scheme and each kernel is (SchemeInfo, KernelInfo), so that the bench, the
 // lab, the tests, the fuzzer and the plot scripts ask the registry instead of
 // comparing name strings. The bench writes the registry into its JSON
-// context, where the plot scripts read it.
+// context, where the plot scripts read it. The registry's lists are
+// kernels.def (one line per scheme and per kernel); each scheme's folder,
+// chbench/<scheme>/, holds its reference and one file per kernel.
 #pragma once
 
 #include <cstddef>
@@ -201,16 +203,7 @@ std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
 // non-empty; throws std::invalid_argument otherwise).
 std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries);
 
-// An adversarial ring: SPEC.md's tokens squeezed into a window of 2^window_bits
-// values starting at kClusterBase (token -> kClusterBase + (token >> (64 -
-// window_bits))), sorted by (token, node). With a narrow window every token
-// falls in one bucket of a bucket index, and into_cluster() maps key hashes
-// into the same window. window_bits: 1 to 63, else std::invalid_argument;
-// other throws as ring_entries.
-inline constexpr uint64_t kClusterBase = 0x5a5a'0000'0000'0000;
-std::vector<RingEntry<uint64_t>> clustered_ring_entries(const NodeSet& nodes, unsigned window_bits);
-inline uint64_t into_cluster(uint64_t key_hash, unsigned window_bits) noexcept {
-  return kClusterBase + (key_hash >> (64 - window_bits));
-}
+// clustered_ring_entries and into_cluster, adversarial rings for these
+// builders, are in ring/ring.h.
 
 }  // namespace chbench

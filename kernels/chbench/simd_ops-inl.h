@@ -1,4 +1,6 @@
-// Per-target building blocks shared by the SIMD kernels (simd_*.cc). Included
+// Per-target building blocks shared by the SIMD kernels (the Highway
+// translation units chbench/<scheme>/*.cc; a scheme's own blocks are in its
+// folder, e.g. hrw/score-inl.h). Included
 // from inside each kernel file after <hwy/foreach_target.h>, so it is compiled
 // once per Highway target; the toggling guard below is Highway's idiom for that.
 //
@@ -141,26 +143,6 @@ HWY_INLINE void ForEachBlock(D d, const uint64_t* HWY_RESTRICT keys, std::size_t
     PaddedTail(keys + i, count - i, out + i,
                [&](const uint64_t* k, uint32_t* o) { block.template operator()<1>(k, o); });
 }
-
-// The rendezvous score of SPEC.md from its pre-mixed input m = x ^ (x >> 33),
-// x = h ^ seed: the rest of fmix64, returned through ToOrdered so that a signed
-// compare orders the scores as unsigned values.
-HWY_INLINE VI64 ScoreFromMixed(V64 m) {
-  V64 k = MulConst64(m, 0xff51afd7ed558ccdULL);
-  k = hn::Xor(k, hn::ShiftRight<33>(k));
-  k = MulConst64(k, 0xc4ceb9fe1a85ec53ULL);
-  return ToOrdered(hn::Xor(k, hn::ShiftRight<33>(k)));
-}
-
-// The highest of four nodes' scores (pre-mixed seeds s0..s3) for the keys in
-// `key`, each lane on its own.
-HWY_INLINE VI64 TopScoreOfFour(V64 key, V64 s0, V64 s1, V64 s2, V64 s3) {
-  return hn::Max(hn::Max(ScoreFromMixed(hn::Xor(key, s0)), ScoreFromMixed(hn::Xor(key, s1))),
-                 hn::Max(ScoreFromMixed(hn::Xor(key, s2)), ScoreFromMixed(hn::Xor(key, s3))));
-}
-
-// x ^ (x >> 33): the first step of fmix64, applied to keys and seeds apart.
-HWY_INLINE V64 XorShift33(V64 x) { return hn::Xor(x, hn::ShiftRight<33>(x)); }
 
 }  // namespace chbench::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

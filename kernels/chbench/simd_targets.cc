@@ -93,7 +93,6 @@ ForcedTarget::~ForcedTarget() {
   if (active_) hwy::SetSupportedTargetsForTest(0);
 }
 
-
 }  // namespace chbench::simd
 
 #endif  // HWY_ONCE

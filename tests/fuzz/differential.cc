@@ -59,12 +59,19 @@
 #include <string>
 #include <vector>
 
+#include "chbench/hrw/hrw.h"
+#include "chbench/hrw/simd.h"
 #include "chbench/jump/jump.h"
+#include "chbench/modn/modn.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
 #include "chbench/profiles/profiles.h"
-#include "chbench/hrw/hrw.h"
+#include "chbench/ring/branchless.h"
+#include "chbench/ring/eytzinger.h"
+#include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
+#include "chbench/ring/simd_branchless.h"
+#include "chbench/ring/simd_eytzinger.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 

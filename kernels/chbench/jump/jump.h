@@ -1,9 +1,14 @@
 // Jump consistent hash: Lamping & Veach, "A Fast, Minimal Memory, Consistent
 // Hash Algorithm", arXiv:1406.2294 (2014), figure 1. Expected O(ln N) steps, no
 // table; buckets are 0 ... N-1 and only the last bucket can be added or removed.
+// The reference (reference.cc) is the paper's figure transcribed apart; the
+// kernels are jump/scalar, jump/interleaved and jump/simd, one file each.
 #pragma once
 
 #include <cstdint>
+#include <span>
+
+#include "chbench/nodes.h"
 
 namespace chbench {
 
@@ -24,5 +29,24 @@ inline uint32_t jump_hash(uint64_t key, uint32_t num_buckets) noexcept {
   }
   return static_cast<uint32_t>(b);
 }
+
+// The bucket count of a node list: its size, after validate(nodes). Throws
+// std::invalid_argument on an invalid list or more than kJumpMaxBuckets nodes
+// (reference.cc; the scheme's check).
+uint32_t jump_buckets(const NodeSet& nodes);
+
+namespace simd {
+
+// Jump consistent hash (Lamping & Veach, arXiv:1406.2294, figure 1) for a batch
+// of keys, the keys in lanes: each lane runs the paper's 64-bit LCG and its
+// double-precision jump length, IEEE operation for operation (no fused
+// multiply-add), and stops on its own, so out[i] == jump_hash(key_hashes[i],
+// num_buckets) bit for bit. Shapes: out.size() == key_hashes.size(). Throws
+// std::invalid_argument if num_buckets is 0 or above kJumpMaxBuckets, or the
+// sizes differ.
+void jump_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
+                 std::span<uint32_t> out);
+
+}  // namespace simd
 
 }  // namespace chbench

@@ -1,4 +1,5 @@
-// SIMD jump consistent hash, keys in lanes (see chbench/simd.h). Compiled with
+// jump/simd: jump consistent hash with the keys in lanes (jump.h), for every
+// Highway target, and its registry entry. Compiled with
 // -ffp-contract=off (kernels/CMakeLists.txt): the jump length must be the
 // paper's IEEE division and multiplication, never a fused multiply-add.
 #undef HWY_TARGET_INCLUDE
@@ -79,12 +80,17 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 
+#include <memory>
 #include <stdexcept>
 
 #include "chbench/jump/jump.h"
-#include "chbench/simd.h"
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
 
-namespace chbench::simd {
+namespace chbench {
+
+namespace simd {
 
 HWY_EXPORT(JumpKeys);
 
@@ -97,6 +103,8 @@ void jump_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
   HWY_DYNAMIC_DISPATCH(JumpKeys)(key_hashes.data(), key_hashes.size(), num_buckets, out.data());
 }
 
+}  // namespace simd
+
 namespace {
 
 class JumpSimdTable final : public OwnerTable {
@@ -107,7 +115,7 @@ class JumpSimdTable final : public OwnerTable {
           "jump hash takes at most 2^31 - 1 buckets (int32_t in the paper)");
   }
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    jump_owners(h, n_, out);
+    simd::jump_owners(h, n_, out);
   }
   std::size_t memory_bytes() const noexcept override { return 0; }
 
@@ -115,12 +123,26 @@ class JumpSimdTable final : public OwnerTable {
   uint32_t n_;
 };
 
-}  // namespace
-
 std::unique_ptr<OwnerTable> build_jump_simd(const NodeSet& nodes) {
   return std::make_unique<JumpSimdTable>(nodes);
 }
 
-}  // namespace chbench::simd
+}  // namespace
+
+constinit const KernelInfo registry::jump_simd{
+    .scheme = Scheme::kJump,
+    .name = "simd",
+    .summary = "keys in lanes, per-lane masks, bit-identical steps (Highway)",
+    .simd = true,
+    .rival = "scalar",
+    .baseline = false,
+    .rank = 0,
+    .knob = nullptr,
+    .make = &glue::make_with<registry::jump_simd, build_jump_simd>,
+    .table_bytes = &glue::no_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
 
 #endif  // HWY_ONCE

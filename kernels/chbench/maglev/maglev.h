@@ -5,6 +5,9 @@
 // the next free slot of their permutation until every slot is taken. A key
 // hash h belongs to entry[h mod M]: one division and one load, whatever N.
 // The exact rules (hashes of the names, ties, M) are in docs/profiles.md.
+// The reference (reference.cc) is Pseudocode 1 as written; the kernels
+// maglev/scalar and maglev/simd look keys up in maglev_table() with the table
+// lookups below (maglev.cc, simd.cc), which the Redis profile shares.
 #pragma once
 
 #include <cstdint>
@@ -57,7 +60,7 @@ std::vector<uint32_t> maglev_populate(std::span<const MaglevPermutation> permuta
 // std::invalid_argument if entries is empty or has 2^32 or more entries.
 std::unique_ptr<OwnerTable> make_table_lookup_scalar(std::vector<uint32_t> entries);
 
-// The same in batches: h mod M by the SIMD exact remainder of simd.h
+// The same in batches: h mod M by the SIMD exact remainder of modn/modn.h
 // (mod_n_owners) into a block of slot indices, then 32-bit gathers of the
 // owners (Highway; 16 lanes on AVX-512, 8 on AVX2). Throws like the scalar one.
 std::unique_ptr<OwnerTable> make_table_lookup_simd(const std::vector<uint32_t>& entries);

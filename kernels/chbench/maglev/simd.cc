@@ -1,5 +1,6 @@
-// Table lookups with SIMD gathers: entry[h mod M] for Maglev's lookup table and
-// Redis Cluster's slot table (see chbench/maglev.h).
+// maglev/simd: table lookups with SIMD gathers, entry[h mod M] for Maglev's
+// lookup table and Redis Cluster's slot table (maglev.h), for every Highway
+// target, and the kernel's registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/maglev/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -38,9 +39,11 @@ HWY_AFTER_NAMESPACE();
 #include <stdexcept>
 #include <vector>
 
+#include "chbench/kernel_glue.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/memory.h"
-#include "chbench/simd.h"
+#include "chbench/modn/modn.h"
+#include "chbench/registry.h"
 
 namespace chbench {
 
@@ -100,6 +103,29 @@ class TableLookupSimd final : public OwnerTable {
 std::unique_ptr<OwnerTable> make_table_lookup_simd(const std::vector<uint32_t>& entries) {
   return std::make_unique<TableLookupSimd>(entries);
 }
+
+namespace {
+
+std::unique_ptr<OwnerTable> build_maglev_simd(const NodeSet& nodes) {
+  return make_table_lookup_simd(maglev_table(nodes));
+}
+
+}  // namespace
+
+constinit const KernelInfo registry::maglev_simd{
+    .scheme = Scheme::kMaglev,
+    .name = "simd",
+    .summary = "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
+    .simd = true,
+    .rival = "scalar",
+    .baseline = false,
+    .rank = 0,
+    .knob = nullptr,
+    .make = &glue::make_with<registry::maglev_simd, build_maglev_simd>,
+    .table_bytes =
+        &registry::maglev_reference_bytes,  // the table and permutations, as the reference
+    .make_over_ring = nullptr,
+};
 
 }  // namespace chbench
 

@@ -1,4 +1,5 @@
-// SIMD mod-N: an exact h % N by a reciprocal multiply (see chbench/simd.h).
+// modn/simd: an exact h % N by a reciprocal multiply, keys in lanes (modn.h),
+// for every Highway target, and its registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/modn/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -62,11 +63,17 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 
 #include <bit>
+#include <memory>
 #include <stdexcept>
 
-#include "chbench/simd.h"
+#include "chbench/kernel_glue.h"
+#include "chbench/modn/modn.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
 
-namespace chbench::simd {
+namespace chbench {
+
+namespace simd {
 
 HWY_EXPORT(ModNKeys);
 
@@ -81,13 +88,15 @@ void mod_n_owners(std::span<const uint64_t> key_hashes, uint32_t n, std::span<ui
   (key_hashes.data(), key_hashes.size(), d, reciprocal, shift, out.data());
 }
 
+}  // namespace simd
+
 namespace {
 
 class ModNSimdTable final : public OwnerTable {
  public:
   explicit ModNSimdTable(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    mod_n_owners(h, n_, out);
+    simd::mod_n_owners(h, n_, out);
   }
   std::size_t memory_bytes() const noexcept override { return 0; }
 
@@ -95,12 +104,26 @@ class ModNSimdTable final : public OwnerTable {
   uint32_t n_;
 };
 
-}  // namespace
-
 std::unique_ptr<OwnerTable> build_modn_simd(const NodeSet& nodes) {
   return std::make_unique<ModNSimdTable>(nodes);
 }
 
-}  // namespace chbench::simd
+}  // namespace
+
+constinit const KernelInfo registry::modn_simd{
+    .scheme = Scheme::kModN,
+    .name = "simd",
+    .summary = "exact reciprocal-multiply remainder, keys in lanes (Highway)",
+    .simd = true,
+    .rival = "scalar",
+    .baseline = false,
+    .rank = 0,
+    .knob = nullptr,
+    .make = &glue::make_with<registry::modn_simd, build_modn_simd>,
+    .table_bytes = &glue::no_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
 
 #endif  // HWY_ONCE

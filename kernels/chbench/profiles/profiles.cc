@@ -12,7 +12,6 @@
 #include "chbench/hash.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/profiles/profile_hash.h"
-#include "chbench/simd.h"
 
 namespace chbench {
 

@@ -1,5 +1,6 @@
-// SIMD ring searches across keys: branchless binary search and Eytzinger
-// descent with gathers (see chbench/simd.h).
+// ring/simd_eytzinger: Eytzinger descent with a vector of keys in lanes and
+// gathers (simd_eytzinger.h), for every Highway target, and its registry
+// entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/ring/simd_eytzinger.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -13,58 +14,22 @@
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
 
-// Both searches are bound by their gathers. On this AMD CPU the Eytzinger
-// descent ran slower with 512-bit gathers than with 256-bit ones (AVX3 11.8
-// ns/key, AVX2 9.7 ns/key at 65,500 tokens), while the binary search, whose
-// first probes hit few distinct tokens, gained from them (11.7 vs 12.9). So
-// AVX-512 targets descend the Eytzinger tree four 64-bit lanes at a time
-// (keeping AVX-512's compares and masks) and search the sorted tokens eight
-// at a time. The descent also keeps 8 vectors of keys in flight and
-// prefetches each lane's descendants, as the scalar RingEytzinger does: at 1M
-// tokens and more the searches wait on memory, not on instructions.
+// Both SIMD ring searches (this one and simd_branchless.cc) are bound by
+// their gathers. On this AMD CPU the Eytzinger descent ran slower with
+// 512-bit gathers than with 256-bit ones (AVX3 11.8 ns/key, AVX2 9.7 ns/key
+// at 65,500 tokens), while the binary search, whose first probes hit few
+// distinct tokens, gained from them (11.7 vs 12.9). So AVX-512 targets
+// descend the Eytzinger tree four 64-bit lanes at a time (keeping AVX-512's
+// compares and masks) and search the sorted tokens eight at a time. The
+// descent also keeps 8 vectors of keys in flight and prefetches each lane's
+// descendants, as the scalar RingEytzinger does: at 1M tokens and more the
+// searches wait on memory, not on instructions.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 using DEytzinger = hn::CappedTag<int64_t, 4>;
 #else
 using DEytzinger = DI64;
 #endif
 using VEytzinger = hn::Vec<DEytzinger>;
-
-// Position of the first token >= x, for U vectors of keys at once: the
-// halvings depend only on n, so all lanes step together, and the U chains of
-// gathers overlap their latencies. `tokens` are ToOrdered (top bit flipped).
-// Owners are looked up per lane from the positions.
-void RingBranchlessKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                        const int64_t* HWY_RESTRICT tokens, std::size_t n,
-                        const uint32_t* HWY_RESTRICT owners, uint32_t* HWY_RESTRICT out) {
-  const DI64 di;
-  const hn::RebindToUnsigned<decltype(di)> d;
-  const std::size_t lanes = hn::Lanes(di);
-  ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    CHBENCH_VECTORS(VI64, x, U);
-    CHBENCH_VECTORS(VI64, base, U);
-    for (std::size_t u = 0; u < U; ++u) {
-      x(u) = ToOrdered(hn::LoadU(d, k + u * lanes));
-      base(u) = hn::Zero(di);
-    }
-    for (std::size_t len = n; len > 1;) {
-      const std::size_t half = len / 2;
-      const VI64 probe_offset = hn::Set(di, static_cast<int64_t>(half - 1));
-      const VI64 step = hn::Set(di, static_cast<int64_t>(half));
-      for (std::size_t u = 0; u < U; ++u) {
-        const VI64 probe = hn::GatherIndex(di, tokens, hn::Add(base(u), probe_offset));
-        base(u) = hn::Add(base(u), hn::IfThenElseZero(hn::Lt(probe, x(u)), step));
-      }
-      len -= half;
-    }
-    HWY_ALIGN int64_t pos[U * kMaxLanes64];
-    for (std::size_t u = 0; u < U; ++u) {
-      const VI64 last = hn::GatherIndex(di, tokens, base(u));
-      // A true mask is all ones (-1): subtracting it adds 1.
-      hn::Store(hn::Sub(base(u), hn::VecFromMask(di, hn::Lt(last, x(u)))), di, pos + u * lanes);
-    }
-    for (std::size_t i = 0; i < U * lanes; ++i) o[i] = owners[pos[i]];
-  });
-}
 
 // Prefetches the 64-byte line holding the descendants of node k three levels
 // down (slots 8k ... 8k + 7 of a 64-byte aligned table, as allocate_table
@@ -128,50 +93,21 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 
 #include <bit>
-#include <stdexcept>
+#include <memory>
 #include <vector>
 
-#include "chbench/simd.h"
+#include "chbench/registry.h"
+#include "chbench/ring/simd_eytzinger.h"
+#include "chbench/ring/table.h"
 
-namespace chbench::simd {
+namespace chbench {
 
-HWY_EXPORT(RingBranchlessKeys);
+namespace simd {
+
 HWY_EXPORT(RingEytzingerKeys);
 
-namespace {
-
-void check_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out) {
-  if (keys.size() != out.size())
-    throw std::invalid_argument("key hashes and owners differ in length");
-}
-
-int64_t ordered(uint64_t token) { return static_cast<int64_t>(token ^ (uint64_t{1} << 63)); }
-
-std::size_t checked_size(const SortedRing<uint64_t>& ring) {
-  if (ring.tokens.empty() || ring.owners.size() != ring.tokens.size() + 1)
-    throw std::invalid_argument("ring: no tokens, or owners do not match tokens");
-  return ring.tokens.size();
-}
-
-}  // namespace
-
-RingSimdBranchless::RingSimdBranchless(const SortedRing<uint64_t>& ring)
-    : n_(checked_size(ring)),
-      biased_(allocate_table<int64_t>(n_)),
-      owners_(allocate_table<uint32_t>(n_ + 1)) {
-  for (std::size_t i = 0; i < n_; ++i) biased_[i] = ordered(ring.tokens[i]);
-  for (std::size_t i = 0; i <= n_; ++i) owners_[i] = ring.owners[i];
-}
-
-void RingSimdBranchless::owners(std::span<const uint64_t> key_hashes,
-                                std::span<uint32_t> out) const {
-  check_sizes(key_hashes, out);
-  HWY_DYNAMIC_DISPATCH(RingBranchlessKeys)
-  (key_hashes.data(), key_hashes.size(), biased_.get(), n_, owners_.get(), out.data());
-}
-
 RingSimdEytzinger::RingSimdEytzinger(const SortedRing<uint64_t>& ring)
-    : n_(checked_size(ring)),
+    : n_(glue::checked_size(ring)),
       levels_(static_cast<unsigned>(std::bit_width(n_ + 1) - 1)),
       biased_(allocate_table<int64_t>(n_ + 1)),
       owners_(allocate_table<uint32_t>(n_ + 1)) {
@@ -189,7 +125,7 @@ RingSimdEytzinger::RingSimdEytzinger(const SortedRing<uint64_t>& ring)
     }
     k = stack.back();
     stack.pop_back();
-    biased_[k] = ordered(ring.tokens[next]);
+    biased_[k] = glue::ordered(ring.tokens[next]);
     owners_[k] = ring.owners[next];
     ++next;
     k = 2 * k + 1;
@@ -198,46 +134,39 @@ RingSimdEytzinger::RingSimdEytzinger(const SortedRing<uint64_t>& ring)
 
 void RingSimdEytzinger::owners(std::span<const uint64_t> key_hashes,
                                std::span<uint32_t> out) const {
-  check_sizes(key_hashes, out);
+  glue::check_sizes(key_hashes, out);
   HWY_DYNAMIC_DISPATCH(RingEytzingerKeys)
   (key_hashes.data(), key_hashes.size(), biased_.get(), n_, levels_, owners_.get(), out.data());
 }
 
+}  // namespace simd
+
 namespace {
 
-template <class Search>
-class RingSimdTable final : public OwnerTable {
- public:
-  explicit RingSimdTable(const NodeSet& nodes)
-      : search_(SortedRing<uint64_t>::from_entries(ring_entries(nodes))) {}
-  explicit RingSimdTable(const SortedRing<uint64_t>& ring) : search_(ring) {}
-  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    search_.owners(h, out);
-  }
-  std::size_t memory_bytes() const noexcept override { return search_.memory_bytes(); }
+std::unique_ptr<OwnerTable> build(const NodeSet& nodes) {
+  return std::make_unique<glue::RingSimdTable<simd::RingSimdEytzinger>>(nodes);
+}
 
- private:
-  Search search_;
-};
+std::unique_ptr<OwnerTable> build(const SortedRing<uint64_t>& ring) {
+  return std::make_unique<glue::RingSimdTable<simd::RingSimdEytzinger>>(ring);
+}
 
 }  // namespace
 
-std::unique_ptr<OwnerTable> build_ring_simd_branchless(const NodeSet& nodes) {
-  return std::make_unique<RingSimdTable<RingSimdBranchless>>(nodes);
-}
+constinit const KernelInfo registry::ring_simd_eytzinger{
+    .scheme = Scheme::kRing,
+    .name = "simd_eytzinger",
+    .summary = "Eytzinger descent, keys in lanes, gathers (Highway)",
+    .simd = true,
+    .rival = "eytzinger",
+    .baseline = false,
+    .rank = 3,
+    .knob = nullptr,
+    .make = &glue::ring_make_with<registry::ring_simd_eytzinger, build>,
+    .table_bytes = &glue::ring_bytes<12>,
+    .make_over_ring = &glue::ring_over_with<registry::ring_simd_eytzinger, build>,
+};
 
-std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const NodeSet& nodes) {
-  return std::make_unique<RingSimdTable<RingSimdEytzinger>>(nodes);
-}
-
-std::unique_ptr<OwnerTable> build_ring_simd_branchless(const SortedRing<uint64_t>& ring) {
-  return std::make_unique<RingSimdTable<RingSimdBranchless>>(ring);
-}
-
-std::unique_ptr<OwnerTable> build_ring_simd_eytzinger(const SortedRing<uint64_t>& ring) {
-  return std::make_unique<RingSimdTable<RingSimdEytzinger>>(ring);
-}
-
-}  // namespace chbench::simd
+}  // namespace chbench
 
 #endif  // HWY_ONCE

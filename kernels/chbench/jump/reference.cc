@@ -1,0 +1,58 @@
+// Jump hash's reference (figure 1 of the paper, with its own types) and the
+// scheme's registry functions.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+
+#include "chbench/jump/jump.h"
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+uint32_t jump_buckets(const NodeSet& nodes) {
+  validate(nodes);
+  if (nodes.size() > kJumpMaxBuckets)
+    throw std::invalid_argument("jump hash takes at most 2^31 - 1 buckets (int32_t in the paper)");
+  return nodes.size();
+}
+
+namespace {
+
+// Figure 1 of the paper transcribed with its own types (int32_t buckets,
+// int64_t b and j), independent of the kernels' jump_hash().
+class JumpReference final : public OwnerTable {
+ public:
+  explicit JumpReference(const NodeSet& nodes) : n_(static_cast<int32_t>(jump_buckets(nodes))) {}
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    for (std::size_t i = 0; i < h.size(); ++i) {
+      uint64_t key = h[i];
+      int64_t b = -1, j = 0;
+      while (j < n_) {
+        b = j;
+        key = key * 2862933555777941757ULL + 1;
+        j = static_cast<int64_t>((b + 1) * (double(1LL << 31) / double((key >> 33) + 1)));
+      }
+      out[i] = static_cast<uint32_t>(b);
+    }
+  }
+  std::size_t memory_bytes() const noexcept override { return 0; }
+
+ private:
+  int32_t n_;
+};
+
+}  // namespace
+
+std::unique_ptr<OwnerTable> registry::jump_reference(const Fleet& f) {
+  return std::make_unique<JumpReference>(f.nodes());
+}
+
+void registry::jump_check(const Fleet& f) { jump_buckets(f.nodes()); }
+
+uint64_t registry::jump_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
+
+}  // namespace chbench

@@ -1,0 +1,72 @@
+// The generic pieces a kernel's file uses to fill its KernelInfo: saturating
+// byte arithmetic for the estimates, the knob checks, and the make functions
+// of kernels built straight from the node list. The ring's adapters are in
+// ring/table.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "chbench/fleet.h"
+#include "chbench/nodes.h"
+#include "chbench/scheme.h"
+
+namespace chbench::glue {
+
+// a * b and a + b, UINT64_MAX when the result would not fit: byte estimates
+// for fleets too large to build say "too much", never wrap around to little.
+constexpr uint64_t saturating_mul(uint64_t a, uint64_t b) noexcept {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+constexpr uint64_t saturating_add(uint64_t a, uint64_t b) noexcept {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+// The table_bytes / reference_bytes of a scheme that holds no table.
+inline uint64_t no_bytes(const Fleet&) { return 0; }
+
+// Throws std::invalid_argument unless `knob` is 0: for kernels without one.
+inline void no_knob(const KernelInfo& k, unsigned knob) {
+  if (knob != 0)
+    throw std::invalid_argument(k.full_name() + " has no knob (keys in flight); leave it unset");
+}
+
+// Throws std::invalid_argument unless `knob` is 0 or within k.knob's range.
+// Precondition: k.knob is set.
+inline void knob_in_range(const KernelInfo& k, unsigned knob) {
+  if (knob != 0 && (knob < k.knob->min || knob > k.knob->max))
+    throw std::invalid_argument(k.full_name() + "'s " + std::string(k.knob->name) + " must be " +
+                                std::to_string(k.knob->min) + " to " + std::to_string(k.knob->max));
+}
+
+// A knob as the kernels' constructors take it: 0 (the default) as nullopt.
+inline std::optional<unsigned> knob_or_default(unsigned knob) {
+  return knob == 0 ? std::nullopt : std::optional<unsigned>(knob);
+}
+
+// Throws std::invalid_argument when the batch and its output differ in length.
+inline void check_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out) {
+  if (keys.size() != out.size())
+    throw std::invalid_argument("key hashes and owners differ in length");
+}
+
+// KernelInfo::make of kernel K (no knob) whose table class is constructed
+// from the node list.
+template <const KernelInfo& K, class Table>
+std::unique_ptr<OwnerTable> make_plain(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return std::make_unique<Table>(f.nodes());
+}
+
+// KernelInfo::make of kernel K (no knob) built by a function of the node list.
+template <const KernelInfo& K, std::unique_ptr<OwnerTable> (*Build)(const NodeSet&)>
+std::unique_ptr<OwnerTable> make_with(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return Build(f.nodes());
+}
+
+}  // namespace chbench::glue

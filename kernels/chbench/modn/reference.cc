@@ -1,0 +1,37 @@
+// mod-N's reference (SPEC.md: h % N) and the scheme's registry functions.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+namespace {
+
+class ModNReference final : public OwnerTable {
+ public:
+  explicit ModNReference(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {}
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<uint32_t>(h[i] % n_);
+  }
+  std::size_t memory_bytes() const noexcept override { return 0; }
+
+ private:
+  uint64_t n_;
+};
+
+}  // namespace
+
+std::unique_ptr<OwnerTable> registry::modn_reference(const Fleet& f) {
+  return std::make_unique<ModNReference>(f.nodes());
+}
+
+void registry::modn_check(const Fleet& f) { validate(f.nodes()); }
+
+uint64_t registry::modn_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
+
+}  // namespace chbench

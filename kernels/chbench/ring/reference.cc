@@ -1,0 +1,97 @@
+// The ring's reference (SPEC.md "Ring with V virtual nodes"): the sorted
+// entries searched with std::lower_bound, plus what every ring kernel starts
+// from (ring_entries, clustered rings) and the scheme's registry functions.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "chbench/hash.h"
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/ring/ring.h"
+#include "chbench/ring/table.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+namespace {
+
+class RingReference final : public OwnerTable {
+ public:
+  explicit RingReference(const NodeSet& nodes) : entries_(ring_entries(nodes)) {}
+  explicit RingReference(std::vector<RingEntry<uint64_t>> entries) : entries_(std::move(entries)) {
+    if (entries_.empty()) throw std::invalid_argument("ring: no tokens");
+    if (!std::is_sorted(entries_.begin(), entries_.end()))
+      throw std::invalid_argument("ring: entries are not sorted by (token, node)");
+  }
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    for (std::size_t i = 0; i < h.size(); ++i)
+      out[i] = ring_reference_owner<uint64_t>(entries_, h[i]);
+  }
+  std::size_t memory_bytes() const noexcept override {
+    return entries_.size() * sizeof(RingEntry<uint64_t>);
+  }
+
+ private:
+  std::vector<RingEntry<uint64_t>> entries_;
+};
+
+}  // namespace
+
+std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
+  validate(nodes);
+  const uint64_t total = uint64_t{nodes.size()} * nodes.vnodes;
+  if (total > 0xffffffffu)
+    throw std::length_error("N * V = " + std::to_string(total) +
+                            " tokens exceeds the 2^32 - 1 a ring indexes");
+  std::vector<RingEntry<uint64_t>> entries;
+  entries.reserve(total);
+  std::string label;
+  for (uint32_t n = 0; n < nodes.size(); ++n) {
+    for (uint32_t i = 0; i < nodes.vnodes; ++i) {
+      label = nodes.names[n];
+      label += '#';
+      label += std::to_string(i);
+      entries.push_back({key_hash(label), n});
+    }
+  }
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+std::vector<RingEntry<uint64_t>> clustered_ring_entries(const NodeSet& nodes,
+                                                        unsigned window_bits) {
+  if (window_bits < 1 || window_bits > 63)
+    throw std::invalid_argument("cluster window must be 1 to 63 bits");
+  auto entries = ring_entries(nodes);
+  for (auto& e : entries) e.token = into_cluster(e.token, window_bits);
+  std::sort(entries.begin(), entries.end());
+  return entries;
+}
+
+std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries) {
+  return std::make_unique<RingReference>(std::move(entries));
+}
+
+std::unique_ptr<OwnerTable> registry::ring_reference(const Fleet& f) {
+  return std::make_unique<RingReference>(f.nodes());
+}
+
+void registry::ring_check(const Fleet& f) {
+  validate(f.nodes());
+  if (glue::ring_tokens(f) > 0xffffffffu)
+    throw std::length_error("N * V = " + std::to_string(glue::ring_tokens(f)) +
+                            " tokens exceeds the 2^32 - 1 a ring indexes");
+}
+
+uint64_t registry::ring_reference_bytes(const Fleet& f) {
+  return glue::saturating_mul(glue::ring_tokens(f), sizeof(RingEntry<uint64_t>));
+}
+
+}  // namespace chbench
