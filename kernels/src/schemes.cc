@@ -288,6 +288,9 @@ void check_maglev(const Fleet& f) { validate_maglev(f.nodes()); }
 // Reference bytes per scheme.
 uint64_t no_bytes(const Fleet&) { return 0; }
 uint64_t seed_bytes(const Fleet& f) { return saturating_mul(f.size(), 16); }
+// The SIMD rendezvous kernels: the seeds, and a table of them padded to whole
+// groups of 256 (simd::RendezvousSimd), at least 2 KiB.
+uint64_t seed_simd_bytes(const Fleet& f) { return saturating_add(seed_bytes(f), 2048); }
 uint64_t ring_entry_bytes(const Fleet& f) {
   return saturating_mul(ring_tokens(f), sizeof(RingEntry<uint64_t>));
 }
@@ -297,16 +300,20 @@ uint64_t maglev_bytes(const Fleet& f) {
 }
 
 // A ring kernel's peak: the sorted entries (16 B/token) and the SortedRing (12
-// B/token) alive while its own layout of `layout` B/token is built.
+// B/token) alive while its own layout of `layout` B/token is built, and the
+// layout's fixed part (whole 64-byte records and nodes, at least one of each,
+// at least 4 buckets: 320 B for a ring of one token) within kLayoutBytes.
+constexpr uint64_t kLayoutBytes = 4096;
 template <unsigned Layout>
 uint64_t ring_bytes(const Fleet& f) {
-  return saturating_mul(ring_tokens(f), 16 + 12 + Layout);
+  return saturating_add(saturating_mul(ring_tokens(f), 16 + 12 + Layout), kLayoutBytes);
 }
 // The bucket index: up to 64 + 16 B/token, twice the buckets (2 * 64 + 16)
 // for tables of up to 4 MiB.
 uint64_t bucketed_bytes(const Fleet& f) {
   const uint64_t tokens = ring_tokens(f);
-  return saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80));
+  return saturating_add(saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80)),
+                        kLayoutBytes);
 }
 
 template <const KernelInfo& K, class Table>
@@ -415,7 +422,7 @@ constinit const SchemeInfo kSchemeInfos[] = {
      Removal::kAnyNode,
      "any node can leave: its keys move, and a few between survivors (minimal disruption, not "
      "zero)",
-     0xffffffffu,
+     kMaglevMaxTableSize,
      &reference_of<MaglevReference>,
      &check_maglev,
      &maglev_bytes},
@@ -562,7 +569,7 @@ constinit const KernelInfo kHrwSimdNodes{Scheme::kRendezvous,
                                          1,
                                          nullptr,
                                          &make_with<kHrwSimdNodes, simd::build_hrw_simd_nodes>,
-                                         &seed_bytes,
+                                         &seed_simd_bytes,
                                          nullptr};
 constinit const KernelInfo kHrwSimdKeys{Scheme::kRendezvous,
                                         "simd_keys",
@@ -573,7 +580,7 @@ constinit const KernelInfo kHrwSimdKeys{Scheme::kRendezvous,
                                         0,
                                         nullptr,
                                         &make_with<kHrwSimdKeys, simd::build_hrw_simd_keys>,
-                                        &seed_bytes,
+                                        &seed_simd_bytes,
                                         nullptr};
 constinit const KernelInfo kJumpScalar{Scheme::kJump,
                                        "scalar",
