@@ -1,8 +1,8 @@
-// Node lists, the registry, and the errors SPEC.md "Inputs" requires: bad input
-// is a std::invalid_argument with a message, never UB.
+// Node lists and the errors SPEC.md "Inputs" requires: bad input is a
+// std::invalid_argument with a message, never UB (the registry's own tests,
+// check() against the references included, are in test_registry.cc).
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -67,80 +67,13 @@ TEST_CASE("default_nodes names node-0 ... node-(n-1) and rejects n = 0 or V = 0"
   CHECK_THROWS_WITH(chbench::default_nodes(3, 0), Contains("V = 0"));
 }
 
-TEST_CASE("scheme names round-trip and unknown names are refused", "[registry][errors]") {
-  const auto schemes = chbench::all_schemes();
-  REQUIRE(schemes.size() == 5);
-  std::set<std::string_view> names;
-  for (chbench::Scheme s : schemes) {
-    INFO(chbench::scheme_name(s));
-    CHECK(chbench::parse_scheme(chbench::scheme_name(s)) == s);
-    names.insert(chbench::scheme_name(s));
-  }
-  CHECK(names == std::set<std::string_view>{"modn", "ring", "hrw", "jump", "maglev"});
-  CHECK(chbench::parse_scheme("rendezvous") == chbench::Scheme::kRendezvous);
-  CHECK(chbench::parse_scheme("hrw") == chbench::Scheme::kRendezvous);
-
-  for (const char* unknown : {"", "anchor", "RING", "ring ", "mod-n", "ketama"}) {
-    INFO("'" << unknown << "'");
-    CHECK_THROWS_AS(chbench::parse_scheme(unknown), std::invalid_argument);
-    for (chbench::Scheme s : schemes)
-      CHECK_THROWS_WITH(chbench::parse_scheme(unknown),
-                        Contains(std::string(chbench::scheme_name(s))));
-  }
-}
-
-TEST_CASE("the kernel registry is consistent", "[registry]") {
-  const auto kernels = chbench::all_kernels();
-  REQUIRE(!kernels.empty());
-  std::set<std::string> full_names;
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto& k = kernels[i];
-    INFO(k.full_name());
-    CHECK(!k.name.empty());
-    CHECK(!k.summary.empty());
-    CHECK(k.build != nullptr);
-    CHECK(k.full_name() == std::string(chbench::scheme_name(k.scheme)) + "/" + std::string(k.name));
-    CHECK(full_names.insert(k.full_name()).second);  // unique
-    CHECK(&chbench::find_kernel(k.scheme, k.name) == &k);
-    // Grouped by scheme: a scheme's kernels are contiguous.
-    if (i > 0 && kernels[i - 1].scheme != k.scheme)
-      for (std::size_t j = 0; j + 1 < i; ++j) CHECK(kernels[j].scheme != k.scheme);
-  }
-  for (chbench::Scheme s : chbench::all_schemes()) {
-    INFO(chbench::scheme_name(s));
-    const auto of = chbench::kernels_of(s);
-    CHECK(!of.empty());  // every scheme has at least one kernel to compare
-    std::size_t expected = 0;
-    for (const auto& k : kernels) expected += k.scheme == s;
-    CHECK(of.size() == expected);
-    for (const auto* k : of) CHECK(k->scheme == s);
-  }
-}
-
-TEST_CASE("find_kernel refuses unknown kernels and lists the known ones", "[registry][errors]") {
-  for (chbench::Scheme s : chbench::all_schemes()) {
-    INFO(chbench::scheme_name(s));
-    CHECK_THROWS_AS(chbench::find_kernel(s, "no-such-kernel"), std::invalid_argument);
-    CHECK_THROWS_AS(chbench::find_kernel(s, ""), std::invalid_argument);
-    CHECK_THROWS_WITH(chbench::find_kernel(s, "no-such-kernel"), Contains("no-such-kernel"));
-    for (const auto* k : chbench::kernels_of(s))
-      CHECK_THROWS_WITH(chbench::find_kernel(s, "no-such-kernel"), Contains(std::string(k->name)));
-  }
-  // A kernel name of one scheme is not found under another.
-  for (const auto& k : chbench::all_kernels())
-    for (chbench::Scheme s : chbench::all_schemes()) {
-      bool exists = false;
-      for (const auto* other : chbench::kernels_of(s)) exists |= other->name == k.name;
-      if (!exists) CHECK_THROWS_AS(chbench::find_kernel(s, k.name), std::invalid_argument);
-    }
-}
-
 TEST_CASE("every kernel and every reference refuses a bad node list", "[registry][errors]") {
   for (const auto& bad : bad_node_sets()) {
     INFO(bad.what);
-    for (const auto& k : chbench::all_kernels()) {
-      INFO(k.full_name());
-      CHECK_THROWS_AS(k.build(bad.nodes), std::invalid_argument);
+    for (const chbench::KernelInfo* k : chbench::all_kernels()) {
+      INFO(k->full_name());
+      CHECK_THROWS_AS(k->build(bad.nodes), std::invalid_argument);
+      CHECK_THROWS_AS(k->scheme_info().check(bad.nodes), std::invalid_argument);
     }
     for (chbench::Scheme s : chbench::all_schemes()) {
       INFO("reference of " << chbench::scheme_name(s));
@@ -148,9 +81,9 @@ TEST_CASE("every kernel and every reference refuses a bad node list", "[registry
     }
   }
   // The empty node set, as the issue names it.
-  for (const auto& k : chbench::all_kernels()) {
-    INFO(k.full_name());
-    CHECK_THROWS_AS(k.build(NodeSet{}), std::invalid_argument);
+  for (const chbench::KernelInfo* k : chbench::all_kernels()) {
+    INFO(k->full_name());
+    CHECK_THROWS_AS(k->build(NodeSet{}), std::invalid_argument);
   }
 }
 

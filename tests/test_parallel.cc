@@ -39,9 +39,9 @@ TEST_CASE("ThreadTeam gives every kernel's plain owners with 1 and 2 threads", "
   for (unsigned threads : {1u, 2u}) {
     chbench::ThreadTeam team(threads);
     CHECK(team.requested() == threads);
-    for (const auto& kernel : chbench::all_kernels()) {
-      INFO(threads << " threads, kernel " << kernel.full_name());
-      const auto table = kernel.build(nodes);
+    for (const chbench::KernelInfo* kernel : chbench::all_kernels()) {
+      INFO(threads << " threads, kernel " << kernel->full_name());
+      const auto table = kernel->build(nodes);
       const auto plain = chbench_test::owners_of(*table, keys);
 
       std::vector<uint32_t> out(keys.size() + 1, kGuard);
@@ -88,7 +88,7 @@ TEST_CASE("ThreadTeam refuses 0 threads and mismatched sizes", "[parallel][error
   CHECK_THROWS_AS(chbench::ThreadTeam(0), std::invalid_argument);
 
   chbench::ThreadTeam team(2);
-  const auto table = chbench::all_kernels().front().build(chbench::default_nodes(4, 4));
+  const auto table = chbench::all_kernels().front()->build(chbench::default_nodes(4, 4));
   const std::vector<uint64_t> keys(10, 42);
   std::vector<uint32_t> shorter(9), longer(11), empty;
   CHECK_THROWS_AS(team.owners(*table, keys, shorter), std::invalid_argument);

@@ -75,15 +75,15 @@ std::span<const uint64_t> keys_for(Scheme scheme, const NodeSet& nodes,
 // (a prefix of them for rendezvous), and adds the keys compared to `counts`.
 void compare_all_kernels(const NodeSet& nodes, std::span<const uint64_t> keys, Counts& counts) {
   std::map<Scheme, std::vector<uint32_t>> expected;
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    const auto use = keys_for(kernel.scheme, nodes, keys);
-    if (!expected.count(kernel.scheme))
-      expected[kernel.scheme] = owners_of(*chbench::build_reference(kernel.scheme, nodes), use);
-    const auto& want = expected[kernel.scheme];
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    const auto use = keys_for(kernel->scheme, nodes, keys);
+    if (!expected.count(kernel->scheme))
+      expected[kernel->scheme] = owners_of(*chbench::build_reference(kernel->scheme, nodes), use);
+    const auto& want = expected[kernel->scheme];
 
-    INFO("kernel " << kernel.full_name() << ", " << use.size() << " keys");
-    chbench_test::check_table(*kernel.build(nodes), use, want);
-    counts[kernel.full_name()] += use.size();
+    INFO("kernel " << kernel->full_name() << ", " << use.size() << " keys");
+    chbench_test::check_table(*kernel->build(nodes), use, want);
+    counts[kernel->full_name()] += use.size();
   }
 }
 
@@ -130,9 +130,9 @@ TEST_CASE("every kernel matches its reference on random node sets", "[schemes][r
   }
 
   // At least a million keys per kernel over the run.
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    INFO("kernel " << kernel.full_name());
-    CHECK(counts[kernel.full_name()] >= kMillion);
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    INFO("kernel " << kernel->full_name());
+    CHECK(counts[kernel->full_name()] >= kMillion);
   }
 }
 
@@ -157,9 +157,9 @@ TEST_CASE("every kernel matches its reference on the default keys", "[schemes][r
     INFO("default keys user:1 ... user:" << kMillion << ", N = " << n << ", V = " << v);
     compare_all_kernels(chbench::default_nodes(n, v), keys, counts);
   }
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    INFO("kernel " << kernel.full_name());
-    CHECK(counts[kernel.full_name()] >= kMillion);
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    INFO("kernel " << kernel->full_name());
+    CHECK(counts[kernel->full_name()] >= kMillion);
   }
 }
 
@@ -176,9 +176,9 @@ TEST_CASE("with one node every kernel answers 0", "[schemes][reference]") {
         CHECK(first_mismatch<uint64_t>(keys, zeros,
                                        owners_of(*chbench::build_reference(s, nodes), keys)) == "");
       }
-      for (const KernelInfo& kernel : chbench::all_kernels()) {
-        INFO("kernel " << kernel.full_name());
-        CHECK(first_mismatch<uint64_t>(keys, zeros, owners_of(*kernel.build(nodes), keys)) == "");
+      for (const KernelInfo* kernel : chbench::all_kernels()) {
+        INFO("kernel " << kernel->full_name());
+        CHECK(first_mismatch<uint64_t>(keys, zeros, owners_of(*kernel->build(nodes), keys)) == "");
       }
     }
   }
@@ -187,9 +187,9 @@ TEST_CASE("with one node every kernel answers 0", "[schemes][reference]") {
 TEST_CASE("every kernel accepts an empty batch", "[schemes]") {
   const NodeSet nodes = chbench::default_nodes(5, 3);
   std::vector<uint32_t> out = {kGuard};
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    INFO("kernel " << kernel.full_name());
-    kernel.build(nodes)->owners({}, std::span<uint32_t>(out).first(0));
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    INFO("kernel " << kernel->full_name());
+    kernel->build(nodes)->owners({}, std::span<uint32_t>(out).first(0));
     CHECK(out[0] == kGuard);
   }
 }
@@ -369,19 +369,20 @@ TEST_CASE("rendezvous: equal scores go to the lower index", "[schemes][spec][hrw
 }
 
 TEST_CASE("ring kernels report memory proportional to their tokens", "[schemes][ring][memory]") {
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    if (kernel.scheme != Scheme::kRing) continue;
-    INFO("kernel " << kernel.full_name());
+  for (const KernelInfo* kernel : chbench::kernels_of(Scheme::kRing)) {
+    INFO("kernel " << kernel->full_name());
     for (uint32_t v : {1u, 10u, 100u, 1000u}) {
+      const NodeSet nodes = chbench::default_nodes(100, v);
       const std::size_t tokens = 100 * std::size_t{v};
-      const std::size_t bytes = kernel.build(chbench::default_nodes(100, v))->memory_bytes();
-      INFO(tokens << " tokens, " << bytes << " bytes");
-      // At least the tokens themselves, and at most a few words each (a
-      // layout may pad its token array up to twice the tokens); the bucket
-      // index adds a 64-byte record per bucket, at most two buckets per token.
-      const std::size_t words = kernel.name == "bucketed" ? 3 + 16 : 3;
+      const std::size_t bytes = kernel->build(nodes)->memory_bytes();
+      const uint64_t estimate = kernel->table_bytes(nodes);
+      INFO(tokens << " tokens, " << bytes << " bytes, estimate " << estimate);
+      // At least the tokens themselves, and at most the registry's estimate
+      // of building it, which is linear in the tokens (a few hundred bytes
+      // each at most: a bucket index takes up to two 64-byte records per token).
       CHECK(bytes >= tokens * sizeof(uint64_t));
-      CHECK(bytes <= tokens * words * sizeof(uint64_t) + 4096);
+      CHECK(bytes <= estimate);
+      CHECK(estimate <= tokens * 256 + 4096);
     }
   }
   // The generic kernels count 32-bit tokens at their width.
@@ -410,10 +411,16 @@ TEST_CASE("every ring kernel on clustered tokens, built over a given ring", "[sc
       chbench_test::append_random(keys, 2'000, rng);
       const auto want = owners_of(*reference, keys);
       for (const auto* kernel : chbench::kernels_of(Scheme::kRing)) {
-        for (unsigned in_flight : {0u, 1u, 5u, 64u}) {
+        // The kernel's default, and for a kernel with a knob (keys in flight)
+        // its extremes and two values between.
+        std::vector<unsigned> knobs = {0};
+        if (kernel->knob)
+          knobs.insert(knobs.end(), {kernel->knob->min, std::min(5u, kernel->knob->max),
+                                     std::min(64u, kernel->knob->max), kernel->knob->max});
+        for (unsigned knob : knobs) {
           INFO(kernel->full_name()
-               << ", in flight " << in_flight << ", window 2^" << window << ", N = " << n);
-          const auto table = chbench::build_ring_kernel(kernel->name, ring, in_flight);
+               << ", knob " << knob << ", window 2^" << window << ", N = " << n);
+          const auto table = chbench::build_ring_kernel(kernel->name, ring, knob);
           CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*table, keys)) == "");
           std::vector<uint32_t> single(keys.size());
           for (std::size_t i = 0; i < keys.size(); ++i) single[i] = table->owner(keys[i]);

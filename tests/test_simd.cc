@@ -88,17 +88,8 @@ TEST_CASE("simd: targets are reported and can be forced", "[simd]") {
   CHECK(chbench::simd::dispatched_target() == runnable.front());
   // How many targets the per-target loops below cover depends on the build
   // and the CPU: test_simd_targets.cc checks that against the toolchain.
-
-  // is_simd_kernel: the registry's names beginning with "simd", the ring's
-  // S-tree and bucket index, and only those.
-  std::size_t simd_kernels = 0;
-  for (const auto& k : chbench::all_kernels()) {
-    INFO(k.full_name());
-    const bool ring_tree = k.full_name() == "ring/stree" || k.full_name() == "ring/bucketed";
-    CHECK(chbench::simd::is_simd_kernel(k) == (k.name.starts_with("simd") || ring_tree));
-    simd_kernels += chbench::simd::is_simd_kernel(k);
-  }
-  CHECK(simd_kernels > 0);
+  // Which kernels are SIMD the registry says (KernelInfo::simd; see
+  // test_registry.cc).
 }
 
 TEST_CASE("simd: every SIMD kernel matches its reference on every runnable target",
@@ -119,15 +110,15 @@ TEST_CASE("simd: every SIMD kernel matches its reference on every runnable targe
       auto keys = chbench_test::boundary_keys<uint64_t>(entries, 5000, rng);
       chbench_test::append_random(keys, 10'000, rng);
       INFO("N = " << c.n << ", V = " << c.v);
-      for (const auto& kernel : chbench::all_kernels()) {
-        if (!chbench::simd::is_simd_kernel(kernel)) continue;
-        const auto use = kernel.scheme == chbench::Scheme::kRendezvous && c.n > 1000
+      for (const chbench::KernelInfo* kernel : chbench::all_kernels()) {
+        if (!kernel->simd) continue;
+        const auto use = kernel->scheme == chbench::Scheme::kRendezvous && c.n > 1000
                              ? std::span<const uint64_t>(keys).first(3000)
                              : std::span<const uint64_t>(keys);
         const auto want =
-            chbench_test::owners_of(*chbench::build_reference(kernel.scheme, nodes), use);
-        INFO("kernel " << kernel.full_name());
-        chbench_test::check_table(*kernel.build(nodes), use, want);
+            chbench_test::owners_of(*chbench::build_reference(kernel->scheme, nodes), use);
+        INFO("kernel " << kernel->full_name());
+        chbench_test::check_table(*kernel->build(nodes), use, want);
       }
     }
   }
@@ -250,8 +241,15 @@ TEST_CASE("simd: RendezvousSimd keeps the first maximum, equal seeds included", 
 }
 
 TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring]") {
+  // The registry's SIMD ring kernels (KernelInfo::simd), each built over the
+  // ring with make_over_ring at its default knob; test_simd_targets.cc tries
+  // every ring kernel with its knob's range.
   std::mt19937_64 rng(kSeed + 34);
   constexpr uint64_t kHalf = uint64_t{1} << 63;
+  std::vector<const chbench::KernelInfo*> kernels;
+  for (const chbench::KernelInfo* k : chbench::kernels_of(chbench::Scheme::kRing))
+    if (k->simd) kernels.push_back(k);
+  REQUIRE(!kernels.empty());
   std::vector<std::vector<RingEntry<uint64_t>>> rings;
   // Every size 1..70, and sizes around powers of two (the Eytzinger padding to
   // the next full level), spaced so every gap gets a key.
@@ -289,7 +287,9 @@ TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring]") {
       auto entries = rings[r];
       std::sort(entries.begin(), entries.end());
       const std::span<const RingEntry<uint64_t>> sorted(entries);
-      auto keys = chbench_test::boundary_keys<uint64_t>(sorted, 3000, rng);
+      // Every token's neighbours on rings of up to 1,500 tokens, a sample of
+      // them on larger ones.
+      auto keys = chbench_test::boundary_keys<uint64_t>(sorted, 1500, rng);
       keys.insert(keys.end(), {kHalf - 2, kHalf - 1, kHalf, kHalf + 1, kHalf + 2});
       for (uint64_t k = 0; k < 30; ++k) keys.push_back(k);
       chbench_test::append_random(keys, 500, rng);
@@ -298,21 +298,16 @@ TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring]") {
         want[i] = chbench::ring_reference_owner<uint64_t>(sorted, keys[i]);
 
       const auto ring = SortedRing<uint64_t>::from_entries(sorted);
-      const chbench::simd::RingSimdBranchless branchless(ring);
-      const chbench::simd::RingSimdEytzinger eytzinger(ring);
       INFO("target " << chbench::simd::target_name(target) << ", ring " << r << " ("
                      << entries.size() << " entries, " << ring.tokens.size() << " tokens)");
-      {
-        INFO("simd branchless");
-        check_batches([&](auto k, auto o) { branchless.owners(k, o); }, keys, want);
-        CHECK(branchless.memory_bytes() >= ring.tokens.size() * sizeof(uint64_t));
-      }
-      {
-        INFO("simd eytzinger");
-        check_batches([&](auto k, auto o) { eytzinger.owners(k, o); }, keys, want);
-        CHECK(eytzinger.memory_bytes() >= ring.tokens.size() * sizeof(uint64_t));
+      for (const chbench::KernelInfo* kernel : kernels) {
+        INFO("kernel " << kernel->full_name());
+        const auto table = kernel->make_over_ring(ring, 0);
+        check_batches([&](auto k, auto o) { table->owners(k, o); }, keys, want);
+        CHECK(table->memory_bytes() >= ring.tokens.size() * sizeof(uint64_t));
       }
     }
+    // The building blocks of simd.h check their shapes.
     const auto ring = SortedRing<uint64_t>::from_entries(rings[2]);
     std::vector<uint64_t> keys(5, 1);
     std::vector<uint32_t> shorter(4);

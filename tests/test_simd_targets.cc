@@ -5,7 +5,9 @@
 // the registry (the SIMD ones and, harmlessly, the others) is compared with its
 // scheme's reference on adversarial inputs: batches of 0, 1 and sizes that are
 // not a multiple of any lane count or unroll, N = 1, keys equal to tokens and
-// their neighbours, keys equal to node seeds, duplicate tokens, equal
+// their neighbours, keys equal to node seeds, every ring kernel over rings of
+// chosen tokens (duplicates, 0, 2^63, UINT64_MAX, crowded buckets) with its
+// knob at its default and across its range, equal
 // rendezvous scores at every lane offset, jump keys whose first jump is 2^31
 // or 1, and mod-N dividends around multiples of divisors up to 2^32 - 1.
 #include <hwy/targets.h>
@@ -27,8 +29,6 @@
 #include "chbench/modn/modn.h"
 #include "chbench/nodes.h"
 #include "chbench/ring/ring.h"
-#include "chbench/ring/simd_branchless.h"
-#include "chbench/ring/simd_eytzinger.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
@@ -93,14 +93,14 @@ std::vector<uint32_t> in_pieces(std::span<const uint64_t> keys, const Run& run) 
 // Every registry kernel against its scheme's reference: one batch, then pieces.
 void compare_registry(const NodeSet& nodes, std::span<const uint64_t> keys) {
   std::map<Scheme, std::vector<uint32_t>> expected;
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    if (!expected.count(kernel.scheme))
-      expected[kernel.scheme] =
-          chbench_test::owners_of(*chbench::build_reference(kernel.scheme, nodes), keys);
-    const auto& want = expected[kernel.scheme];
-    INFO("kernel " << kernel.full_name() << " (dispatched to "
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    if (!expected.count(kernel->scheme))
+      expected[kernel->scheme] =
+          chbench_test::owners_of(*chbench::build_reference(kernel->scheme, nodes), keys);
+    const auto& want = expected[kernel->scheme];
+    INFO("kernel " << kernel->full_name() << " (dispatched to "
                    << chbench::simd::dispatched_target_name() << ")");
-    const auto table = kernel.build(nodes);
+    const auto table = kernel->build(nodes);
     CHECK(first_mismatch<uint64_t>(keys, want, chbench_test::owners_of(*table, keys)) == "");
     const auto pieces = in_pieces(keys, [&](auto in, auto out) { table->owners(in, out); });
     CHECK(first_mismatch<uint64_t>(keys, want, pieces) == "");
@@ -153,21 +153,35 @@ void check_rendezvous(std::span<const uint64_t> seeds, std::span<const uint64_t>
                                  })) == "");
 }
 
-void check_ring(std::vector<RingEntry<uint64_t>> entries, std::span<const uint64_t> keys) {
+// The knob values a ring kernel is built with on ring number `index`: its
+// default, and for a kernel with a knob one more value of its range, turning
+// through its extremes and its sweep so that the rings together try each.
+std::vector<unsigned> knobs_for(const KernelInfo& kernel, std::size_t index) {
+  if (!kernel.knob) return {0};
+  std::vector<unsigned> values = {kernel.knob->min, kernel.knob->max};
+  values.insert(values.end(), kernel.knob->sweep.begin(), kernel.knob->sweep.end());
+  return {0, values[index % values.size()]};
+}
+
+// Every ring kernel of the registry, built over the ring of `entries` with
+// make_over_ring, against SPEC.md's reference over the same entries.
+void check_ring(std::vector<RingEntry<uint64_t>> entries, std::span<const uint64_t> keys,
+                std::size_t index) {
   std::sort(entries.begin(), entries.end());
   std::vector<uint32_t> want(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     want[i] = chbench::ring_reference_owner<uint64_t>(entries, keys[i]);
   const auto ring = SortedRing<uint64_t>::from_entries(entries);
-  const chbench::simd::RingSimdBranchless branchless(ring);
-  const chbench::simd::RingSimdEytzinger eytzinger(ring);
   INFO(entries.size() << " entries, " << ring.tokens.size() << " distinct tokens");
-  CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
-                                   branchless.owners(in, out);
-                                 })) == "");
-  CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
-                                   eytzinger.owners(in, out);
-                                 })) == "");
+  for (const KernelInfo* kernel : chbench::kernels_of(Scheme::kRing)) {
+    for (unsigned knob : knobs_for(*kernel, index)) {
+      INFO("kernel " << kernel->full_name() << ", knob " << knob);
+      const auto table = kernel->make_over_ring(ring, knob);
+      CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
+                                       table->owners(in, out);
+                                     })) == "");
+    }
+  }
 }
 
 // Dividends at the edges for divisor n: 0, 1, around multiples of n (small,
@@ -224,8 +238,8 @@ void check_current_target(std::mt19937_64& rng) {
   {
     INFO("registry, empty batch");
     std::vector<uint32_t> out = {kGuard};
-    for (const KernelInfo& kernel : chbench::all_kernels()) {
-      kernel.build(chbench::default_nodes(3, 2))->owners({}, std::span<uint32_t>(out).first(0));
+    for (const KernelInfo* kernel : chbench::all_kernels()) {
+      kernel->build(chbench::default_nodes(3, 2))->owners({}, std::span<uint32_t>(out).first(0));
       CHECK(out[0] == kGuard);
     }
   }
@@ -263,25 +277,47 @@ void check_current_target(std::mt19937_64& rng) {
     check_rendezvous(seeds, keys);
   }
 
-  // Rings: duplicate tokens over nodes, the 0 / 2^63 / UINT64_MAX extremes
-  // (where the top-bit flip for signed compares matters), and every Eytzinger
-  // shape up to 70 tokens plus 2^k - 1, 2^k, 2^k + 1.
+  // Rings, every ring kernel of the registry over each (its knob at its
+  // default and at one more value): duplicate tokens over nodes, the 0 / 2^63
+  // / UINT64_MAX extremes (where the top-bit flip for signed compares
+  // matters), every Eytzinger shape up to 70 tokens plus 2^k - 1, 2^k,
+  // 2^k + 1, and tokens crowded into one bucket of a bucket index (an
+  // overfull bucket among normal ones, then all of them).
   const std::vector<uint64_t> extremes = {
       0,          1,     (uint64_t{1} << 63) - 1, uint64_t{1} << 63, (uint64_t{1} << 63) + 1,
       kMax64 - 1, kMax64};
-  for (std::size_t size : {1,  2,  3,  4,  5,  6,  7,   8,   9,   15,   16,   17,  31,
-                           32, 33, 63, 64, 65, 70, 127, 128, 129, 1023, 1024, 1025}) {
+  const std::size_t sizes[] = {1,  2,  3,  4,  5,  6,  7,   8,   9,   15,   16,   17,  31,
+                               32, 33, 63, 64, 65, 70, 127, 128, 129, 1023, 1024, 1025};
+  std::size_t index = 0;
+  const auto check_with_keys = [&](const std::vector<RingEntry<uint64_t>>& entries) {
+    std::vector<uint64_t> ring_keys = extremes;
+    for (const auto& e : entries)
+      for (uint64_t k : {e.token - 1, e.token, e.token + 1}) ring_keys.push_back(k);
+    chbench_test::append_random(ring_keys, 100, rng);
+    check_ring(entries, ring_keys, index++);
+  };
+  for (std::size_t size : sizes) {
     std::vector<RingEntry<uint64_t>> entries;
     for (std::size_t i = 0; i < size; ++i) {
       const uint64_t token = i < extremes.size() && size > 8 ? extremes[i] : rng();
       entries.push_back({token, static_cast<uint32_t>(rng() % 5)});
       if (i % 4 == 3) entries.push_back({token, static_cast<uint32_t>(rng() % 5)});  // duplicate
     }
-    std::vector<uint64_t> ring_keys = extremes;
-    for (const auto& e : entries)
-      for (uint64_t k : {e.token - 1, e.token, e.token + 1}) ring_keys.push_back(k);
-    chbench_test::append_random(ring_keys, 100, rng);
-    check_ring(entries, ring_keys);
+    check_with_keys(entries);
+  }
+  {
+    std::vector<RingEntry<uint64_t>> entries;  // only the extremes, each on two nodes
+    for (uint64_t t : extremes)
+      entries.insert(entries.end(), {{t, static_cast<uint32_t>(rng() % 5)}, {t, 5}});
+    check_with_keys(entries);
+  }
+  for (std::size_t crowded : {120, 300}) {
+    std::vector<RingEntry<uint64_t>> entries;
+    const uint64_t base = rng();
+    for (std::size_t i = 0; i < 300; ++i)
+      entries.push_back(
+          {i < crowded ? base + rng() % 4096 : rng(), static_cast<uint32_t>(rng() % 5)});
+    check_with_keys(entries);
   }
 
   // Jump: first jumps of exactly 2^31 (top state bits 0) and of 1 (all ones),
@@ -420,19 +456,13 @@ TEST_CASE("ForcedTarget forces each runnable target and restores dispatch", "[si
   CHECK(chbench::simd::dispatched_target() == runnable.front());
 }
 
-TEST_CASE("the SIMD kernels are registered and their builders reject bad input", "[simd]") {
-  using chbench::find_kernel;
-  for (const auto& [scheme, name] :
-       std::vector<std::pair<Scheme, const char*>>{{Scheme::kRendezvous, "simd_nodes"},
-                                                   {Scheme::kRendezvous, "simd_keys"},
-                                                   {Scheme::kJump, "simd"},
-                                                   {Scheme::kRing, "simd_branchless"},
-                                                   {Scheme::kRing, "simd_eytzinger"},
-                                                   {Scheme::kModN, "simd"}}) {
-    INFO(name);
-    CHECK(chbench::simd::is_simd_kernel(find_kernel(scheme, name)));
+TEST_CASE("the SIMD kernels and their building blocks reject bad input", "[simd]") {
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    if (!kernel->simd) continue;
+    INFO("kernel " << kernel->full_name());
+    CHECK_THROWS_AS(kernel->build(NodeSet{}), std::invalid_argument);
+    CHECK_THROWS_AS(kernel->build(NodeSet{{"a", "a"}, 1}), std::invalid_argument);
   }
-  CHECK_FALSE(chbench::simd::is_simd_kernel(find_kernel(Scheme::kJump, "scalar")));
 
   std::vector<uint64_t> keys(3);
   std::vector<uint32_t> out(2);
@@ -448,10 +478,6 @@ TEST_CASE("the SIMD kernels are registered and their builders reject bad input",
   const chbench::simd::RendezvousSimd hrw(std::vector<uint64_t>{1, 2});
   CHECK_THROWS_AS(hrw.owners_across_nodes(keys, out), std::invalid_argument);
   CHECK_THROWS_AS(hrw.owners_across_keys(keys, out), std::invalid_argument);
-  CHECK_THROWS_AS(chbench::simd::build_jump_simd(NodeSet{}), std::invalid_argument);
-  CHECK_THROWS_AS(chbench::simd::build_hrw_simd_keys(NodeSet{}), std::invalid_argument);
-  CHECK_THROWS_AS(chbench::simd::build_ring_simd_eytzinger(NodeSet{}), std::invalid_argument);
-  CHECK_THROWS_AS(chbench::simd::build_modn_simd(NodeSet{}), std::invalid_argument);
 }
 
 TEST_CASE("every SIMD kernel keeps to its spans at every batch length, on every target",
@@ -468,11 +494,11 @@ TEST_CASE("every SIMD kernel keeps to its spans at every batch length, on every 
   const NodeSet nodes = chbench::default_nodes(37, 5);
   std::vector<uint64_t> pool = adversarial_keys(nodes, 200, rng);
   pool.resize(129);
-  for (const KernelInfo& kernel : chbench::all_kernels()) {
-    if (!chbench::simd::is_simd_kernel(kernel)) continue;
-    INFO("kernel " << kernel.full_name());
-    const auto reference = chbench::build_reference(kernel.scheme, nodes);
-    const auto table = kernel.build(nodes);
+  for (const KernelInfo* kernel : chbench::all_kernels()) {
+    if (!kernel->simd) continue;
+    INFO("kernel " << kernel->full_name());
+    const auto reference = chbench::build_reference(kernel->scheme, nodes);
+    const auto table = kernel->build(nodes);
     for (std::size_t length = 0; length <= pool.size(); ++length) {
       const std::vector<uint64_t> keys(pool.begin(), pool.begin() + length);
       std::vector<uint32_t> want(length), got(length);

@@ -38,8 +38,11 @@ Fleet& Fleet::leave(std::string_view name) {
   if (names.size() == 1)
     throw std::invalid_argument("node '" + std::string(name) +
                                 "' is the last one; a fleet keeps at least one node");
+  // `name` may view the very string erased here (leave(nodes().names[i])):
+  // keep the node's own name before the erase moves or frees it.
+  std::string gone = std::move(*it);
   names.erase(it);
-  history_.push_back({FleetChange::Kind::kLeave, std::string(name)});
+  history_.push_back({FleetChange::Kind::kLeave, std::move(gone)});
   return *this;
 }
 

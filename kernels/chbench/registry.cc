@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chbench/jump/jump.h"
+#include "chbench/maglev/maglev.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
@@ -86,7 +87,7 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .removal = Removal::kAnyNode,
      .removal_note = "any node can leave: its keys move, and a few between survivors (minimal "
                      "disruption, not zero)",
-     .max_nodes = 0xffffffffu,
+     .max_nodes = kMaglevMaxTableSize,
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},

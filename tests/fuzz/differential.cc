@@ -10,7 +10,10 @@
 //              bytes included) and V; every kernel of that scheme in
 //              chbench::all_kernels() is built and compared with
 //              build_reference(). Kernels added to the registry later are
-//              covered without a change here. A node list the reference
+//              covered without a change here. A kernel with a knob
+//              (KernelInfo::knob: keys in flight) is built with a value from
+//              the input: its default, an end of its range, a value of its
+//              sweep or any value in range. A node list the reference
 //              rejects must be rejected by every kernel with the same
 //              exception type. Maglev's table size M comes from the input
 //              (primes, non-primes and M below N included). Node weights
@@ -19,8 +22,9 @@
 //              node list of a test can reach (jump up to 2^31 - 1, mod-N up
 //              to 2^32 - 1), against h % N and jump_hash().
 //   tokens     a ring built from tokens taken from the input (duplicates over
-//              nodes, 0, 2^63, UINT64_MAX), searched by the scalar and SIMD
-//              ring searches, against ring_reference_owner().
+//              nodes, 0, 2^63, UINT64_MAX), searched by every ring kernel of
+//              the registry built over it (KernelInfo::make_over_ring), knobs
+//              from the input as above, against ring_reference_owner().
 //   seeds      rendezvous over node seeds taken from the input (equal seeds,
 //              so equal scores at any lane), both SIMD kernels against
 //              rendezvous_owner().
@@ -35,8 +39,9 @@
 // around 2^63 and around powers of two. Every batch lives in a heap buffer
 // of exactly its size, so AddressSanitizer reports a kernel that reads a key
 // or writes an owner past the end; the batch is run whole, in pieces of sizes
-// taken from the input (tails shorter than any lane count or unroll), and,
-// when the input says so, through a ThreadTeam of two threads.
+// taken from the input (tails shorter than any lane count or unroll), a
+// registry table also one key at a time (OwnerTable::owner) and, when the
+// input says so, through a ThreadTeam of two threads.
 //
 // On the first owner that differs, the harness prints the case, kernel,
 // target, key and both owners on stderr and aborts, which libFuzzer reports
@@ -66,12 +71,7 @@
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
 #include "chbench/profiles/profiles.h"
-#include "chbench/ring/branchless.h"
-#include "chbench/ring/eytzinger.h"
-#include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
-#include "chbench/ring/simd_branchless.h"
-#include "chbench/ring/simd_eytzinger.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 
@@ -197,8 +197,9 @@ Batch decode_batch(FuzzedDataProvider& in, std::span<const uint64_t> anchors) {
 }
 
 // Runs `lookup` over the batch whole, piece by piece (each piece copied into
-// its own exact-size buffers) and, if asked, through `team` (the OwnerTable
-// itself, as the bench runs it), and compares every owner with `want`.
+// its own exact-size buffers) and, given the OwnerTable itself, one key at a
+// time and, if asked, through a ThreadTeam (as the bench runs it), and
+// compares every owner with `want`.
 void check(const Context& c, const std::string& kernel, const Lookup& lookup, const Batch& b,
            std::span<const uint32_t> want, const chbench::OwnerTable* table = nullptr) {
   Owners whole(b.keys.size());
@@ -212,7 +213,16 @@ void check(const Context& c, const std::string& kernel, const Lookup& lookup, co
     compare(c, kernel, "piece at " + std::to_string(at), piece, want.subspan(at, size), out);
     at += size;
   }
-  if (b.threads && table) {
+  if (!table) return;
+  for (std::size_t i = 0; i < b.keys.size(); ++i) {
+    const uint32_t got = table->owner(b.keys[i]);
+    if (got != want[i])
+      fail(c, kernel,
+           "one key at a time: key [" + std::to_string(i) + "] = " + hex(b.keys[i]) +
+               ": reference owner " + std::to_string(want[i]) + ", kernel owner " +
+               std::to_string(got));
+  }
+  if (b.threads) {
     static chbench::ThreadTeam team(2);
     Owners out(b.keys.size());
     team.owners(*table, b.keys, out);
@@ -266,24 +276,47 @@ std::unique_ptr<chbench::OwnerTable> build(
   return nullptr;
 }
 
-// Builds every kernel of `scheme` in the registry with `make` and checks it
-// against the reference: the same exception type when building (none when
-// ref_error is empty), then the same owners of the batch.
-void check_kernels(
-    const Context& c, Scheme scheme, const std::string& ref_error, const Batch& batch,
-    std::span<const uint32_t> want,
-    const std::function<std::unique_ptr<chbench::OwnerTable>(const chbench::KernelInfo&)>& make) {
-  for (const chbench::KernelInfo& kernel : chbench::all_kernels()) {
-    if (kernel.scheme != scheme) continue;
+// A value for the kernel's knob (0, its default, for a kernel without one):
+// the default, an end of its range, a value of its sweep, or any in range.
+unsigned decode_knob(FuzzedDataProvider& in, const chbench::KernelInfo& kernel) {
+  if (!kernel.knob) return 0;
+  const chbench::Knob& knob = *kernel.knob;
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0:
+      return 0;
+    case 1:
+      return in.ConsumeBool() ? knob.min : knob.max;
+    case 2:
+      return knob.sweep.empty()
+                 ? knob.min
+                 : knob.sweep[in.ConsumeIntegralInRange<std::size_t>(0, knob.sweep.size() - 1)];
+    default:
+      return in.ConsumeIntegralInRange<unsigned>(knob.min, knob.max);
+  }
+}
+
+using Make =
+    std::function<std::unique_ptr<chbench::OwnerTable>(const chbench::KernelInfo&, unsigned knob)>;
+
+// Builds every kernel of `scheme` in the registry with `make` (knobs decoded
+// from `knobs`, or 0 without it) and checks it against the reference: the
+// same exception type when building (none when ref_error is empty), then the
+// same owners of the batch.
+void check_kernels(const Context& c, Scheme scheme, const std::string& ref_error,
+                   const Batch& batch, std::span<const uint32_t> want, const Make& make,
+                   FuzzedDataProvider* knobs = nullptr) {
+  for (const chbench::KernelInfo* kernel : chbench::kernels_of(scheme)) {
+    const unsigned knob = knobs ? decode_knob(*knobs, *kernel) : 0;
+    const std::string name = kernel->full_name() + (knob ? " knob " + std::to_string(knob) : "");
     std::string error;
-    const auto table = build([&] { return make(kernel); }, error);
+    const auto table = build([&] { return make(*kernel, knob); }, error);
     if (error != ref_error)
-      fail(c, kernel.full_name(),
+      fail(c, name,
            "building: reference " + (ref_error.empty() ? "succeeded" : "threw " + ref_error) +
                ", kernel " + (error.empty() ? "succeeded" : "threw " + error));
     if (!table) continue;
     const Lookup lookup = [&](auto keys, auto out) { table->owners(keys, out); };
-    check(c, kernel.full_name(), lookup, batch, want, table.get());
+    check(c, name, lookup, batch, want, table.get());
   }
 }
 
@@ -325,8 +358,10 @@ void run_registry(FuzzedDataProvider& in, Context& c) {
     want.resize(batch.keys.size());
     reference->owners(batch.keys, want);
   }
-  check_kernels(c, scheme, ref_error, batch, want,
-                [&](const chbench::KernelInfo& kernel) { return kernel.build(nodes); });
+  check_kernels(
+      c, scheme, ref_error, batch, want,
+      [&](const chbench::KernelInfo& kernel, unsigned knob) { return kernel.build(nodes, knob); },
+      &in);
 }
 
 // ---- N beyond any node list: mod-N and jump arithmetic ----------------------------
@@ -391,21 +426,12 @@ void run_tokens(FuzzedDataProvider& in, Context& c) {
   for (std::size_t i = 0; i < want.size(); ++i)
     want[i] = chbench::ring_reference_owner<uint64_t>(entries, batch.keys[i]);
 
-  const chbench::RingLowerBound<uint64_t> lower_bound(ring);
-  const chbench::RingBranchless<uint64_t> branchless(ring);
-  const chbench::RingEytzinger<uint64_t> eytzinger(ring);
-  const chbench::simd::RingSimdBranchless simd_branchless(ring);
-  const chbench::simd::RingSimdEytzinger simd_eytzinger(ring);
-  check(
-      c, "RingLowerBound", [&](auto k, auto o) { lower_bound.owners(k, o); }, batch, want);
-  check(
-      c, "RingBranchless", [&](auto k, auto o) { branchless.owners(k, o); }, batch, want);
-  check(
-      c, "RingEytzinger", [&](auto k, auto o) { eytzinger.owners(k, o); }, batch, want);
-  check(
-      c, "RingSimdBranchless", [&](auto k, auto o) { simd_branchless.owners(k, o); }, batch, want);
-  check(
-      c, "RingSimdEytzinger", [&](auto k, auto o) { simd_eytzinger.owners(k, o); }, batch, want);
+  check_kernels(
+      c, Scheme::kRing, "", batch, want,
+      [&](const chbench::KernelInfo& kernel, unsigned knob) {
+        return kernel.make_over_ring(ring, knob);
+      },
+      &in);
 }
 
 // ---- rendezvous over chosen seeds -------------------------------------------------------
@@ -487,9 +513,10 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     want.resize(batch.keys.size());
     reference->owners(batch.keys, want);
   }
-  check_kernels(c, scheme, ref_error, batch, want, [&](const chbench::KernelInfo& kernel) {
-    return chbench::build_profile_table(profile, cluster, kernel.name);
-  });
+  check_kernels(c, scheme, ref_error, batch, want,
+                [&](const chbench::KernelInfo& kernel, unsigned) {
+                  return chbench::build_profile_table(profile, cluster, kernel.name);
+                });
 }
 
 }  // namespace

@@ -7,7 +7,9 @@
 #include <span>
 #include <stdexcept>
 
+#include "chbench/kernel_glue.h"
 #include "chbench/memory.h"
+#include "chbench/registry.h"
 
 namespace chbench::simd {
 
@@ -31,6 +33,10 @@ RendezvousSimd::RendezvousSimd(std::span<const uint64_t> seeds)
     const uint64_t s = seeds[i < seeds.size() ? i : 0];
     mixed_[i] = s ^ (s >> 33);
   }
+}
+
+uint64_t rendezvous_simd_bytes(const Fleet& f) {
+  return glue::saturating_add(registry::hrw_reference_bytes(f), 2048);
 }
 
 }  // namespace chbench::simd

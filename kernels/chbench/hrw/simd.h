@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <span>
 
+#include "chbench/fleet.h"
 #include "chbench/memory.h"
 
 namespace chbench::simd {
@@ -48,5 +49,10 @@ class RendezvousSimd {
   std::size_t padded_;          // n_ rounded up to 256: whole groups of 4 vectors
   TableArray<uint64_t> mixed_;  // seed ^ (seed >> 33); padding repeats node 0
 };
+
+// KernelInfo::table_bytes of the SIMD rendezvous kernels: the seeds, as the
+// reference's estimate, and a table of them padded to whole groups of 256
+// (RendezvousSimd), at least 2 KiB. Saturates.
+uint64_t rendezvous_simd_bytes(const Fleet& fleet);
 
 }  // namespace chbench::simd

@@ -183,7 +183,7 @@ constinit const KernelInfo registry::hrw_simd_keys{
     .rank = 0,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_keys, build>,
-    .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
+    .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
 };
 

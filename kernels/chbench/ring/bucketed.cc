@@ -106,7 +106,8 @@ constinit const Knob kBucketDistance{"prefetch distance",
 // for tables of up to 4 MiB.
 uint64_t bucketed_bytes(const Fleet& f) {
   const uint64_t tokens = glue::ring_tokens(f);
-  return glue::saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80));
+  return glue::saturating_add(glue::saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80)),
+                              glue::kLayoutBytes);
 }
 
 }  // namespace

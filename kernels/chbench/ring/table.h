@@ -58,11 +58,17 @@ class RingSimdTable final : public OwnerTable {
 // N * V, saturating.
 inline uint64_t ring_tokens(const Fleet& f) { return saturating_mul(f.size(), f.nodes().vnodes); }
 
+// The fixed part of a ring kernel's layout (whole 64-byte records and nodes,
+// at least one of each, at least 4 buckets: 320 B for a ring of one token)
+// lies within kLayoutBytes.
+inline constexpr uint64_t kLayoutBytes = 4096;
+
 // A ring kernel's peak: the sorted entries (16 B/token) and the SortedRing (12
-// B/token) alive while its own layout of `layout` B/token is built.
+// B/token) alive while its own layout of `layout` B/token is built, and the
+// layout's fixed part.
 template <unsigned Layout>
 uint64_t ring_bytes(const Fleet& f) {
-  return saturating_mul(ring_tokens(f), 16 + 12 + Layout);
+  return saturating_add(saturating_mul(ring_tokens(f), 16 + 12 + Layout), kLayoutBytes);
 }
 
 // make_over_ring of kernel K (no knob): RingTable<Search> over the ring.

@@ -1,0 +1,621 @@
+// The registry (scheme.h) and the fleet (fleet.h): what each scheme and each
+// kernel says it is, checked against what it does. Every loop runs over
+// all_scheme_infos() and all_kernels(), so a scheme or kernel added later is
+// checked without an edit here; the few names below are fixtures that pin
+// facts the registry was introduced to state (the drift of issue 12: which
+// kernels are SIMD, what each is compared with, the ring's default).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <new>
+#include <ostream>
+#include <random>
+#include <set>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "chbench/fleet.h"
+#include "chbench/hash.h"
+#include "chbench/jump/jump.h"
+#include "chbench/maglev/maglev.h"
+#include "chbench/nodes.h"
+#include "chbench/ring/ring.h"
+#include "chbench/scheme.h"
+#include "support.h"
+
+using Catch::Matchers::Contains;
+using chbench::Fleet;
+using chbench::FleetChange;
+using chbench::KernelInfo;
+using chbench::NodeSet;
+using chbench::Scheme;
+using chbench::SchemeInfo;
+using chbench_test::first_mismatch;
+using chbench_test::kSeed;
+using chbench_test::owners_of;
+
+namespace {
+
+// What a call did: "" when it returned, else the exception's type and message.
+struct Outcome {
+  std::string type, message;
+  friend bool operator==(const Outcome&, const Outcome&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Outcome& o) {
+  return os << (o.type.empty() ? "returned" : o.type + ": " + o.message);
+}
+
+template <class F>
+Outcome outcome_of(const F& f) {
+  try {
+    f();
+    return {};
+  } catch (const std::length_error& e) {
+    return {"std::length_error", e.what()};
+  } catch (const std::invalid_argument& e) {
+    return {"std::invalid_argument", e.what()};
+  } catch (const std::bad_alloc& e) {
+    return {"std::bad_alloc", e.what()};
+  }
+}
+
+// The boundary keys of the fleet's ring (its tokens and their neighbours, 0,
+// UINT64_MAX) and `random` uniform keys: enough to tell two placements apart.
+std::vector<uint64_t> keys_for(const NodeSet& nodes, std::size_t random, std::mt19937_64& rng) {
+  auto keys = chbench_test::boundary_keys<uint64_t>(chbench::ring_entries(nodes), 1000, rng);
+  chbench_test::append_random(keys, random, rng);
+  return keys;
+}
+
+// The owners' names, so that placements over different node lists compare.
+std::vector<std::string> owner_names(const chbench::OwnerTable& table, const NodeSet& nodes,
+                                     std::span<const uint64_t> keys) {
+  std::vector<std::string> names;
+  for (uint32_t o : owners_of(table, keys)) names.push_back(nodes.names.at(o));
+  return names;
+}
+
+std::size_t scheme_position(Scheme s) {
+  const auto infos = chbench::all_scheme_infos();
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (infos[i].id == s) return i;
+  return infos.size();
+}
+
+}  // namespace
+
+// ---- schemes ---------------------------------------------------------------------
+
+TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()", "[registry]") {
+  const auto infos = chbench::all_scheme_infos();
+  const auto schemes = chbench::all_schemes();
+  REQUIRE(infos.size() == schemes.size());
+  std::set<std::string_view> names;
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const SchemeInfo& s = infos[i];
+    INFO("scheme " << s.name);
+    CHECK(s.id == schemes[i]);
+    CHECK(&chbench::scheme_info(s.id) == &s);
+    CHECK(chbench::scheme_name(s.id) == s.name);
+    CHECK(!s.title.empty());
+    CHECK(!s.source.empty());
+    CHECK(!s.removal_note.empty());
+    CHECK(s.max_nodes >= 1);
+    CHECK(s.max_nodes <= 0xffffffffu);  // owners are uint32_t
+    CHECK(s.reference != nullptr);
+    CHECK(s.check != nullptr);
+    CHECK(s.reference_bytes != nullptr);
+    CHECK((s.params & ~unsigned{chbench::kParamVnodes | chbench::kParamTableSize |
+                                chbench::kParamWeights | chbench::kParamCapacity}) == 0);
+    CHECK(names.insert(s.name).second);
+    for (auto alias : s.aliases) CHECK(names.insert(alias).second);  // no name is taken twice
+  }
+  // The order of the plots and tables (schemes added later come after these),
+  // and what each scheme reads.
+  const Scheme first[] = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous, Scheme::kJump,
+                          Scheme::kMaglev};
+  REQUIRE(infos.size() >= std::size(first));
+  for (std::size_t i = 0; i < std::size(first); ++i) CHECK(infos[i].id == first[i]);
+  CHECK(chbench::scheme_info(Scheme::kRendezvous).name == "hrw");
+  CHECK(chbench::scheme_info(Scheme::kRing).takes(chbench::kParamVnodes));
+  CHECK(chbench::scheme_info(Scheme::kMaglev).takes(chbench::kParamTableSize));
+  CHECK(chbench::scheme_info(Scheme::kJump).max_nodes == chbench::kJumpMaxBuckets);
+  CHECK(chbench::scheme_info(Scheme::kMaglev).max_nodes <= chbench::kMaglevMaxTableSize);
+  CHECK(chbench::scheme_info(Scheme::kJump).removal == chbench::Removal::kLastOnly);
+  CHECK(chbench::scheme_info(Scheme::kModN).removal == chbench::Removal::kNone);
+}
+
+TEST_CASE("registry: parse_scheme takes names and aliases, and lists the schemes otherwise",
+          "[registry][errors]") {
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    CHECK(chbench::parse_scheme(s.name) == s.id);
+    for (auto alias : s.aliases) CHECK(chbench::parse_scheme(alias) == s.id);
+  }
+  CHECK(chbench::parse_scheme("rendezvous") == Scheme::kRendezvous);
+  for (const char* unknown : {"", "anchor", "RING", "ring ", "mod-n", "ketama", "ring/eytzinger"}) {
+    INFO("'" << unknown << "'");
+    CHECK_THROWS_AS(chbench::parse_scheme(unknown), std::invalid_argument);
+    CHECK_THROWS_WITH(chbench::parse_scheme(unknown),
+                      Contains("unknown scheme '" + std::string(unknown) + "'"));
+    for (const SchemeInfo& s : chbench::all_scheme_infos())
+      CHECK_THROWS_WITH(chbench::parse_scheme(unknown), Contains(std::string(s.name)));
+  }
+}
+
+TEST_CASE("registry: a scheme reads only the parameters it says it takes", "[registry]") {
+  // V and M changed one at a time: a scheme that does not take the parameter
+  // places every key as before, one that takes it moves some.
+  std::mt19937_64 rng(kSeed + 80);
+  const NodeSet base{chbench::default_nodes(12, 4).names, 4, 4093};
+  const auto keys = keys_for(base, 3000, rng);
+  NodeSet more_vnodes = base, other_size = base;
+  more_vnodes.vnodes = 9;
+  other_size.table_size = 65537;
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    const auto before = owners_of(*s.reference(base), keys);
+    const auto v = owners_of(*s.reference(more_vnodes), keys);
+    const auto m = owners_of(*s.reference(other_size), keys);
+    CHECK((v != before) == s.takes(chbench::kParamVnodes));
+    CHECK((m != before) == s.takes(chbench::kParamTableSize));
+    for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+      INFO("kernel " << k->full_name());
+      CHECK(first_mismatch<uint64_t>(keys, v, owners_of(*k->build(more_vnodes), keys)) == "");
+      CHECK(first_mismatch<uint64_t>(keys, m, owners_of(*k->build(other_size), keys)) == "");
+    }
+  }
+}
+
+TEST_CASE("registry: removal says which leaves keep the survivors' keys in place", "[registry]") {
+  // The keys that move between two survivors when one node leaves: none for
+  // a ring or rendezvous, a few for Maglev (kAnyNode), none for jump's last
+  // bucket but many for any other (kLastOnly), many for mod-N (kNone).
+  const NodeSet nodes = chbench::default_nodes(20, 40);
+  const auto keys = chbench::default_key_hashes(20'000);
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    const auto before = owner_names(*s.reference(nodes), nodes, keys);
+    for (const std::string& gone : {nodes.names[7], nodes.names.back()}) {
+      Fleet fleet(nodes);
+      fleet.leave(gone);
+      const auto after = owner_names(*s.reference(fleet), fleet.nodes(), keys);
+      std::size_t moved = 0;
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        moved += before[i] != gone && after[i] != before[i];
+      INFO("scheme " << s.name << ", " << gone << " leaves: " << moved << " of " << keys.size()
+                     << " keys move between survivors");
+      const bool last = gone == nodes.names.back();
+      switch (s.removal) {
+        case chbench::Removal::kAnyNode:
+          CHECK(moved <= keys.size() / 50);
+          if (s.id == Scheme::kRing || s.id == Scheme::kRendezvous) CHECK(moved == 0);
+          break;
+        case chbench::Removal::kLastOnly:
+          CHECK((last ? moved == 0 : moved > keys.size() / 4));
+          break;
+        case chbench::Removal::kNone:
+          CHECK(moved > keys.size() / 4);
+          break;
+      }
+    }
+  }
+}
+
+// Fleets, good and bad, for every scheme: check() and the reference must agree
+// on each (a scheme that ignores V or M accepts the rows about them).
+struct FleetCase {
+  const char* what;
+  NodeSet nodes;
+};
+
+std::vector<FleetCase> fleet_cases() {
+  const auto names = [](uint32_t n) { return chbench::default_nodes(n).names; };
+  return {
+      {"N = 0", NodeSet{{}, 1}},
+      {"N = 0, V = 3", NodeSet{{}, 3}},
+      {"duplicate names", NodeSet{{"a", "b", "a"}, 2}},
+      {"an empty name", NodeSet{{"a", ""}, 1}},
+      {"V = 0", NodeSet{{"a", "b"}, 0}},
+      {"2^32 ring tokens (2 x 2^31)", NodeSet{{"a", "b"}, 0x80000000u}},
+      {"2^32 ring tokens (4 x 2^30)", NodeSet{{"a", "b", "c", "d"}, 0x40000000u}},
+      {"M = 0", NodeSet{names(3), 1, 0}},
+      {"M = 1", NodeSet{names(1), 1, 1}},
+      {"M = 4, not prime", NodeSet{names(3), 1, 4}},
+      {"M = 65536, not prime", NodeSet{names(3), 1, 65536}},
+      {"M = 2 below N = 3", NodeSet{names(3), 1, 2}},
+      {"M = 2^32 - 5, prime above the maximum", NodeSet{names(3), 1, 4294967291u}},
+      {"M = 3 = N", NodeSet{names(3), 2, 3}},
+      {"M = 2, N = 1", NodeSet{names(1), 1, 2}},
+      {"N = 1", NodeSet{names(1), 1}},
+      {"N = 5, V = 7, names with NUL and '#'",
+       NodeSet{{"a", "#", std::string("\0b", 2), "a#0", "\xc3\xa9"}, 7, 251}},
+  };
+}
+
+TEST_CASE("registry: check() refuses exactly the fleets the reference refuses, with its message",
+          "[registry][errors]") {
+  for (const FleetCase& c : fleet_cases()) {
+    INFO(c.what);
+    for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+      INFO("scheme " << s.name);
+      const Fleet fleet(c.nodes);
+      const Outcome checked = outcome_of([&] { s.check(fleet); });
+      const Outcome built = outcome_of([&] { s.reference(fleet); });
+      CHECK(checked == built);
+      CHECK(checked.message.find('\n') == std::string::npos);  // one line
+      CHECK(checked.type != "std::bad_alloc");
+      for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+        INFO("kernel " << k->full_name());
+        CHECK(outcome_of([&] { k->build(fleet); }).type == checked.type);
+      }
+    }
+  }
+  // The rows whose outcome depends on the scheme, stated.
+  const SchemeInfo& ring = chbench::scheme_info(Scheme::kRing);
+  const SchemeInfo& maglev = chbench::scheme_info(Scheme::kMaglev);
+  CHECK_THROWS_AS(ring.check(NodeSet{{"a", "b"}, 0x80000000u}), std::length_error);
+  CHECK_THROWS_WITH(ring.check(NodeSet{{"a", "b"}, 0x80000000u}),
+                    Contains("4294967296 tokens exceeds the 2^32 - 1"));
+  CHECK_THROWS_WITH(maglev.check(NodeSet{{"a", "b", "c"}, 1, 4}), Contains("prime"));
+  CHECK_THROWS_WITH(maglev.check(NodeSet{{"a", "b", "c"}, 1, 2}), Contains("below the 3 nodes"));
+  CHECK_NOTHROW(chbench::scheme_info(Scheme::kJump).check(NodeSet{{"a", "b"}, 0x80000000u}));
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    CHECK_THROWS_WITH(s.check(NodeSet{}), Contains("N = 0"));
+    CHECK_THROWS_WITH(s.check(NodeSet{{"a", "b"}, 0}), Contains("V = 0"));
+    CHECK_THROWS_WITH(s.check(NodeSet{{"a", "b", "a"}, 1}), Contains("duplicate node name 'a'"));
+  }
+}
+
+TEST_CASE("registry: check() and the memory estimates never build the table",
+          "[registry][memory]") {
+  // Fleets whose tables would take tens of GiB: check() answers at once (an
+  // allocation of that size would fail or abort the test), and the estimates
+  // count what building would take.
+  const auto& ring = chbench::scheme_info(Scheme::kRing);
+  const NodeSet too_many{{"a", "b"}, 0x80000000u};           // 2^32 tokens, one too many
+  CHECK_THROWS_AS(ring.check(too_many), std::length_error);  // the kernels: test_nodes.cc
+  const NodeSet largest{{"a"}, 0xffffffffu};  // 2^32 - 1 tokens: the most a ring indexes
+  CHECK_NOTHROW(ring.check(largest));
+  const uint64_t tokens = 0xffffffffu;
+  CHECK(ring.reference_bytes(largest) == tokens * sizeof(chbench::RingEntry<uint64_t>));
+  for (const KernelInfo* k : chbench::kernels_of(Scheme::kRing)) {
+    INFO("kernel " << k->full_name());
+    // The sorted entries and the SortedRing are alive while any layout is built.
+    CHECK(k->table_bytes(largest) >= tokens * (16 + 12));
+  }
+  const auto& maglev = chbench::scheme_info(Scheme::kMaglev);
+  const NodeSet widest{{"a", "b"}, 1, chbench::kMaglevMaxTableSize};  // 2^31 - 1 is prime
+  CHECK_NOTHROW(maglev.check(widest));
+  CHECK(maglev.reference_bytes(widest) >= uint64_t{chbench::kMaglevMaxTableSize} * 4);
+  for (const KernelInfo* k : chbench::kernels_of(Scheme::kMaglev))
+    CHECK(k->table_bytes(widest) >= uint64_t{chbench::kMaglevMaxTableSize} * 4);
+}
+
+TEST_CASE("registry: memory estimates bound what the built tables hold", "[registry][memory]") {
+  // table_bytes is a peak estimate (what building takes, with the table), so
+  // it is at least the table's own memory_bytes; reference_bytes likewise.
+  // Ring sizes around the bucket index's 4 MiB step (65,536 tokens) included.
+  struct Case {
+    uint32_t n, v, m;
+  };
+  for (const Case& c : {Case{1, 1, 2}, Case{2, 1, 3}, Case{3, 7, 251}, Case{5, 200, 4093},
+                        Case{64, 1024, 65537}, Case{1, 65537, 65537}, Case{1000, 100, 65537}}) {
+    const NodeSet nodes{chbench::default_nodes(c.n).names, c.v, c.m};
+    INFO("N = " << c.n << ", V = " << c.v << ", M = " << c.m);
+    for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+      INFO("reference of " << s.name);
+      CHECK(s.reference_bytes(nodes) >= s.reference(nodes)->memory_bytes());
+    }
+    for (const KernelInfo* k : chbench::all_kernels()) {
+      const uint64_t estimate = k->table_bytes(nodes);
+      const std::size_t held = k->build(nodes)->memory_bytes();
+      INFO("kernel " << k->full_name() << ": estimate " << estimate << " B, table " << held
+                     << " B");
+      CHECK(estimate >= held);
+    }
+  }
+}
+
+// ---- kernels ---------------------------------------------------------------------
+
+TEST_CASE("registry: kernels are grouped by scheme and found by name", "[registry]") {
+  const auto kernels = chbench::all_kernels();
+  REQUIRE(!kernels.empty());
+  std::set<std::string> full_names;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const KernelInfo* k = kernels[i];
+    INFO("kernel " << k->full_name());
+    CHECK(!k->name.empty());
+    CHECK(k->name.find('/') == std::string_view::npos);
+    CHECK(!k->summary.empty());
+    CHECK(k->make != nullptr);
+    CHECK(k->table_bytes != nullptr);
+    // Rings of given tokens exist for the ring only.
+    CHECK((k->make_over_ring != nullptr) == (k->scheme == Scheme::kRing));
+    CHECK(&k->scheme_info() == &chbench::scheme_info(k->scheme));
+    CHECK(k->full_name() ==
+          std::string(chbench::scheme_name(k->scheme)) + "/" + std::string(k->name));
+    CHECK(full_names.insert(k->full_name()).second);  // unique
+    CHECK(&chbench::find_kernel(k->scheme, k->name) == k);
+    CHECK(&chbench::find_kernel(k->full_name()) == k);
+    for (auto alias : k->scheme_info().aliases)
+      CHECK(&chbench::find_kernel(std::string(alias) + "/" + std::string(k->name)) == k);
+    // In the registry's scheme order, each scheme's kernels together.
+    if (i > 0) CHECK(scheme_position(kernels[i - 1]->scheme) <= scheme_position(k->scheme));
+  }
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    const auto of = chbench::kernels_of(s.id);
+    CHECK(!of.empty());  // every scheme has a kernel to compare with its reference
+    std::vector<const KernelInfo*> expected;
+    for (const KernelInfo* k : kernels)
+      if (k->scheme == s.id) expected.push_back(k);
+    CHECK(of == expected);
+  }
+}
+
+TEST_CASE("registry: find_kernel's errors name the problem and the choices", "[registry][errors]") {
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    for (const char* name : {"no-such-kernel", "", "SCALAR"}) {
+      CHECK_THROWS_AS(chbench::find_kernel(s.id, name), std::invalid_argument);
+      CHECK_THROWS_WITH(
+          chbench::find_kernel(s.id, name),
+          Contains("unknown kernel '" + std::string(name) + "' for scheme " + std::string(s.name)));
+      const std::string full = std::string(s.name) + "/" + name;
+      CHECK_THROWS_WITH(chbench::find_kernel(full),
+                        Contains("unknown kernel '" + std::string(name)));
+      for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+        CHECK_THROWS_WITH(chbench::find_kernel(s.id, name), Contains(std::string(k->name)));
+        CHECK_THROWS_WITH(chbench::find_kernel(full), Contains(std::string(k->name)));
+      }
+    }
+  }
+  // A kernel name of one scheme is not found under another.
+  for (const KernelInfo* k : chbench::all_kernels())
+    for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+      bool exists = false;
+      for (const KernelInfo* other : chbench::kernels_of(s.id)) exists |= other->name == k->name;
+      if (!exists) CHECK_THROWS_AS(chbench::find_kernel(s.id, k->name), std::invalid_argument);
+    }
+  CHECK_THROWS_WITH(chbench::find_kernel("ring/x"), Contains("unknown kernel 'x' for scheme ring"));
+  for (const char* malformed : {"nonsense", "", "ring"}) {
+    INFO("'" << malformed << "'");
+    CHECK_THROWS_AS(chbench::find_kernel(malformed), std::invalid_argument);
+    CHECK_THROWS_WITH(chbench::find_kernel(malformed), Contains("must be written scheme/kernel"));
+    CHECK_THROWS_WITH(chbench::find_kernel(malformed),
+                      Contains(std::string(chbench::all_kernels().front()->scheme_info().name)));
+  }
+  CHECK_THROWS_WITH(chbench::find_kernel("nope/scalar"), Contains("unknown scheme 'nope'"));
+  CHECK_THROWS_WITH(chbench::find_kernel("/scalar"), Contains("unknown scheme ''"));
+  CHECK_THROWS_AS(chbench::find_kernel("ring/"), std::invalid_argument);
+  CHECK_THROWS_AS(chbench::find_kernel("jump/scalar/x"), std::invalid_argument);
+}
+
+TEST_CASE("registry: every SIMD kernel has a scalar rival of its scheme", "[registry]") {
+  std::size_t simd = 0;
+  for (const KernelInfo* k : chbench::all_kernels()) {
+    INFO("kernel " << k->full_name() << ", rival '" << k->rival << "'");
+    simd += k->simd;
+    // The targets family forces Highway targets on SIMD kernels only and
+    // times each beside its rival; a scalar kernel has nothing to be beside.
+    CHECK(k->rival.empty() == !k->simd);
+    if (k->rival.empty()) continue;
+    const KernelInfo* rival = nullptr;
+    CHECK_NOTHROW(rival = &chbench::find_kernel(k->scheme, k->rival));
+    if (!rival) continue;
+    CHECK(rival != k);
+    CHECK_FALSE(rival->simd);
+    CHECK_FALSE(rival->baseline);
+  }
+  CHECK(simd > 0);
+  // The kernels that plot and bench once disagreed about, as the registry now
+  // states them.
+  struct Fact {
+    const char* kernel;
+    bool simd;
+    const char* rival;
+  };
+  for (const Fact& f :
+       {Fact{"ring/stree", true, "eytzinger"}, Fact{"ring/bucketed", true, "eytzinger"},
+        Fact{"maglev/simd", true, "scalar"}, Fact{"ring/eytzinger", false, ""},
+        Fact{"hrw/simd_keys", true, "scalar"}}) {
+    INFO(f.kernel);
+    const KernelInfo& k = chbench::find_kernel(f.kernel);
+    CHECK(k.simd == f.simd);
+    CHECK(k.rival == f.rival);
+  }
+}
+
+TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, never a baseline",
+          "[registry]") {
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    const KernelInfo& def = chbench::default_kernel(s.id);
+    CHECK(def.scheme == s.id);
+    CHECK_FALSE(def.baseline);
+    std::set<int> ranks;
+    for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+      INFO("kernel " << k->full_name() << ", rank " << k->rank);
+      CHECK(ranks.insert(k->rank).second);
+      CHECK(k->rank >= def.rank);
+      if (k != &def) CHECK(k->rank > def.rank);
+      // A slow baseline ranks below (after) every kernel a client would pick.
+      if (k->baseline)
+        for (const KernelInfo* other : chbench::kernels_of(s.id))
+          if (!other->baseline) CHECK(k->rank > other->rank);
+    }
+  }
+  // The ring's fastest kernel, as measured: the bucket index (the lab's
+  // default once named an Eytzinger kernel).
+  CHECK(chbench::default_kernel(Scheme::kRing).full_name() == "ring/bucketed");
+  std::set<std::string> baselines;
+  for (const KernelInfo* k : chbench::all_kernels())
+    if (k->baseline) baselines.insert(k->full_name());
+  CHECK(baselines == std::set<std::string>{"ring/lower_bound", "ring/simd_branchless"});
+}
+
+TEST_CASE("registry: knobs refuse values outside their range, and every sweep value works",
+          "[registry][knob]") {
+  std::mt19937_64 rng(kSeed + 81);
+  const NodeSet nodes = chbench::default_nodes(40, 25);  // 1,000 tokens
+  const auto keys = keys_for(nodes, 2000, rng);
+  const auto ring = chbench::SortedRing<uint64_t>::from_entries(chbench::ring_entries(nodes));
+  std::size_t knobs = 0;
+  for (const KernelInfo* k : chbench::all_kernels()) {
+    INFO("kernel " << k->full_name());
+    const auto want = owners_of(*chbench::build_reference(k->scheme, nodes), keys);
+    const auto works = [&](unsigned value) {
+      INFO("knob " << value);
+      CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->build(nodes, value), keys)) == "");
+      if (k->make_over_ring)
+        CHECK(first_mismatch<uint64_t>(keys, want,
+                                       owners_of(*k->make_over_ring(ring, value), keys)) == "");
+    };
+    const auto refused = [&](unsigned value) {
+      INFO("knob " << value);
+      CHECK_THROWS_AS(k->build(nodes, value), std::invalid_argument);
+      CHECK_THROWS_WITH(k->build(nodes, value), Contains(k->full_name()));
+      if (k->make_over_ring) {
+        CHECK_THROWS_AS(k->make_over_ring(ring, value), std::invalid_argument);
+        CHECK_THROWS_AS(chbench::build_ring_kernel(k->name, ring, value), std::invalid_argument);
+      }
+    };
+    works(0);
+    if (!k->knob) {
+      for (unsigned value : {1u, 2u, 32u, UINT_MAX}) refused(value);
+      continue;
+    }
+    ++knobs;
+    const chbench::Knob& knob = *k->knob;
+    INFO("knob '" << knob.name << "', " << knob.min << " to " << knob.max);
+    CHECK(!knob.name.empty());
+    CHECK(!knob.default_rule.empty());
+    CHECK(knob.min >= 1);  // 0 is the default
+    CHECK(knob.min <= knob.max);
+    CHECK(!knob.sweep.empty());
+    CHECK(std::is_sorted(knob.sweep.begin(), knob.sweep.end()));
+    CHECK(std::adjacent_find(knob.sweep.begin(), knob.sweep.end()) == knob.sweep.end());
+    for (unsigned value : knob.sweep) {
+      CHECK(value >= knob.min);
+      CHECK(value <= knob.max);
+      works(value);
+    }
+    works(knob.min);
+    works(knob.max);
+    if (knob.min > 1) refused(knob.min - 1);
+    refused(knob.max + 1);
+    refused(UINT_MAX);
+    CHECK_THROWS_WITH(k->build(nodes, knob.max + 1), Contains(std::string(knob.name)));
+    CHECK_THROWS_WITH(k->build(nodes, knob.max + 1), Contains(std::to_string(knob.max)));
+  }
+  CHECK(knobs >= 2);  // the S-tree's lockstep group and the bucket index's prefetch distance
+}
+
+// ---- fleets ----------------------------------------------------------------------
+
+TEST_CASE("fleet: joins and leaves, with their history", "[fleet]") {
+  NodeSet start = chbench::default_nodes(4, 7);
+  start.table_size = 251;
+  Fleet fleet(start);
+  CHECK(fleet.nodes().names == start.names);
+  CHECK(fleet.size() == 4);
+  CHECK(fleet.initial() == start.names);
+  CHECK(fleet.history().empty());
+  CHECK(fleet.removed().empty());
+
+  fleet.join("e").leave("node-1");
+  fleet.apply({FleetChange::Kind::kJoin, "f"});
+  fleet.apply({FleetChange::Kind::kLeave, "node-3"});
+  fleet.leave("e");
+  CHECK(fleet.nodes().names == std::vector<std::string>{"node-0", "node-2", "f"});
+  CHECK(fleet.size() == 3);
+  CHECK(fleet.nodes().vnodes == 7);  // the parameters stay
+  CHECK(fleet.nodes().table_size == 251);
+  CHECK(fleet.initial() == start.names);
+  using K = FleetChange::Kind;
+  const std::vector<FleetChange> history = {{K::kJoin, "e"},
+                                            {K::kLeave, "node-1"},
+                                            {K::kJoin, "f"},
+                                            {K::kLeave, "node-3"},
+                                            {K::kLeave, "e"}};
+  CHECK(std::vector<FleetChange>(fleet.history().begin(), fleet.history().end()) == history);
+  CHECK(fleet.removed() == std::vector<std::string>{"node-1", "node-3", "e"});
+  // A node that comes back is no longer removed, and joins at the end.
+  fleet.join("node-1");
+  CHECK(fleet.removed() == std::vector<std::string>{"node-3", "e"});
+  CHECK(fleet.nodes().names.back() == "node-1");
+  CHECK(fleet.history().size() == 6);
+
+  // Leaving by a name that lives in the fleet's own list (a view of it).
+  const std::string first = fleet.nodes().names.front();
+  fleet.leave(fleet.nodes().names.front());
+  CHECK(fleet.history().back() == FleetChange{K::kLeave, first});
+  CHECK(fleet.removed().back() == first);
+  const std::string long_name(100, 'x');  // not in a short-string buffer
+  fleet.join(long_name);
+  fleet.leave(fleet.nodes().names.back());
+  CHECK(fleet.history().back() == FleetChange{K::kLeave, long_name});
+  CHECK(fleet.nodes().names == std::vector<std::string>{"node-2", "f", "node-1"});
+
+  // A default fleet is empty, and a NodeSet converts to a fleet without history.
+  CHECK(Fleet().size() == 0);
+  const Fleet implicit = start;
+  CHECK(implicit.nodes().names == start.names);
+  CHECK(implicit.history().empty());
+}
+
+TEST_CASE("fleet: bad changes are refused and change nothing", "[fleet][errors]") {
+  Fleet fleet(chbench::default_nodes(2));
+  fleet.join("c");
+  const auto names = fleet.nodes().names;
+  const auto changes = fleet.history().size();
+  CHECK_THROWS_WITH(fleet.join(""), Contains("needs a name"));
+  CHECK_THROWS_WITH(fleet.join("node-1"), Contains("'node-1' is already in the fleet"));
+  CHECK_THROWS_WITH(fleet.apply({FleetChange::Kind::kJoin, "c"}), Contains("'c' is already"));
+  CHECK_THROWS_WITH(fleet.leave("node-7"), Contains("no node 'node-7'"));
+  CHECK_THROWS_WITH(fleet.leave(""), Contains("no node ''"));
+  CHECK_THROWS_AS(fleet.apply({FleetChange::Kind::kLeave, "gone"}), std::invalid_argument);
+  CHECK(fleet.nodes().names == names);
+  CHECK(fleet.history().size() == changes);
+  fleet.leave("node-0").leave("c");
+  CHECK_THROWS_AS(fleet.leave("node-0"), std::invalid_argument);  // already left
+  CHECK_THROWS_WITH(fleet.leave("node-1"), Contains("last one"));
+  CHECK(fleet.nodes().names == std::vector<std::string>{"node-1"});
+  CHECK(fleet.history().size() == changes + 2);
+}
+
+TEST_CASE("fleet: every kernel built from a changed fleet places keys by its current nodes",
+          "[fleet][reference]") {
+  // The existing schemes read the node list, not the history: a fleet that
+  // got here by joins and leaves places every key as a fresh fleet of the
+  // same nodes does, in every kernel and in the reference.
+  std::mt19937_64 rng(kSeed + 82);
+  Fleet fleet(NodeSet{chbench::default_nodes(30).names, 20, 4093});
+  fleet.leave("node-4").join("extra-a").leave("node-29").join("node-4");
+  fleet.apply({FleetChange::Kind::kLeave, "node-0"});
+  fleet.apply({FleetChange::Kind::kJoin, "extra-b"});
+  REQUIRE(fleet.history().size() == 6);
+  const Fleet fresh(fleet.nodes());
+  REQUIRE(fresh.history().empty());
+  const auto keys = keys_for(fleet.nodes(), 4000, rng);
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    const auto want = owners_of(*s.reference(fresh), keys);
+    CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*s.reference(fleet), keys)) == "");
+    CHECK_NOTHROW(s.check(fleet));
+    for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+      INFO("kernel " << k->full_name());
+      CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->build(fleet), keys)) == "");
+      CHECK(k->table_bytes(fleet) == k->table_bytes(fresh));
+    }
+  }
+}
