@@ -1,15 +1,15 @@
 // ring/bucketed: the bucket index's batch loop (bucketed.h) for every Highway
 // target, its fallback the S-tree descent of stree-inl.h, and its registry
 // entry.
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "chbench/ring/bucketed.cc"
 #include "chbench/ring/bucketed.h"
-
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
 
 #include <cstddef>
 #include <cstdint>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "chbench/ring/bucketed.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
 
 #include "chbench/ring/stree-inl.h"
 
