@@ -2,15 +2,12 @@
 // kernel says it is, checked against what it does. Every loop runs over
 // all_scheme_infos() and all_kernels(), so a scheme or kernel added later is
 // checked without an edit here; the few names below are fixtures that pin
-// facts the registry was introduced to state (the drift of issue 12: which
-// kernels are SIMD, what each is compared with, the ring's default).
+// facts callers once worked out from names, each its own way (which kernels
+// are SIMD, what each is compared with, the ring's default).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <climits>
 #include <cstdint>
-#include <limits>
-#include <map>
-#include <memory>
 #include <new>
 #include <ostream>
 #include <random>
@@ -208,6 +205,8 @@ TEST_CASE("registry: removal says which leaves keep the survivors' keys in place
   }
 }
 
+namespace {
+
 // Fleets, good and bad, for every scheme: check() and the reference must agree
 // on each (a scheme that ignores V or M accepts the rows about them).
 struct FleetCase {
@@ -238,6 +237,8 @@ std::vector<FleetCase> fleet_cases() {
        NodeSet{{"a", "#", std::string("\0b", 2), "a#0", "\xc3\xa9"}, 7, 251}},
   };
 }
+
+}  // namespace
 
 TEST_CASE("registry: check() refuses exactly the fleets the reference refuses, with its message",
           "[registry][errors]") {
