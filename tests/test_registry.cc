@@ -2,15 +2,12 @@
 // kernel says it is, checked against what it does. Every loop runs over
 // all_scheme_infos() and all_kernels(), so a scheme or kernel added later is
 // checked without an edit here; the few names below are fixtures that pin
-// facts the registry was introduced to state (the drift of issue 12: which
-// kernels are SIMD, what each is compared with, the ring's default).
+// facts callers once worked out from names, each its own way (which kernels
+// are SIMD, what each is compared with, the ring's default).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <climits>
 #include <cstdint>
-#include <limits>
-#include <map>
-#include <memory>
 #include <new>
 #include <ostream>
 #include <random>
@@ -208,6 +205,8 @@ TEST_CASE("registry: removal says which leaves keep the survivors' keys in place
   }
 }
 
+namespace {
+
 // Fleets, good and bad, for every scheme: check() and the reference must agree
 // on each (a scheme that ignores V or M accepts the rows about them).
 struct FleetCase {
@@ -238,6 +237,8 @@ std::vector<FleetCase> fleet_cases() {
        NodeSet{{"a", "#", std::string("\0b", 2), "a#0", "\xc3\xa9"}, 7, 251}},
   };
 }
+
+}  // namespace
 
 TEST_CASE("registry: check() refuses exactly the fleets the reference refuses, with its message",
           "[registry][errors]") {
@@ -454,13 +455,18 @@ TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, nev
           if (!other->baseline) CHECK(k->rank > other->rank);
     }
   }
-  // The ring's fastest kernel, as measured: the bucket index (the lab's
-  // default once named an Eytzinger kernel).
-  CHECK(chbench::default_kernel(Scheme::kRing).full_name() == "ring/bucketed");
-  std::set<std::string> baselines;
-  for (const KernelInfo* k : chbench::all_kernels())
-    if (k->baseline) baselines.insert(k->full_name());
-  CHECK(baselines == std::set<std::string>{"ring/lower_bound", "ring/simd_branchless"});
+  // Facts among today's kernels, as measured, that a kernel added later does
+  // not change: the bucket index is the fastest of them (the lab's default
+  // once named an Eytzinger kernel, 5 to 30 times slower), and the two slow
+  // ring searches are baselines.
+  const auto rank = [](const char* name) { return chbench::find_kernel(name).rank; };
+  for (const char* slower : {"ring/stree", "ring/eytzinger", "ring/simd_eytzinger",
+                             "ring/branchless", "ring/lower_bound", "ring/simd_branchless"})
+    CHECK(rank("ring/bucketed") < rank(slower));
+  CHECK(chbench::find_kernel("ring/lower_bound").baseline);
+  CHECK(chbench::find_kernel("ring/simd_branchless").baseline);
+  CHECK_FALSE(chbench::find_kernel("ring/bucketed").baseline);
+  CHECK_FALSE(chbench::find_kernel("ring/eytzinger").baseline);
 }
 
 TEST_CASE("registry: knobs refuse values outside their range, and every sweep value works",
@@ -593,11 +599,13 @@ TEST_CASE("fleet: bad changes are refused and change nothing", "[fleet][errors]"
   CHECK(fleet.history().size() == changes + 2);
 }
 
-TEST_CASE("fleet: every kernel built from a changed fleet places keys by its current nodes",
+TEST_CASE("fleet: every kernel built from a changed fleet matches the reference over it",
           "[fleet][reference]") {
-  // The existing schemes read the node list, not the history: a fleet that
-  // got here by joins and leaves places every key as a fresh fleet of the
-  // same nodes does, in every kernel and in the reference.
+  // Every kernel places keys as its scheme's reference over the same changed
+  // fleet. The schemes of SPEC.md and Maglev read the node list, not the
+  // history: for them a fleet that got here by joins and leaves places every
+  // key as a fresh fleet of the same nodes does (schemes that read the
+  // history, added later, need not).
   std::mt19937_64 rng(kSeed + 82);
   Fleet fleet(NodeSet{chbench::default_nodes(30).names, 20, 4093});
   fleet.leave("node-4").join("extra-a").leave("node-29").join("node-4");
@@ -606,16 +614,19 @@ TEST_CASE("fleet: every kernel built from a changed fleet places keys by its cur
   REQUIRE(fleet.history().size() == 6);
   const Fleet fresh(fleet.nodes());
   REQUIRE(fresh.history().empty());
+  const std::set<Scheme> history_free = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
+                                         Scheme::kJump, Scheme::kMaglev};
   const auto keys = keys_for(fleet.nodes(), 4000, rng);
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
     INFO("scheme " << s.name);
-    const auto want = owners_of(*s.reference(fresh), keys);
-    CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*s.reference(fleet), keys)) == "");
     CHECK_NOTHROW(s.check(fleet));
+    const auto want = owners_of(*s.reference(fleet), keys);
+    if (history_free.count(s.id))
+      CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*s.reference(fresh), keys)) == "");
     for (const KernelInfo* k : chbench::kernels_of(s.id)) {
       INFO("kernel " << k->full_name());
       CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->build(fleet), keys)) == "");
-      CHECK(k->table_bytes(fleet) == k->table_bytes(fresh));
+      if (history_free.count(s.id)) CHECK(k->table_bytes(fleet) == k->table_bytes(fresh));
     }
   }
 }
