@@ -38,9 +38,14 @@ import cli
 
 PROG = "lab_docs.py"
 REPO = Path(__file__).resolve().parent.parent
-SCHEMES = ("modn", "ring", "hrw", "jump")
-TITLES = {"modn": "mod-N", "ring": "ring", "hrw": "rendezvous (HRW)", "jump": "jump"}
-COLORS = {"modn": "tab:red", "ring": "tab:blue", "hrw": "tab:green", "jump": "tab:orange"}
+# Titles and colours of the schemes the page knows; the schemes themselves come
+# from the lab (Lab.schemes(), the registry's order), and one this table does
+# not know yet appears under its own name in a colour of its own.
+TITLES = {"modn": "mod-N", "ring": "ring", "hrw": "rendezvous (HRW)", "jump": "jump",
+          "maglev": "Maglev"}
+COLORS = {"modn": "tab:red", "ring": "tab:blue", "hrw": "tab:green", "jump": "tab:orange",
+          "maglev": "tab:purple"}
+SPARE_COLORS = ("tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray")
 RING_V = 100  # tokens per node for the ring where the page does not vary V
 GROWTH_N = (1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64)
 SWEEP_V = (1, 2, 4, 8, 16, 32, 64, 100, 200, 500, 1000)
@@ -72,6 +77,24 @@ class Lab:
     def __init__(self, path: Path):
         self.path = path
         self.commands: list[str] = []
+        self._schemes: tuple | None = None
+
+    def schemes(self) -> tuple:
+        """The schemes the lab offers, in the registry's order: the "Schemes:" line of
+        chbench-lab --help ("modn, ring, hrw (rendezvous), ..."), aliases dropped."""
+        if self._schemes is None:
+            self._schemes = self._read_schemes()
+        return self._schemes
+
+    def _read_schemes(self) -> tuple:
+        cmd = [str(self.path), "--help"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        for line in done.stdout.splitlines():
+            if line.startswith("Schemes:"):
+                names = [item.split("(")[0].strip() for item in line[8:].split(",")]
+                if all(names):
+                    return tuple(names)
+        die(1, f"{' '.join(cmd)} lists no schemes ('Schemes: ...'); is --lab chbench-lab?")
 
     def json(self, *args: str) -> dict:
         cmd = [str(self.path), *args, "--format", "json"]
@@ -131,10 +154,24 @@ def machine() -> dict:
 # ---- measurements ----------------------------------------------------------------------
 
 
-def growth(lab: Lab, keys: int) -> dict:
+def title(scheme: str) -> str:
+    return TITLES.get(scheme, scheme)
+
+
+def colors(schemes: tuple) -> dict:
+    spare = iter(SPARE_COLORS * (1 + len(schemes) // len(SPARE_COLORS)))
+    return {s: COLORS[s] if s in COLORS else next(spare) for s in schemes}
+
+
+def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
     """4 -> 5 for every scheme (ring at V = 100 and V = 1), and N -> N + 1 sweeps."""
     table = {}
-    for scheme, v in [("modn", 1), ("ring", RING_V), ("ring", 1), ("hrw", 1), ("jump", 1)]:
+    rows = []
+    for scheme in schemes:
+        rows.append((scheme, RING_V if scheme == "ring" else 1))
+        if scheme == "ring":
+            rows.append(("ring", 1))
+    for scheme, v in rows:
         d = lab.json("move", "--scheme", scheme, "--vnodes", str(v), "--nodes", "4", "--add",
                      "node-4", "--keys", str(keys))
         # What node-4 owns among node-0 ... node-4, counted by a separate balance run.
@@ -142,8 +179,8 @@ def growth(lab: Lab, keys: int) -> dict:
                          "--keys", str(keys))
         d["newcomer_owns"] = after["per_ring"][0]["nodes"][4]["keys"]
         table[(scheme, v)] = d
-    sweep = {s: [] for s in SCHEMES}
-    for scheme in SCHEMES:
+    sweep = {s: [] for s in schemes}
+    for scheme in schemes:
         for n in GROWTH_N:
             d = lab.json("move", "--scheme", scheme, "--vnodes", str(RING_V), "--nodes", str(n),
                          "--add", f"node-{n}", "--keys", str(keys))
@@ -180,9 +217,12 @@ def timings(lab: Lab) -> list:
         ("hrw", ["--nodes", "1000", "--add", "node-1000"]),
         ("jump", ["--nodes", "100", "--add", "node-100"]),
         ("jump", ["--nodes", "1000000", "--remove", "node-999999"]),
+        ("maglev", ["--nodes", "100", "--add", "node-100"]),
     ]
     out = []
     for scheme, args in runs:
+        if scheme not in lab.schemes():
+            continue
         seconds, kib, d = lab.timed("move", "--scheme", scheme, *args, "--keys", str(BIG_KEYS))
         out.append((scheme, " ".join(args), seconds, kib, d["moved"]))
     return out
@@ -211,11 +251,11 @@ def save(plt, fig, ax, path: Path) -> None:
 
 def plot_moved(plt, sweep: dict, path: Path) -> None:
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    ns = [n for n, _, _ in sweep["modn"]]
-    for scheme in SCHEMES:
-        pts = sweep[scheme]
-        label = TITLES[scheme] + (f" (V = {RING_V})" if scheme == "ring" else "")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=COLORS[scheme], ms=4,
+    ns = GROWTH_N
+    color = colors(tuple(sweep))
+    for scheme, pts in sweep.items():
+        label = title(scheme) + (f" (V = {RING_V})" if scheme == "ring" else "")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=color[scheme], ms=4,
                 label=label)
     ax.plot(ns, [n / (n + 1) for n in ns], "k--", lw=1, label="N / (N + 1) (mod-N theory)")
     ax.plot(ns, [1 / (n + 1) for n in ns], "k:", lw=1, label="1 / (N + 1) (minimum)")
@@ -292,9 +332,10 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("  and of the circle), busiest / mean, and the standard deviation of the shares as a")
     w("  percentage of a fair share, over R independent rings (node names suffixed `@r`).")
     w("")
-    w("All take `--scheme modn|ring|hrw|jump`, `--vnodes V` (ring; default 100),")
-    w("`--format text|csv|json`, `--kernel` (default: the scheme's fastest; `reference`")
-    w("for the plain one) and `--threads` (default: all cores). Keys are `user:1` ...")
+    w(f"All take `--scheme {'|'.join(g['sweep'])}`, `--vnodes V` (ring; default 100),")
+    w("`--table-size M` (Maglev; default 65537), `--format text|csv|json`, `--kernel`")
+    w("(default: the scheme's fastest, by the registry's rank; `reference` for the plain")
+    w("one) and `--threads` (default: all cores). Keys are `user:1` ...")
     w("`user:K` for a count; nodes `node-0` ... `node-(N-1)`. Placement is SPEC.md's, bit")
     w("for bit. Jump numbers its buckets by list position, so only the last node(s) can be")
     w("removed; the lab refuses anything else and says so. Bad input gets one line")
@@ -311,10 +352,11 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
       "moved to the newcomer | newcomer now owns |")
     w("|---|---:|---:|---:|---:|---:|---:|")
     for (scheme, v), d in tab.items():
-        name = TITLES[scheme] + (f", V = {v}" if scheme == "ring" else "")
-        theory = d["theory"]["moved_fraction"]
+        name = title(scheme) + (f", V = {v}" if scheme == "ring" else "")
+        # No closed form where the newcomer does not only take keys (Maglev).
+        theory = pct(d["theory"]["moved_fraction"]) if d["theory"] else "n/a"
         owns = d["newcomer_owns"]
-        w(f"| {name} | {pct(d['moved_fraction'])} | {pct(theory)} | "
+        w(f"| {name} | {pct(d['moved_fraction'])} | {theory} | "
           f"{pct(d['between_old_fraction'])} | {pct(d['between_old_share_of_moved'])} | "
           f"{d['to_added']:,} | {owns:,} |")
     w("")
@@ -324,6 +366,12 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("the keys the newcomer now owns (its share of the circle, which varies from ring to")
     w("ring), none between old nodes. (\"Newcomer now owns\" is counted by a separate")
     w("`balance` run over the five nodes.) The tests assert the exact part key by key.")
+    maglev = tab.get(("maglev", 1))
+    if maglev:
+        w("Maglev gives the newcomer its share of the lookup table, and refilling the table")
+        w("shifts a few entries between old nodes too (the paper's small disruption, not")
+        w(f"zero): {pct(maglev['between_old_fraction'])} of the keys moved between old nodes "
+          "here.")
     w("")
     w("![fraction moved vs N](lab_moved_vs_n.png)")
     w("")
@@ -396,7 +444,7 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("|---|---|---:|---:|---:|")
     for scheme, args, seconds, kib, moved in t:
         mem = f"{kib / 1024:.0f} MiB" if kib is not None else "n/a"
-        w(f"| {TITLES[scheme]} | `{args}` | {seconds:.2f} s | {mem} | "
+        w(f"| {title(scheme)} | `{args}` | {seconds:.2f} s | {mem} | "
           f"{moved:,} |")
     w("")
     w("## Provenance")
@@ -452,7 +500,7 @@ def main() -> int:
         die(1, "matplotlib is missing (run with /usr/bin/python3 and python3-matplotlib)")
 
     lab = Lab(a.lab)
-    g = growth(lab, a.keys)
+    g = growth(lab, lab.schemes(), a.keys)
     b = balance_sweep(lab, a.keys, a.rings)
     r = removals(lab, a.keys)
     t = timings(lab)

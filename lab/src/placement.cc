@@ -6,14 +6,7 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <charconv>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <limits>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,30 +40,6 @@ void for_each_block(const KeySet& keys, uint64_t begin, uint64_t end,
   });
 }
 
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// "-" followed by digits: a negative count, not a file or a node name.
-bool negative_number(std::string_view s) {
-  return s.size() > 1 && s[0] == '-' && all_digits(s.substr(1));
-}
-
-uint64_t parse_count(std::string_view s, const char* what) {
-  uint64_t value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc() || end != s.data() + s.size())
-    throw std::invalid_argument(std::string(what) + " '" + std::string(s) +
-                                "' does not fit in 64 bits");
-  return value;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // Name -> index of a node list.
 std::unordered_map<std::string_view, uint32_t> index_of(const NodeSet& nodes) {
   std::unordered_map<std::string_view, uint32_t> index;
@@ -86,51 +55,57 @@ void check_distinct(std::span<const std::string> names, const char* option) {
       throw std::invalid_argument("node '" + name + "' is listed twice in " + option);
 }
 
-}  // namespace
-
-// ---- Kernels ----------------------------------------------------------------------
-
-std::string_view fastest_kernel(Scheme scheme) noexcept {
-  // Fastest first, as the bench's committed results rank them on this machine
-  // (ring: the scalar Eytzinger kernel, 16 keys in lockstep, beats the gather
-  // based SIMD one); a name the registry does not have is skipped.
-  static constexpr std::string_view kRing[] = {"eytzinger", "simd_eytzinger"};
-  static constexpr std::string_view kRendezvous[] = {"simd_keys", "scalar"};
-  static constexpr std::string_view kJump[] = {"simd", "interleaved", "scalar"};
-  static constexpr std::string_view kModN[] = {"simd", "scalar"};
-  static constexpr std::string_view kMaglev[] = {"scalar", "simd"};
-  std::span<const std::string_view> order;
-  switch (scheme) {
-    case Scheme::kRing:
-      order = kRing;
-      break;
-    case Scheme::kRendezvous:
-      order = kRendezvous;
-      break;
-    case Scheme::kJump:
-      order = kJump;
-      break;
-    case Scheme::kModN:
-      order = kModN;
-      break;
-    case Scheme::kMaglev:
-      order = kMaglev;
-      break;
-  }
-  for (std::string_view name : order)
-    for (const KernelInfo& k : all_kernels())
-      if (k.scheme == scheme && k.name == name) return k.name;
-  // Every scheme has at least one kernel; the first registered is as good as any.
-  for (const KernelInfo& k : all_kernels())
-    if (k.scheme == scheme) return k.name;
-  return {};
+// The kernel of the placement's scheme that make_table builds for `kernel`
+// ("" = default_kernel_name). Throws std::invalid_argument for an unknown one.
+const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel) {
+  return find_kernel(placement.scheme, kernel.empty() ? default_kernel_name(placement) : kernel);
 }
 
-std::unique_ptr<OwnerTable> make_table(Scheme scheme, const NodeSet& nodes,
-                                       std::string_view kernel) {
-  if (kernel == "reference") return build_reference(scheme, nodes);
-  if (kernel.empty()) kernel = fastest_kernel(scheme);
-  return find_kernel(scheme, kernel).build(nodes);
+// A fleet whose table in the profile's scheme holds as many entries as the
+// profile's own table: ketama's continuum points as ring tokens (rounded up
+// to whole tokens per server), Redis's slot table as a Maglev table of 16384
+// slots; the other profiles' tables are their scheme's over the same nodes.
+NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
+  NodeSet sized = nodes;
+  if (placement.profile == Profile::kRedis) sized.table_size = 16384;
+  if (placement.profile != Profile::kKetama) return sized;
+  const uint64_t n = nodes.size();
+  uint64_t total_weight = 0, points = 0;
+  auto weight = [&](const std::string& name) -> uint64_t {
+    const auto w = placement.weights.find(name);
+    return w == placement.weights.end() ? 1 : w->second;
+  };
+  if (placement.weights.empty()) {
+    points = n * ketama_points_per_server(1, n, nodes.size());
+  } else {
+    for (const auto& name : nodes.names) total_weight += weight(name);
+    for (const auto& name : nodes.names)
+      points += ketama_points_per_server(weight(name), total_weight, nodes.size());
+  }
+  const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
+  sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
+  return sized;
+}
+
+}  // namespace
+
+// ---- Tables -----------------------------------------------------------------------
+
+std::string_view default_kernel_name(const Placement& placement) noexcept {
+  return placement.profile ? default_profile_kernel(*placement.profile)
+                           : default_kernel(placement.scheme).name;
+}
+
+std::string kernel_full_name(const Placement& placement, std::string_view kernel) {
+  if (kernel != "reference") return kernel_of(placement, kernel).full_name();
+  return std::string(placement.profile ? profile_name(*placement.profile)
+                                       : scheme_name(placement.scheme)) +
+         "/reference";
+}
+
+std::unique_ptr<OwnerTable> make_table(Scheme scheme, const Fleet& fleet, std::string_view kernel) {
+  if (kernel == "reference") return build_reference(scheme, fleet);
+  return (kernel.empty() ? default_kernel(scheme) : find_kernel(scheme, kernel)).build(fleet);
 }
 
 ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes) {
@@ -144,238 +119,76 @@ ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes)
   return cluster;
 }
 
-std::unique_ptr<OwnerTable> make_table(const Placement& placement, const NodeSet& nodes,
+std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& fleet,
                                        std::string_view kernel) {
-  if (!placement.profile) return make_table(placement.scheme, nodes, kernel);
-  const ProfileCluster cluster = profile_cluster(placement, nodes);
+  if (!placement.profile) return make_table(placement.scheme, fleet, kernel);
+  const ProfileCluster cluster = profile_cluster(placement, fleet.nodes());
   if (kernel == "reference") return build_profile_reference(*placement.profile, cluster);
   return build_profile_table(*placement.profile, cluster, kernel);
 }
 
-// ---- Inputs -----------------------------------------------------------------------
-
-void check_memory(uint64_t bytes, const std::string& what) {
-  const uint64_t available = available_memory_bytes();
-  if (available == 0 || bytes <= available / 10 * 9) return;
-  char msg[160];
-  std::snprintf(msg, sizeof msg,
-                " would need about %.1f GiB but only %.1f GiB of memory is available",
-                static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
-  throw std::invalid_argument(what + msg);
+uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel) {
+  const Fleet sized =
+      placement.profile ? Fleet(profile_sized_nodes(placement, fleet.nodes())) : fleet;
+  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(sized);
+  return kernel_of(placement, kernel).table_bytes(sized);
 }
 
-KeySet KeySet::counted(uint64_t count) {
-  if (count == 0) throw std::invalid_argument("the key count must be at least 1 (K = 0)");
-  if (count > kMaxKeys)
-    throw std::invalid_argument("K = " + std::to_string(count) +
-                                " keys is more than the lab takes (10^10: minutes of lookups "
-                                "already); use fewer");
-  KeySet keys;
-  keys.count_ = count;
-  return keys;
-}
+// ---- Fleet changes ----------------------------------------------------------------
 
-KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
-  KeySet keys;
-  keys.offsets_.push_back(0);
-  std::vector<char> buffer(std::size_t{1} << 20);
-  // The key being read may span reads; `line` holds its start until its '\n'.
-  std::string line;
-  uint64_t line_number = 0;
-  auto refuse = [&](const std::string& why) {
-    throw std::invalid_argument(std::string(source) + " line " + std::to_string(line_number) + " " +
-                                why + ": not a file of keys (one key per line)");
-  };
-  auto finish_line = [&](std::string_view s) {
-    ++line_number;
-    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
-    if (s.size() > kMaxKeyBytes)
-      refuse("is " + std::to_string(s.size()) + " bytes long, more than a key's " +
-             std::to_string(kMaxKeyBytes));
-    if (s.empty()) return;
-    if (keys.offsets_.size() > kMaxKeys) refuse("is key 10^10 + 1, more than the lab takes");
-    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
-    keys.offsets_.push_back(keys.bytes_.size());
-  };
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
-    if (chunk.find('\0') != std::string_view::npos) {
-      // The line holding it: the lines finished so far, plus those of this chunk before it.
-      line_number += static_cast<uint64_t>(
-          std::count(chunk.begin(), chunk.begin() + chunk.find('\0'), '\n') + 1);
-      refuse("holds a NUL byte (a binary file?)");
-    }
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
-      if (line.empty()) {
-        finish_line(chunk.substr(start, nl - start));
-      } else {
-        line.append(chunk.substr(start, nl - start));
-        finish_line(line);
-        line.clear();
-      }
-    }
-    line.append(chunk.substr(start));
-    if (line.size() > kMaxKeyBytes + 1) {  // + 1: a '\r' may end it
-      ++line_number;                       // a runaway line, stopped before it fills memory
-      refuse("is longer than a key's " + std::to_string(kMaxKeyBytes) + " bytes");
-    }
-  }
-  // Bad input, not an internal failure: e.g. a directory given as the key file.
-  if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
-  finish_line(line);
-  keys.count_ = keys.offsets_.size() - 1;
-  if (keys.count_ == 0)
-    throw std::invalid_argument(std::string(source) + " contains no keys (one key per line)");
-  keys.bytes_.shrink_to_fit();
-  keys.offsets_.shrink_to_fit();
-  keys.hashes_.resize(keys.count_);
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, keys.count_), [&](const auto& range) {
-    for (uint64_t i = range.begin(); i != range.end(); ++i)
-      keys.hashes_[i] = key_hash(std::string_view(keys.bytes_.data() + keys.offsets_[i],
-                                                  keys.offsets_[i + 1] - keys.offsets_[i]));
-  });
-  return keys;
-}
+namespace {
 
-KeySet KeySet::from_strings(std::span<const std::string> strings) {
-  if (strings.empty()) throw std::invalid_argument("the key list is empty");
-  KeySet keys;
-  keys.count_ = strings.size();
-  keys.offsets_.push_back(0);
-  for (const auto& s : strings) {
-    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
-    keys.offsets_.push_back(keys.bytes_.size());
-    keys.hashes_.push_back(key_hash(s));
-  }
-  return keys;
-}
-
-void KeySet::hashes(uint64_t first, std::span<uint64_t> out, std::optional<Profile> profile) const {
-  if (profile) {
-    // The profile hashes the key bytes itself: gather them first.
-    std::string arena;
-    std::vector<std::size_t> ends;
-    ends.reserve(out.size());
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      append_key(first + i, arena);
-      ends.push_back(arena.size());
-    }
-    std::vector<std::string_view> views(out.size());
-    for (std::size_t i = 0, start = 0; i < out.size(); start = ends[i], ++i)
-      views[i] = std::string_view(arena).substr(start, ends[i] - start);
-    profile_key_hashes(*profile, views, out);
-    return;
-  }
-  if (!is_counted()) {
-    std::copy_n(hashes_.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
-    return;
-  }
-  // "user:" then the decimal number, formatted in place: the same bytes as
-  // default_key(), without a string per key.
-  char buf[5 + std::numeric_limits<uint64_t>::digits10 + 1] = {'u', 's', 'e', 'r', ':'};
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const auto end = std::to_chars(buf + 5, buf + sizeof buf, first + i + 1).ptr;
-    out[i] = key_hash(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+// Refuses, for a scheme whose nodes can only leave from the end of the list
+// (Removal::kLastOnly), a removal that is not a suffix of the list.
+void check_last_only(Scheme scheme, const NodeSet& before, const std::vector<bool>& gone,
+                     std::size_t removals) {
+  const std::size_t keep = before.size() - removals;
+  for (std::size_t i = 0; i < keep; ++i) {
+    if (!gone[i]) continue;
+    const std::string last = removals == 1
+                                 ? "only the last, '" + before.names.back() + "',"
+                                 : "only the last " + std::to_string(removals) + ", '" +
+                                       before.names[keep] + "' ... '" + before.names.back() + "',";
+    throw std::invalid_argument(
+        std::string(scheme_info(scheme).title) + " can only remove the last bucket(s): '" +
+        before.names[i] + "' is bucket " + std::to_string(i) + " of 0.." +
+        std::to_string(before.size() - 1) + ", so " + last + " can be removed");
   }
 }
 
-void KeySet::append_key(uint64_t i, std::string& out) const {
-  if (is_counted()) {
-    out += "user:";
-    char buf[std::numeric_limits<uint64_t>::digits10 + 1];
-    out.append(buf, std::to_chars(buf, buf + sizeof buf, i + 1).ptr);
-  } else {
-    out.append(bytes_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
-  }
-}
+}  // namespace
 
-std::string KeySet::key(uint64_t i) const {
-  std::string out;
-  append_key(i, out);
-  return out;
-}
-
-KeySet parse_keys(std::string_view spec) {
-  if (all_digits(spec)) return KeySet::counted(parse_count(spec, "the key count"));
-  if (negative_number(spec))
-    throw std::invalid_argument("the key count " + std::string(spec) + " is negative");
-  if (spec == "-") return KeySet::from_stream(std::cin, "standard input");
-  if (spec.empty()) throw std::invalid_argument("--keys is empty (give a count or a file)");
-  const std::string path(spec);
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    throw std::invalid_argument("cannot open key file '" + path + "': " + std::strerror(errno));
-  return KeySet::from_stream(file, "key file '" + path + "'");
-}
-
-NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
-  NodeSet nodes;
-  if (negative_number(spec))
-    throw std::invalid_argument("the node count " + std::string(spec) + " is negative");
-  if (all_digits(spec)) {
-    const uint64_t n = parse_count(spec, "the node count");
-    if (n > 0xffffffffu)
-      throw std::invalid_argument("the node count " + std::string(spec) +
-                                  " exceeds the 2^32 - 1 nodes an index can name");
-    // A name (32 bytes) and its entry in validate()'s set of names (~64).
-    check_memory(n * 96, "N = " + std::string(spec) + " nodes");
-    nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
-  } else {
-    nodes.vnodes = vnodes;
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = spec.find(',', start);
-      nodes.names.emplace_back(trim(spec.substr(start, comma - start)));
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
-    }
-    if (nodes.names.size() == 1 && nodes.names[0].empty()) nodes.names.clear();
-  }
-  validate(nodes);
-  return nodes;
-}
-
-NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::string> add,
-                     std::span<const std::string> remove) {
+Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
+                   std::span<const std::string> remove) {
   check_distinct(add, "--add");
   check_distinct(remove, "--remove");
-  const auto index = index_of(before);
-  std::vector<bool> gone(before.size(), false);
+  const NodeSet& nodes = before.nodes();
+  const auto index = index_of(nodes);
+  std::vector<bool> gone(nodes.size(), false);
   for (const auto& name : remove) {
     const auto it = index.find(name);
     if (it == index.end())
       throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
     gone[it->second] = true;
   }
-  if (scheme == Scheme::kJump) {
-    // Jump numbers buckets by position: only a suffix of the list can go.
-    const std::size_t keep = before.size() - remove.size();
-    for (std::size_t i = 0; i < keep; ++i) {
-      if (!gone[i]) continue;
-      const std::string last =
-          remove.size() == 1 ? "only the last, '" + before.names.back() + "',"
-                             : "only the last " + std::to_string(remove.size()) + ", '" +
-                                   before.names[keep] + "' ... '" + before.names.back() + "',";
-      throw std::invalid_argument("jump hash can only remove the last bucket(s): '" +
-                                  before.names[i] + "' is bucket " + std::to_string(i) + " of 0.." +
-                                  std::to_string(before.size() - 1) + ", so " + last +
-                                  " can be removed");
-    }
-  }
-  NodeSet after = before;  // vnodes, table size
-  after.names.clear();
-  for (uint32_t i = 0; i < before.size(); ++i)
-    if (!gone[i]) after.names.push_back(before.names[i]);
-  for (const auto& name : add) {
+  if (scheme_info(scheme).removal == Removal::kLastOnly)
+    check_last_only(scheme, nodes, gone, remove.size());
+  for (const auto& name : add)
     if (index.count(name))
       throw std::invalid_argument("node '" + name + "' in --add is already in --nodes");
-    after.names.push_back(name);
+  if (remove.size() == nodes.size())
+    throw std::invalid_argument(add.empty() ? "removing every node leaves no node (N = 0)"
+                                            : "removing every node leaves no node (N = 0) "
+                                              "before the added ones join");
+  Fleet after = before;
+  for (const auto& name : remove) after.leave(name);
+  for (const auto& name : add) {
+    // validate()'s message, before Fleet::join's shorter one.
+    if (name.empty())
+      throw std::invalid_argument("node " + std::to_string(after.size()) + " has an empty name");
+    after.join(name);
   }
-  if (after.names.empty())
-    throw std::invalid_argument("removing every node leaves no node (N = 0)");
-  validate(after);
+  validate(after.nodes());
   return after;
 }
 
@@ -389,50 +202,84 @@ void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
 
 // ---- Moves ------------------------------------------------------------------------
 
-MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& after,
-                        const KeySet& keys, bool list, std::string_view kernel) {
-  return measure_move(Placement{scheme, std::nullopt, {}}, before, after, keys, list, kernel);
-}
+namespace {
 
-MoveResult measure_move(const Placement& placement, const NodeSet& before, const NodeSet& after,
-                        const KeySet& keys, bool list, std::string_view kernel) {
-  const auto old_table = make_table(placement, before, kernel);
-  const auto new_table = make_table(placement, after, kernel);
+constexpr uint32_t kNone = 0xffffffffu;
 
-  constexpr uint32_t kNone = 0xffffffffu;
-  // Per node: its index in the other list (kNone if absent) and its rank among
-  // the removed / added nodes (kNone if it stays).
-  MoveResult result;
-  result.keys = keys.size();
-  std::vector<uint32_t> old_to_new(before.size(), kNone), new_to_old(after.size(), kNone);
-  std::vector<uint32_t> removed_rank(before.size(), kNone), added_rank(after.size(), kNone);
+// How the nodes of the two fleets correspond, by name: each node's index in
+// the other list (kNone if absent) and its rank among the removed / added
+// nodes (kNone if it stays). Fills result.removed and result.added.
+struct NodeMatch {
+  std::vector<uint32_t> old_to_new, new_to_old, removed_rank, added_rank;
+};
+
+NodeMatch match_nodes(const NodeSet& before, const NodeSet& after, MoveResult& result) {
+  NodeMatch m;
+  m.old_to_new.assign(before.size(), kNone);
+  m.new_to_old.assign(after.size(), kNone);
+  m.removed_rank.assign(before.size(), kNone);
+  m.added_rank.assign(after.size(), kNone);
   const auto new_index = index_of(after);
   for (uint32_t b = 0; b < before.size(); ++b) {
     const auto it = new_index.find(before.names[b]);
     if (it != new_index.end()) {
-      old_to_new[b] = it->second;
-      new_to_old[it->second] = b;
+      m.old_to_new[b] = it->second;
+      m.new_to_old[it->second] = b;
     } else {
-      removed_rank[b] = static_cast<uint32_t>(result.removed.size());
+      m.removed_rank[b] = static_cast<uint32_t>(result.removed.size());
       result.removed.push_back(b);
     }
   }
   for (uint32_t a = 0; a < after.size(); ++a)
-    if (new_to_old[a] == kNone) {
-      added_rank[a] = static_cast<uint32_t>(result.added.size());
+    if (m.new_to_old[a] == kNone) {
+      m.added_rank[a] = static_cast<uint32_t>(result.added.size());
       result.added.push_back(a);
     }
+  return m;
+}
 
-  struct Tally {
-    uint64_t moved = 0, between_old = 0, from_removed = 0, to_added = 0;
-    std::vector<uint64_t> removed_to, added_from;  // flattened [rank][node]
-  };
-  const std::size_t removed_cells = result.removed.size() * after.size();
-  const std::size_t added_cells = result.added.size() * before.size();
+// One thread's counts; the flows flattened [rank][node].
+struct Tally {
+  uint64_t moved = 0, between_old = 0, from_removed = 0, to_added = 0;
+  std::vector<uint64_t> removed_to, added_from;
+};
+
+// Adds every thread's counts into `result` (whose removed / added are set).
+void merge(const tbb::enumerable_thread_specific<Tally>& tallies, uint32_t before_size,
+           uint32_t after_size, MoveResult& result) {
+  result.removed_to.assign(result.removed.size(), std::vector<uint64_t>(after_size, 0));
+  result.added_from.assign(result.added.size(), std::vector<uint64_t>(before_size, 0));
+  for (const Tally& t : tallies) {
+    result.moved += t.moved;
+    result.between_old += t.between_old;
+    result.from_removed += t.from_removed;
+    result.to_added += t.to_added;
+    for (std::size_t c = 0; c < t.removed_to.size(); ++c)
+      result.removed_to[c / after_size][c % after_size] += t.removed_to[c];
+    for (std::size_t c = 0; c < t.added_from.size(); ++c)
+      result.added_from[c / before_size][c % before_size] += t.added_from[c];
+  }
+}
+
+}  // namespace
+
+MoveResult measure_move(Scheme scheme, const Fleet& before, const Fleet& after, const KeySet& keys,
+                        bool list, std::string_view kernel) {
+  return measure_move(Placement{scheme, std::nullopt, {}}, before, after, keys, list, kernel);
+}
+
+MoveResult measure_move(const Placement& placement, const Fleet& before, const Fleet& after,
+                        const KeySet& keys, bool list, std::string_view kernel) {
+  const auto old_table = make_table(placement, before, kernel);
+  const auto new_table = make_table(placement, after, kernel);
+  MoveResult result;
+  result.keys = keys.size();
+  const NodeMatch m = match_nodes(before.nodes(), after.nodes(), result);
+  const std::size_t n_before = before.size(), n_after = after.size();
   tbb::enumerable_thread_specific<Tally> tallies([&] {
     Tally t;
-    t.removed_to.assign(removed_cells, 0);
-    t.added_from.assign(added_cells, 0);
+    t.removed_to.assign(result.removed.size() * n_after, 0);
+    t.added_from.assign(result.added.size() * n_before, 0);
     return t;
   });
   // With `list`, each block's moved keys go to that block's slot, so that the
@@ -452,34 +299,23 @@ MoveResult measure_move(const Placement& placement, const NodeSet& before, const
                        list ? &moved_per_block[first / kBlock] : nullptr;
                    for (std::size_t i = 0; i < hashes.size(); ++i) {
                      const uint32_t b = from[i], a = to[i];
-                     if (old_to_new[b] == a) continue;
+                     if (m.old_to_new[b] == a) continue;
                      ++t.moved;
-                     const bool left = old_to_new[b] == kNone, arrived = new_to_old[a] == kNone;
+                     const bool left = m.old_to_new[b] == kNone, arrived = m.new_to_old[a] == kNone;
                      t.between_old += !left && !arrived;
                      if (left) {
                        ++t.from_removed;
-                       ++t.removed_to[std::size_t{removed_rank[b]} * after.size() + a];
+                       ++t.removed_to[std::size_t{m.removed_rank[b]} * n_after + a];
                      }
                      if (arrived) {
                        ++t.to_added;
-                       ++t.added_from[std::size_t{added_rank[a]} * before.size() + b];
+                       ++t.added_from[std::size_t{m.added_rank[a]} * n_before + b];
                      }
                      if (listed) listed->push_back({first + i, b, a});
                    }
                  });
 
-  result.removed_to.assign(result.removed.size(), std::vector<uint64_t>(after.size(), 0));
-  result.added_from.assign(result.added.size(), std::vector<uint64_t>(before.size(), 0));
-  for (const Tally& t : tallies) {
-    result.moved += t.moved;
-    result.between_old += t.between_old;
-    result.from_removed += t.from_removed;
-    result.to_added += t.to_added;
-    for (std::size_t c = 0; c < removed_cells; ++c)
-      result.removed_to[c / after.size()][c % after.size()] += t.removed_to[c];
-    for (std::size_t c = 0; c < added_cells; ++c)
-      result.added_from[c / before.size()][c % before.size()] += t.added_from[c];
-  }
+  merge(tallies, before.size(), after.size(), result);
   if (list) {
     result.moved_keys.reserve(result.moved);
     for (auto& block : moved_per_block) {
@@ -492,14 +328,15 @@ MoveResult measure_move(const Placement& placement, const NodeSet& before, const
 
 // ---- Balance ----------------------------------------------------------------------
 
-Balance measure_balance(Scheme scheme, const NodeSet& nodes, const KeySet& keys,
+Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel) {
-  return measure_balance(Placement{scheme, std::nullopt, {}}, nodes, keys, kernel);
+  return measure_balance(Placement{scheme, std::nullopt, {}}, fleet, keys, kernel);
 }
 
-Balance measure_balance(const Placement& placement, const NodeSet& nodes, const KeySet& keys,
+Balance measure_balance(const Placement& placement, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel) {
-  const auto table = make_table(placement, nodes, kernel);
+  const auto table = make_table(placement, fleet, kernel);
+  const NodeSet& nodes = fleet.nodes();
   tbb::enumerable_thread_specific<std::vector<uint64_t>> counts(
       [&] { return std::vector<uint64_t>(nodes.size(), 0); });
   for_each_block(keys, 0, keys.size(), placement.profile,

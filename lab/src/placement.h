@@ -1,13 +1,13 @@
-// The placement lab's measurements: which keys move when the node list changes,
+// The placement lab's measurements: which keys move when the fleet changes,
 // and how evenly keys (and, for the ring, the circle) spread over the nodes.
-// Owners come from the library's fast kernels (scheme.h), batches run on oneTBB
+// Owners come from the library's kernels (scheme.h), each scheme's default
+// being the registry's (default_kernel(): its fastest); batches run on oneTBB
 // in the current task arena, so a caller limits the threads by running these
 // functions inside its own tbb::task_arena. Placement rules are SPEC.md's.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <istream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,28 +16,15 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/fleet.h"
 #include "chbench/nodes.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/scheme.h"
+#include "keys.h"
 
 namespace chbench::lab {
 
-// ---- Kernels ----------------------------------------------------------------------
-
-// The kernel the lab uses by default for a scheme: the fastest the registry
-// has, from a fixed preference order measured on 10^7 keys (2-core AMD EPYC):
-// ring simd_eytzinger then eytzinger, rendezvous simd_keys then scalar, jump
-// simd then interleaved, mod-N simd then scalar. The SIMD kernels run whatever
-// Highway target dispatch picks; every kernel returns the reference's owners.
-// Never throws.
-std::string_view fastest_kernel(Scheme scheme) noexcept;
-
-// Builds a placement table over `nodes`: kernel "" means fastest_kernel(scheme),
-// "reference" the scheme's reference, anything else a kernel of the registry.
-// Throws std::invalid_argument for an unknown kernel or an invalid node list,
-// std::length_error when a ring would exceed 2^32 - 1 tokens.
-std::unique_ptr<OwnerTable> make_table(Scheme scheme, const NodeSet& nodes,
-                                       std::string_view kernel = {});
+// ---- Tables -----------------------------------------------------------------------
 
 // What places the keys: a scheme (keys hashed as SPEC.md says, XXH3) or a
 // production profile of profiles.h (keys hashed as that system hashes them,
@@ -49,97 +36,62 @@ struct Placement {
   std::map<std::string, uint32_t, std::less<>> weights;
 };
 
+// The kernel the lab uses when none is named: for a scheme the registry's
+// default_kernel() (the lowest rank, the scheme's fastest as measured); for a
+// profile default_profile_kernel(), the profile's own choice among the
+// kernels of profile_scheme(). Never throws.
+std::string_view default_kernel_name(const Placement& placement) noexcept;
+
+// The kernel as reports name it, "scheme/kernel": kernel "" is
+// default_kernel_name(placement), "reference" gives "<scheme>/reference" (for
+// a profile "<profile>/reference"). Throws std::invalid_argument for a kernel
+// the scheme does not have.
+std::string kernel_full_name(const Placement& placement, std::string_view kernel);
+
+// Builds a placement table over `fleet`: kernel "" means the scheme's
+// default_kernel(), "reference" the scheme's reference, anything else a kernel
+// of the registry (KernelInfo::build over the fleet, history included).
+// Throws like SchemeInfo::check (std::invalid_argument for an invalid fleet,
+// std::length_error for a ring over 2^32 - 1 tokens) and std::invalid_argument
+// for an unknown kernel.
+std::unique_ptr<OwnerTable> make_table(Scheme scheme, const Fleet& fleet,
+                                       std::string_view kernel = {});
+
 // The profile's cluster over `nodes` (weights looked up by name). Throws like
 // validate_profile().
 ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes);
 
 // make_table for a placement: for a profile, kernel "" is the profile's
 // default, "reference" the profile's reference, anything else a kernel of
-// profile_scheme(profile). Throws like make_table and validate_profile.
-std::unique_ptr<OwnerTable> make_table(const Placement& placement, const NodeSet& nodes,
+// profile_scheme(profile), over the fleet's current nodes. Throws like
+// make_table and validate_profile.
+std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& fleet,
                                        std::string_view kernel = {});
 
-// ---- Inputs -----------------------------------------------------------------------
+// Peak bytes that make_table(placement, fleet, kernel) takes while building
+// and holding the table: the registry's estimate, computed without building
+// (KernelInfo::table_bytes, or SchemeInfo::reference_bytes for "reference").
+// A profile's table is estimated as its scheme's over the fleet that has as
+// many entries (ketama: the continuum's points per server, from
+// ketama_points_per_server; Redis: its 16384 slots as a Maglev table).
+// Saturates instead of overflowing. Throws std::invalid_argument for an
+// unknown kernel.
+uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel = {});
 
-// Most keys a command takes. Counted keys are looked up, never stored, but
-// 10^10 lookups already take minutes on two cores: more is refused.
-inline constexpr uint64_t kMaxKeys = 10'000'000'000;
+// ---- Fleet changes ----------------------------------------------------------------
 
-// Longest key of a key file, in bytes. A longer line is not a key but a file
-// given by mistake (binary, minified JSON, a log), and is refused.
-inline constexpr std::size_t kMaxKeyBytes = 65536;
-
-// Refuses work that would not fit in memory before anything is allocated:
-// throws std::invalid_argument ("<what> would need about X GiB but only Y GiB
-// of memory is available") when `bytes` exceeds nine tenths of
-// available_memory_bytes(). Does nothing when the available memory is unknown.
-void check_memory(uint64_t bytes, const std::string& what);
-
-// The keys a command works on: either the default keys user:1 ... user:K, kept
-// as a count only (their hashes are recomputed where needed, so memory does not
-// grow with K), or the lines of a file, kept as bytes plus precomputed hashes.
-class KeySet {
- public:
-  // user:1 ... user:count. Throws std::invalid_argument if count == 0 or
-  // count > kMaxKeys.
-  static KeySet counted(uint64_t count);
-
-  // One key per line. A line ends at '\n'; a '\r' right before it (CRLF) is not
-  // part of the key; the last line needs no '\n'; empty lines are skipped, since
-  // an empty key cannot be told apart from a blank line. `source` names the
-  // input in messages. Throws std::invalid_argument when no key is left ("...
-  // contains no keys"), on a line longer than kMaxKeyBytes, on a NUL byte
-  // (a binary file, not keys), on more than kMaxKeys keys, or on a read error.
-  static KeySet from_stream(std::istream& in, std::string_view source);
-
-  // Keys given directly (tests, small tools); empty strings are kept as keys.
-  // Throws std::invalid_argument if `keys` is empty.
-  static KeySet from_strings(std::span<const std::string> keys);
-
-  uint64_t size() const noexcept { return count_; }
-  bool is_counted() const noexcept { return offsets_.empty(); }
-
-  // Writes the SPEC.md key hashes of keys first ... first + out.size() - 1 to
-  // `out` (0-based key positions), or with a profile that profile's key hashes
-  // (profile_key_hashes). Precondition: first + out.size() <= size(). Throws
-  // only what profile_key_hashes throws.
-  void hashes(uint64_t first, std::span<uint64_t> out,
-              std::optional<Profile> profile = std::nullopt) const;
-
-  // Appends the bytes of key `i` (0-based) to `out`. Precondition: i < size().
-  void append_key(uint64_t i, std::string& out) const;
-  std::string key(uint64_t i) const;
-
- private:
-  uint64_t count_ = 0;
-  std::vector<char> bytes_;        // file keys back to back
-  std::vector<uint64_t> offsets_;  // count_ + 1 offsets into bytes_; empty: counted
-  std::vector<uint64_t> hashes_;   // file keys only
-};
-
-// Parses `--keys`: all decimal digits is a count K (user:1 ... user:K), "-" is
-// standard input, anything else a file of one key per line. Throws
-// std::invalid_argument for K = 0, K > kMaxKeys, a negative count, a file that
-// cannot be opened, or a file that from_stream refuses.
-KeySet parse_keys(std::string_view spec);
-
-// Parses `--nodes`: all decimal digits is a count N (node-0 ... node-(N-1)),
-// anything else a comma-separated list of names (spaces around a name are
-// dropped). The result carries `vnodes` and has passed validate(). Throws
-// std::invalid_argument for N = 0, a negative N, N > 2^32 - 1, a node list
-// that would not fit in memory (check_memory), an empty or duplicate name, or
-// vnodes == 0.
-NodeSet parse_nodes(std::string_view spec, uint32_t vnodes);
-
-// The node list after adding `add` (appended in order) or removing `remove`
-// (the others keep their order). Both may be given; removals apply first.
-// Jump hash numbers buckets 0 ... N-1 by list position (SPEC.md), so for jump a
-// node can only leave from the end of the list: removing any node that is not
-// among the last remove.size() is refused. Throws std::invalid_argument for an
-// unknown node in `remove`, a name listed twice, an added name already present,
-// a refused jump removal (the message says why), or an empty result (N = 0).
-NodeSet apply_change(Scheme scheme, const NodeSet& before, std::span<const std::string> add,
-                     std::span<const std::string> remove);
+// The fleet after the nodes of `remove` leave (Fleet::leave, in the order
+// given) and then those of `add` join (Fleet::join, appended in order), so
+// that the result's history() records the change. The survivors keep their
+// order. When the scheme's removal is Removal::kLastOnly (jump: buckets 0 ...
+// N-1 by list position, SPEC.md) only the last remove.size() nodes may leave,
+// in any order; any other removal is refused with a message that says which
+// nodes can go. Throws std::invalid_argument for an unknown node in `remove`,
+// a name listed twice, an added name already present or empty, a refused
+// removal, or removing every node (N = 0: a fleet is never empty, even on
+// its way to the additions).
+Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
+                   std::span<const std::string> remove);
 
 // Owners of keys first ... first + out.size() - 1 (0-based positions), looked
 // up in parallel blocks: out[i] is the node index of key first + i.
@@ -150,14 +102,14 @@ void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
 // ---- Moves ------------------------------------------------------------------------
 
 // A key whose owner changed: its position and old and new owners (indices into
-// the `before` and `after` node lists).
+// the `before` and `after` fleets' node lists).
 struct MovedKey {
   uint64_t key;
   uint32_t from;
   uint32_t to;
 };
 
-// What a change of node list does to K keys. Nodes are matched by name: a key
+// What a change of the fleet does to K keys. Nodes are matched by name: a key
 // "moves" when the name of its owner changes. Counts are keys.
 struct MoveResult {
   uint64_t keys = 0;
@@ -181,13 +133,15 @@ struct MoveResult {
   std::vector<MovedKey> moved_keys;
 };
 
-// Looks every key up before and after, in parallel blocks, and classifies it.
-// `before` and `after` must be valid node lists of the scheme (their vnodes are
-// used for the ring). Memory: O(threads * block + N_before * N_after for the
-// flows), plus 16 bytes per moved key with `list`. Throws like make_table().
-MoveResult measure_move(Scheme scheme, const NodeSet& before, const NodeSet& after,
-                        const KeySet& keys, bool list = false, std::string_view kernel = {});
-MoveResult measure_move(const Placement& placement, const NodeSet& before, const NodeSet& after,
+// Builds a table from each fleet (make_table: `after` is typically
+// apply_change(before, ...), whose history a scheme may read), looks every key
+// up in both, in parallel blocks, and classifies it. Both fleets must be valid
+// for the scheme (their vnodes are used for the ring). Memory: O(threads *
+// block + N_before * N_after for the flows), plus 16 bytes per moved key with
+// `list`. Throws like make_table().
+MoveResult measure_move(Scheme scheme, const Fleet& before, const Fleet& after, const KeySet& keys,
+                        bool list = false, std::string_view kernel = {});
+MoveResult measure_move(const Placement& placement, const Fleet& before, const Fleet& after,
                         const KeySet& keys, bool list = false, std::string_view kernel = {});
 
 // ---- Balance ----------------------------------------------------------------------
@@ -201,11 +155,11 @@ struct Balance {
 
 // Counts each node's keys (in parallel blocks) and, for the ring, its share of
 // the circle. Throws like make_table().
-Balance measure_balance(Scheme scheme, const NodeSet& nodes, const KeySet& keys,
+Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel = {});
 // For a profile there is no circle share (the shares of SPEC.md's circle do
 // not describe a profile's own ring): `circle` stays empty.
-Balance measure_balance(const Placement& placement, const NodeSet& nodes, const KeySet& keys,
+Balance measure_balance(const Placement& placement, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel = {});
 
 // Each node's share of SPEC.md's 64-bit ring: the summed length of the arcs it

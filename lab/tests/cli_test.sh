@@ -45,6 +45,34 @@ for cmd in "" owners move balance; do
   grep -q -- '--scheme\|owners' "$tmp/out" || fail "$cmd --help: no help on stdout"
 done
 
+# Every scheme of the registry, Maglev included, is offered, and move's help
+# says what a leave means for each.
+run owners --help
+for scheme in modn ring hrw jump maglev; do
+  grep -- '--scheme' "$tmp/out" | grep -q "$scheme" || fail "owners --help: --scheme lacks $scheme"
+done
+run move --help
+for scheme in modn ring hrw jump maglev; do
+  grep -q "^  $scheme  *[a-z]" "$tmp/out" || fail "move --help: no leave note for $scheme"
+done
+grep -q -- 'nodes that leave: .*(jump: only the last ones)' "$tmp/out" || fail "move --help: --remove"
+
+# The default kernel is the registry's (the lowest rank, listed in --help), and
+# it is the kernel a run names in its report: the default's output is byte for
+# byte the output with that kernel named.
+run balance --help
+defaults=$(grep -o "fastest in the registry: [^;]*" "$tmp/out")
+[[ -n $defaults ]] || fail "balance --help: no list of default kernels"
+for scheme in modn ring hrw jump maglev; do
+  run owners --scheme $scheme --nodes 7 --keys 500 --format json
+  cp "$tmp/out" "$tmp/default.json"
+  kernel=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel"])' "$tmp/out")
+  [[ $kernel == $scheme/* && $defaults == *"$kernel"* ]] ||
+    fail "owners $scheme: kernel '$kernel' is not the registry's default ($defaults)"
+  run owners --scheme $scheme --nodes 7 --keys 500 --format json --kernel "${kernel#*/}"
+  cmp -s "$tmp/out" "$tmp/default.json" || fail "owners $scheme: default differs from --kernel ${kernel#*/}"
+done
+
 # ---- owners ----------------------------------------------------------------------
 run owners --scheme ring --nodes 5 --keys 1000 --format csv
 [[ $status -eq 0 ]] || fail "owners csv: status $status"

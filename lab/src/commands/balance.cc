@@ -1,0 +1,100 @@
+#include "commands/balance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace chbench::lab {
+
+Spread spread_of(const std::vector<double>& values) {
+  Spread s;
+  const double n = static_cast<double>(values.size());
+  s.min = *std::min_element(values.begin(), values.end());
+  s.max = *std::max_element(values.begin(), values.end());
+  double sum = 0, squares = 0;
+  for (double v : values) {
+    sum += v;
+    squares += v * v;
+  }
+  s.mean = sum / n;
+  s.rms = std::sqrt(squares / n);
+  double dev = 0;
+  for (double v : values) dev += (v - s.mean) * (v - s.mean);
+  s.sd = values.size() > 1 ? std::sqrt(dev / (n - 1)) : 0.0;
+  return s;
+}
+
+bool places_by_position(const Setup& s) {
+  if (s.placement.profile)
+    return s.placement.profile == Profile::kKafka || s.placement.profile == Profile::kRedis;
+  return s.scheme == Scheme::kModN || s.scheme == Scheme::kJump;
+}
+
+namespace {
+
+void check_rings(const Setup& s, uint32_t rings) {
+  if (rings == 0) throw std::invalid_argument("--rings must be at least 1");
+  if (rings > kMaxRings) throw std::invalid_argument("--rings takes at most 100000 rings");
+  if (rings == 1 || !places_by_position(s)) return;
+  // The schemes where a repetition differs, in the registry's order.
+  std::vector<std::string> by_name;
+  for (const SchemeInfo& info : all_scheme_infos()) {
+    Setup other;
+    other.scheme = info.id;
+    if (!places_by_position(other)) by_name.emplace_back(info.name);
+  }
+  std::string list;
+  for (std::size_t i = 0; i < by_name.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == by_name.size() ? " or " : ", ") + by_name[i];
+  throw std::invalid_argument("--rings repeats over new node names, but " + placement_name(s) +
+                              " places keys by node position only: every repetition would be "
+                              "the same; use --scheme " +
+                              list);
+}
+
+// Spread of one ShareStats field over the rings.
+Spread spread(const std::vector<ShareStats>& stats, double ShareStats::*field) {
+  std::vector<double> v;
+  for (const auto& st : stats) v.push_back(st.*field);
+  return spread_of(v);
+}
+
+}  // namespace
+
+BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
+  check_rings(s, rings);
+  BalanceReport r;
+  r.rings = rings;
+  r.circle = !s.placement.profile && s.scheme == Scheme::kRing;
+  r.nodes = s.nodes.size();
+  r.keys = keys.size();
+  for (uint32_t i = 0; i < rings; ++i) {
+    r.sets.push_back(replica_nodes(s.nodes, i));
+    // Ketama weights follow their servers into the replica ("@r" names).
+    Placement placement = s.placement;
+    placement.weights.clear();
+    for (uint32_t n = 0; n < s.nodes.size(); ++n) {
+      const auto w = s.placement.weights.find(s.nodes.names[n]);
+      if (w != s.placement.weights.end()) placement.weights[r.sets.back().names[n]] = w->second;
+    }
+    r.results.push_back(measure_balance(placement, r.sets.back(), keys, s.kernel));
+    r.key_stats.push_back(share_stats(std::span<const uint64_t>(r.results.back().node_keys)));
+    if (r.circle)
+      r.circle_stats.push_back(share_stats(std::span<const double>(r.results.back().circle)));
+  }
+  r.key_busiest = spread(r.key_stats, &ShareStats::busiest_over_mean);
+  r.key_std = spread(r.key_stats, &ShareStats::std_pct);
+  if (r.circle) {
+    r.circle_busiest = spread(r.circle_stats, &ShareStats::busiest_over_mean);
+    r.circle_std = spread(r.circle_stats, &ShareStats::std_pct);
+  }
+  const uint64_t v = r.circle ? s.nodes.vnodes : 0;
+  r.theory_keys = 100.0 * key_share_std_theory(r.nodes, v, r.keys);
+  if (r.circle) r.theory_circle = 100.0 * ring_share_std_theory(r.nodes, v);
+  if (r.circle && v == 1) r.theory_busiest = ring_busiest_theory_v1(r.nodes);
+  return r;
+}
+
+}  // namespace chbench::lab

@@ -1,0 +1,52 @@
+// chbench-lab balance: each node's share of the keys (ring: and of the
+// circle), repeated over independent rings, with the theory beside it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "chbench/nodes.h"
+#include "commands/setup.h"
+#include "keys.h"
+#include "placement.h"
+
+namespace chbench::lab {
+
+// Most repetitions balance takes.
+inline constexpr uint32_t kMaxRings = 100000;
+
+// Mean, standard deviation (n - 1), extremes and root mean square of one
+// metric over the rings.
+struct Spread {
+  double mean = 0, sd = 0, min = 0, max = 0, rms = 0;
+};
+// Precondition: values non-empty.
+Spread spread_of(const std::vector<double>& values);
+
+// The result of a balance run, everything the writers print.
+struct BalanceReport {
+  uint32_t rings = 1;
+  bool circle = false;  // the ring scheme: circle shares measured
+  uint32_t nodes = 0;   // per ring
+  uint64_t keys = 0;
+  std::vector<NodeSet> sets;                        // ring r's nodes (replica_nodes(s.nodes, r))
+  std::vector<Balance> results;                     // per ring
+  std::vector<ShareStats> key_stats, circle_stats;  // per ring (circle: ring scheme only)
+  Spread key_busiest, key_std, circle_busiest, circle_std;  // over the rings
+  double theory_keys = 0;                                   // key_share_std_theory, % of fair
+  double theory_circle = 0;              // ring_share_std_theory, % of fair (ring scheme only)
+  std::optional<double> theory_busiest;  // H_N, for the ring at V = 1
+};
+
+// True for a placement that places keys by node position, not by name
+// (mod-N, jump, Kafka, Redis): every repetition over new names is the same.
+bool places_by_position(const Setup& s);
+
+// Checks `rings` (1 ... kMaxRings; 1 for a placement by position), measures
+// every repetition (ketama weights follow their servers into the replicas)
+// and summarises. Throws std::invalid_argument for refused rings, and like
+// measure_balance.
+BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys);
+
+}  // namespace chbench::lab

@@ -1,0 +1,52 @@
+#include "commands/move.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace chbench::lab {
+
+namespace {
+
+// A flow: the nodes with a positive count, busiest first (ties: list order).
+Flow flow_of(uint32_t node, const std::vector<uint64_t>& counts) {
+  Flow f;
+  f.node = node;
+  for (uint32_t i = 0; i < counts.size(); ++i)
+    if (counts[i] > 0) f.peers.emplace_back(i, counts[i]);
+  std::stable_sort(f.peers.begin(), f.peers.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& p : f.peers) f.keys += p.second;
+  return f;
+}
+
+}  // namespace
+
+MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys) {
+  if (request.add.empty() && request.remove.empty())
+    throw std::invalid_argument("move needs --add NODE[,NODE...] or --remove NODE[,NODE...]");
+  if (s.placement.profile == Profile::kKafka && !request.remove.empty())
+    throw std::invalid_argument(
+        "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
+  MoveReport r;
+  r.keys = &keys;
+  r.list = request.list;
+  r.before = Fleet(s.nodes);
+  r.after = apply_change(s.scheme, r.before, request.add, request.remove);
+  // Every key may move (mod-N moves almost all): the list must fit as a whole.
+  if (r.list)
+    check_memory(keys.size() * sizeof(MovedKey),
+                 "--list of " + std::to_string(keys.size()) + " keys");
+  r.result = measure_move(s.placement, r.before, r.after, keys, r.list, s.kernel);
+  for (std::size_t i = 0; i < r.result.removed.size(); ++i)
+    r.from_removed.push_back(flow_of(r.result.removed[i], r.result.removed_to[i]));
+  for (std::size_t i = 0; i < r.result.added.size(); ++i)
+    r.to_added.push_back(flow_of(r.result.added[i], r.result.added_from[i]));
+  // The classic growth N -> N + 1 has a closed form (placement.h) where the
+  // newcomer only takes keys (not Maglev, whose table shifts between old
+  // nodes too, nor Redis, whose slot ranges are laid out afresh).
+  if (r.result.removed.empty() && r.result.added.size() == 1 && s.scheme != Scheme::kMaglev)
+    r.theory = growth_theory(s.scheme, r.before.size());
+  return r;
+}
+
+}  // namespace chbench::lab

@@ -1,0 +1,37 @@
+// What every command of chbench-lab starts from: the command line parsed and
+// checked (main.cc builds it) before the command computes or prints anything.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "chbench/nodes.h"
+#include "chbench/scheme.h"
+#include "placement.h"
+
+namespace chbench::lab {
+
+enum class Format { kText, kCsv, kJson };
+
+struct Setup {
+  Scheme scheme{};  // for a profile, the scheme whose kernels it uses
+  Placement placement;
+  Format format{};
+  NodeSet nodes;            // the fleet the command starts from (V and M included)
+  std::string kernel;       // as given to make_table ("" = the default)
+  std::string kernel_name;  // "scheme/kernel" for reports (kernel_full_name)
+};
+
+// True where --vnodes means something: a scheme that takes kParamVnodes (the
+// ring), the cassandra profile (num_tokens).
+bool uses_vnodes(const Setup& s);
+
+// The scheme's name, or the profile's: "ring", "ketama".
+std::string placement_name(const Setup& s);
+
+// For report headers: "ring (V = 100)", "hrw", "maglev (M = 65537)",
+// "cassandra profile (num_tokens = 256)". V is shown where uses_vnodes(), M
+// for a scheme that takes kParamTableSize (and the maglev profile).
+std::string scheme_label(const Setup& s, uint32_t vnodes);
+
+}  // namespace chbench::lab

@@ -1,0 +1,232 @@
+#include "keys.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+
+#include "chbench/hash.h"
+#include "chbench/memory.h"
+
+namespace chbench::lab {
+
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "-" followed by digits: a negative count, not a file or a node name.
+bool negative_number(std::string_view s) {
+  return s.size() > 1 && s[0] == '-' && all_digits(s.substr(1));
+}
+
+uint64_t parse_count(std::string_view s, const char* what) {
+  uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size())
+    throw std::invalid_argument(std::string(what) + " '" + std::string(s) +
+                                "' does not fit in 64 bits");
+  return value;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+void check_memory(uint64_t bytes, const std::string& what) {
+  const uint64_t available = available_memory_bytes();
+  if (available == 0 || bytes <= available / 10 * 9) return;
+  char msg[160];
+  std::snprintf(msg, sizeof msg,
+                " would need about %.1f GiB but only %.1f GiB of memory is available",
+                static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
+  throw std::invalid_argument(what + msg);
+}
+
+KeySet KeySet::counted(uint64_t count) {
+  if (count == 0) throw std::invalid_argument("the key count must be at least 1 (K = 0)");
+  if (count > kMaxKeys)
+    throw std::invalid_argument("K = " + std::to_string(count) +
+                                " keys is more than the lab takes (10^10: minutes of lookups "
+                                "already); use fewer");
+  KeySet keys;
+  keys.count_ = count;
+  return keys;
+}
+
+KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
+  KeySet keys;
+  keys.offsets_.push_back(0);
+  std::vector<char> buffer(std::size_t{1} << 20);
+  // The key being read may span reads; `line` holds its start until its '\n'.
+  std::string line;
+  uint64_t line_number = 0;
+  auto refuse = [&](const std::string& why) {
+    throw std::invalid_argument(std::string(source) + " line " + std::to_string(line_number) + " " +
+                                why + ": not a file of keys (one key per line)");
+  };
+  auto finish_line = [&](std::string_view s) {
+    ++line_number;
+    if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+    if (s.size() > kMaxKeyBytes)
+      refuse("is " + std::to_string(s.size()) + " bytes long, more than a key's " +
+             std::to_string(kMaxKeyBytes));
+    if (s.empty()) return;
+    if (keys.offsets_.size() > kMaxKeys) refuse("is key 10^10 + 1, more than the lab takes");
+    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
+    keys.offsets_.push_back(keys.bytes_.size());
+  };
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    if (chunk.find('\0') != std::string_view::npos) {
+      // The line holding it: the lines finished so far, plus those of this chunk before it.
+      line_number += static_cast<uint64_t>(
+          std::count(chunk.begin(), chunk.begin() + chunk.find('\0'), '\n') + 1);
+      refuse("holds a NUL byte (a binary file?)");
+    }
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = chunk.find('\n', start)) != std::string_view::npos; start = nl + 1) {
+      if (line.empty()) {
+        finish_line(chunk.substr(start, nl - start));
+      } else {
+        line.append(chunk.substr(start, nl - start));
+        finish_line(line);
+        line.clear();
+      }
+    }
+    line.append(chunk.substr(start));
+    if (line.size() > kMaxKeyBytes + 1) {  // + 1: a '\r' may end it
+      ++line_number;                       // a runaway line, stopped before it fills memory
+      refuse("is longer than a key's " + std::to_string(kMaxKeyBytes) + " bytes");
+    }
+  }
+  // Bad input, not an internal failure: e.g. a directory given as the key file.
+  if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
+  finish_line(line);
+  keys.count_ = keys.offsets_.size() - 1;
+  if (keys.count_ == 0)
+    throw std::invalid_argument(std::string(source) + " contains no keys (one key per line)");
+  keys.bytes_.shrink_to_fit();
+  keys.offsets_.shrink_to_fit();
+  keys.hashes_.resize(keys.count_);
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, keys.count_), [&](const auto& range) {
+    for (uint64_t i = range.begin(); i != range.end(); ++i)
+      keys.hashes_[i] = key_hash(std::string_view(keys.bytes_.data() + keys.offsets_[i],
+                                                  keys.offsets_[i + 1] - keys.offsets_[i]));
+  });
+  return keys;
+}
+
+KeySet KeySet::from_strings(std::span<const std::string> strings) {
+  if (strings.empty()) throw std::invalid_argument("the key list is empty");
+  KeySet keys;
+  keys.count_ = strings.size();
+  keys.offsets_.push_back(0);
+  for (const auto& s : strings) {
+    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
+    keys.offsets_.push_back(keys.bytes_.size());
+    keys.hashes_.push_back(key_hash(s));
+  }
+  return keys;
+}
+
+void KeySet::hashes(uint64_t first, std::span<uint64_t> out, std::optional<Profile> profile) const {
+  if (profile) {
+    // The profile hashes the key bytes itself: gather them first.
+    std::string arena;
+    std::vector<std::size_t> ends;
+    ends.reserve(out.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      append_key(first + i, arena);
+      ends.push_back(arena.size());
+    }
+    std::vector<std::string_view> views(out.size());
+    for (std::size_t i = 0, start = 0; i < out.size(); start = ends[i], ++i)
+      views[i] = std::string_view(arena).substr(start, ends[i] - start);
+    profile_key_hashes(*profile, views, out);
+    return;
+  }
+  if (!is_counted()) {
+    std::copy_n(hashes_.begin() + static_cast<std::ptrdiff_t>(first), out.size(), out.begin());
+    return;
+  }
+  // "user:" then the decimal number, formatted in place: the same bytes as
+  // default_key(), without a string per key.
+  char buf[5 + std::numeric_limits<uint64_t>::digits10 + 1] = {'u', 's', 'e', 'r', ':'};
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto end = std::to_chars(buf + 5, buf + sizeof buf, first + i + 1).ptr;
+    out[i] = key_hash(std::string_view(buf, static_cast<std::size_t>(end - buf)));
+  }
+}
+
+void KeySet::append_key(uint64_t i, std::string& out) const {
+  if (is_counted()) {
+    out += "user:";
+    char buf[std::numeric_limits<uint64_t>::digits10 + 1];
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, i + 1).ptr);
+  } else {
+    out.append(bytes_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
+  }
+}
+
+std::string KeySet::key(uint64_t i) const {
+  std::string out;
+  append_key(i, out);
+  return out;
+}
+
+KeySet parse_keys(std::string_view spec) {
+  if (all_digits(spec)) return KeySet::counted(parse_count(spec, "the key count"));
+  if (negative_number(spec))
+    throw std::invalid_argument("the key count " + std::string(spec) + " is negative");
+  if (spec == "-") return KeySet::from_stream(std::cin, "standard input");
+  if (spec.empty()) throw std::invalid_argument("--keys is empty (give a count or a file)");
+  const std::string path(spec);
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw std::invalid_argument("cannot open key file '" + path + "': " + std::strerror(errno));
+  return KeySet::from_stream(file, "key file '" + path + "'");
+}
+
+NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
+  NodeSet nodes;
+  if (negative_number(spec))
+    throw std::invalid_argument("the node count " + std::string(spec) + " is negative");
+  if (all_digits(spec)) {
+    const uint64_t n = parse_count(spec, "the node count");
+    if (n > 0xffffffffu)
+      throw std::invalid_argument("the node count " + std::string(spec) +
+                                  " exceeds the 2^32 - 1 nodes an index can name");
+    // A name (32 bytes) and its entry in validate()'s set of names (~64).
+    check_memory(n * 96, "N = " + std::string(spec) + " nodes");
+    nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
+  } else {
+    nodes.vnodes = vnodes;
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = spec.find(',', start);
+      nodes.names.emplace_back(trim(spec.substr(start, comma - start)));
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+    if (nodes.names.size() == 1 && nodes.names[0].empty()) nodes.names.clear();
+  }
+  validate(nodes);
+  return nodes;
+}
+
+}  // namespace chbench::lab

@@ -1,0 +1,92 @@
+// CSV (RFC 4180): owners as key,owner[,hash]; move as measure rows or, with
+// --list, the moved keys as key,from,to; balance as one row per ring and node.
+#include <cinttypes>
+
+#include "writers/writer.h"
+
+namespace chbench::lab {
+
+namespace {
+
+class CsvWriter final : public Writer {
+ public:
+  explicit CsvWriter(Out& out) : out_(out), b_(out.buffer()) {}
+
+  void owners_begin(const Setup& s, const KeySet&) override {
+    profile_ = s.placement.profile;
+    out_ << (profile_ ? std::string("key,owner,") + hash_column(*profile_) + "\n" : "key,owner\n");
+  }
+
+  void owner(const OwnerRow& row) override {
+    append_csv(b_, row.key);
+    b_ += ',';
+    append_csv(b_, row.owner);
+    if (profile_) (b_ += ',') += row.hash;
+    b_ += '\n';
+    out_.maybe_flush();
+  }
+
+  void owners_end() override {}
+
+  void move(const Setup&, const MoveReport& r) override {
+    if (r.list) {
+      out_ << "key,from,to\n";
+      for_each_moved_key(r, [&](std::string_view key, std::string_view from, std::string_view to) {
+        append_csv(b_, key);
+        b_ += ',';
+        append_csv(b_, from);
+        b_ += ',';
+        append_csv(b_, to);
+        b_ += '\n';
+        out_.maybe_flush();
+      });
+      return;
+    }
+    const MoveResult& m = r.result;
+    const auto& before = r.before.nodes().names;
+    const auto& after = r.after.nodes().names;
+    out_ << "measure,from,to,keys,fraction\n";
+    auto row = [&](std::string_view what, std::string_view from, std::string_view to, uint64_t n) {
+      b_ += what;
+      b_ += ',';
+      append_csv(b_, from);
+      b_ += ',';
+      append_csv(b_, to);
+      b_ += fmt(",%" PRIu64 ",%.9g\n", n, ratio(n, m.keys));
+    };
+    row("keys", "", "", m.keys);
+    row("moved", "", "", m.moved);
+    row("between_old", "", "", m.between_old);
+    row("to_added", "", "", m.to_added);
+    row("from_removed", "", "", m.from_removed);
+    for (const Flow& f : r.from_removed)
+      for (const auto& [node, count] : f.peers) row("flow", before[f.node], after[node], count);
+    for (const Flow& f : r.to_added)
+      for (const auto& [node, count] : f.peers) row("flow", before[node], after[f.node], count);
+  }
+
+  void balance(const Setup&, const BalanceReport& r) override {
+    b_ += "ring,node,keys,key_share,circle_share\n";
+    for (uint32_t ring = 0; ring < r.rings; ++ring)
+      for (uint32_t i = 0; i < r.nodes; ++i) {
+        const uint64_t keys = r.results[ring].node_keys[i];
+        b_ += std::to_string(ring) + ',';
+        append_csv(b_, r.sets[ring].names[i]);
+        b_ += fmt(",%" PRIu64 ",%.9g,", keys, ratio(keys, r.keys));
+        if (r.circle) b_ += fmt("%.9g", r.results[ring].circle[i]);
+        b_ += '\n';
+        out_.maybe_flush();
+      }
+  }
+
+ private:
+  Out& out_;
+  std::string& b_;
+  std::optional<Profile> profile_;
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_csv_writer(Out& out) { return std::make_unique<CsvWriter>(out); }
+
+}  // namespace chbench::lab

@@ -1,0 +1,161 @@
+// Plain text for a reader: owners as tab-separated key, owner[, hash]; move
+// and balance as aligned summaries.
+#include <cinttypes>
+
+#include "writers/writer.h"
+
+namespace chbench::lab {
+
+namespace {
+
+class TextWriter final : public Writer {
+ public:
+  explicit TextWriter(Out& out) : out_(out), b_(out.buffer()) {}
+
+  void owners_begin(const Setup& s, const KeySet&) override { profile_ = s.placement.profile; }
+
+  void owner(const OwnerRow& row) override {
+    b_ += row.key;
+    b_ += '\t';
+    b_ += row.owner;
+    if (profile_) (b_ += '\t') += row.hash;
+    b_ += '\n';
+    out_.maybe_flush();
+  }
+
+  void owners_end() override {}
+
+  void move(const Setup& s, const MoveReport& r) override {
+    move_summary(s, r);
+    flows(r);
+    if (!r.list) return;
+    b_ += "moved keys (key, from, to):\n";
+    for_each_moved_key(r, [&](std::string_view key, std::string_view from, std::string_view to) {
+      b_ += key;
+      b_ += '\t';
+      b_ += from;
+      b_ += '\t';
+      b_ += to;
+      b_ += '\n';
+      out_.maybe_flush();
+    });
+  }
+
+  void balance(const Setup& s, const BalanceReport& r) override {
+    b_ += "scheme    " + scheme_label(s, s.nodes.vnodes) + ", kernel " + s.kernel_name + "\n";
+    b_ += fmt("nodes     %u", r.nodes);
+    if (r.rings > 1)
+      b_ += fmt(" per ring, %u rings (names suffixed @1 ... @%u)", r.rings, r.rings - 1);
+    b_ += fmt("\nkeys      %" PRIu64 "\n", r.keys);
+    if (r.rings == 1)
+      one_ring(s, r);
+    else
+      over_rings(r);
+    if (r.circle)
+      b_ += fmt("theory    share std %.2f%% of fair (circle, sqrt((N-1)/(N*V+1))), %.2f%% (keys)\n",
+                r.theory_circle, r.theory_keys);
+    else
+      b_ += fmt("theory    share std %.2f%% of fair (keys, sampling noise sqrt((N-1)/K))\n",
+                r.theory_keys);
+    if (r.theory_busiest)
+      b_ += fmt("          busiest / mean %.3f on average (H_N, one token per node)\n",
+                *r.theory_busiest);
+  }
+
+ private:
+  // The counts of a move, and the theory of a growth N -> N + 1.
+  void move_summary(const Setup& s, const MoveReport& r) {
+    const MoveResult& m = r.result;
+    const uint64_t k = m.keys;
+    b_ += "scheme    " + scheme_label(s, r.before.nodes().vnodes) + ", kernel " + s.kernel_name +
+          "\n";
+    b_ += fmt("keys      %" PRIu64 "\n", k);
+    b_ += fmt("nodes     %u -> %u", r.before.size(), r.after.size());
+    auto names = [](const std::vector<uint32_t>& idx, const NodeSet& set) {
+      std::string list;
+      for (uint32_t i : idx) list += (list.empty() ? "" : ", ") + set.names[i];
+      return list;
+    };
+    if (!m.removed.empty()) b_ += " (removed " + names(m.removed, r.before.nodes()) + ")";
+    if (!m.added.empty()) b_ += " (added " + names(m.added, r.after.nodes()) + ")";
+    b_ += "\n";
+    b_ += fmt("moved     %" PRIu64 " keys, %s of all keys\n", m.moved,
+              pct(ratio(m.moved, k)).c_str());
+    auto part = [&](const char* what, uint64_t n) {
+      b_ += fmt("  %-18s %12" PRIu64 "  %9s of keys  %9s of moved\n", what, n,
+                pct(ratio(n, k)).c_str(), pct(ratio(n, m.moved)).c_str());
+    };
+    part("between old nodes", m.between_old);
+    part("to added nodes", m.to_added);
+    part("from removed nodes", m.from_removed);
+    if (r.theory)
+      b_ += fmt("theory    %s moved, %s between old nodes (N -> N + 1, uniform hashes)\n",
+                pct(r.theory->moved).c_str(), pct(r.theory->between_old).c_str());
+  }
+
+  // Where each removed node's keys went, and where each added node's came from.
+  void flows(const MoveReport& r) {
+    const auto& before = r.before.nodes().names;
+    const auto& after = r.after.nodes().names;
+    auto peers = [&](const Flow& f, const std::vector<std::string>& names) {
+      for (const auto& [node, count] : f.peers)
+        b_ += fmt("  %-20s %12" PRIu64 "  %9s\n", names[node].c_str(), count,
+                  pct(ratio(count, f.keys)).c_str());
+    };
+    for (const Flow& f : r.from_removed) {
+      b_ += fmt("%s's %" PRIu64 " keys went to %zu node(s):\n", before[f.node].c_str(), f.keys,
+                f.peers.size());
+      peers(f, after);
+    }
+    for (const Flow& f : r.to_added) {
+      b_ += fmt("%s took %" PRIu64 " keys from %zu node(s):\n", after[f.node].c_str(), f.keys,
+                f.peers.size());
+      peers(f, before);
+    }
+  }
+
+  // One ring: a row per node, then busiest / mean and share std.
+  void one_ring(const Setup& s, const BalanceReport& r) {
+    const Balance& b = r.results[0];
+    b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
+    b_ += r.circle ? fmt(" %12s\n", "circle share") : "\n";
+    for (uint32_t i = 0; i < r.nodes; ++i) {
+      b_ += fmt("%-20s %12" PRIu64 " %12s", s.nodes.names[i].c_str(), b.node_keys[i],
+                pct(ratio(b.node_keys[i], r.keys)).c_str());
+      b_ += r.circle ? fmt(" %12s\n", pct(b.circle[i]).c_str()) : "\n";
+      out_.maybe_flush();
+    }
+    b_ += fmt("%-26s %10s", "", "keys");
+    b_ += r.circle ? fmt(" %10s\n", "circle") : "\n";
+    b_ += fmt("%-26s %10.3f", "busiest / mean", r.key_busiest.mean);
+    b_ += r.circle ? fmt(" %10.3f\n", r.circle_busiest.mean) : "\n";
+    b_ += fmt("%-26s %9.2f%%", "share std / fair share", r.key_std.mean);
+    b_ += r.circle ? fmt(" %9.2f%%\n", r.circle_std.mean) : "\n";
+  }
+
+  // Several rings: the spread of each metric over them.
+  void over_rings(const BalanceReport& r) {
+    b_ +=
+        fmt("%-30s %9s %9s %9s %9s %9s\n", "over the rings", "mean", "sd", "min", "max", "pooled");
+    auto line = [&](const char* what, const Spread& sp, bool pooled) {
+      b_ += fmt("%-30s %9.3f %9.3f %9.3f %9.3f", what, sp.mean, sp.sd, sp.min, sp.max);
+      b_ += pooled ? fmt(" %9.3f\n", sp.rms) : "\n";
+    };
+    line("busiest / mean (keys)", r.key_busiest, false);
+    line("share std % of fair (keys)", r.key_std, true);
+    if (r.circle) {
+      line("busiest / mean (circle)", r.circle_busiest, false);
+      line("share std % of fair (circle)", r.circle_std, true);
+    }
+  }
+
+  Out& out_;
+  std::string& b_;
+  std::optional<Profile> profile_;
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_text_writer(Out& out) { return std::make_unique<TextWriter>(out); }
+
+}  // namespace chbench::lab
