@@ -160,6 +160,12 @@ struct KernelInfo {
   // Throws as make.
   std::unique_ptr<OwnerTable> (*make_over_ring)(const SortedRing<uint64_t>& ring, unsigned knob);
 
+  // Lookup-table kernels only (Maglev; nullptr elsewhere): the kernel over a
+  // given table, owner = entries[h mod entries.size()], for tables not made by
+  // the scheme itself (Redis Cluster's slot table). Throws
+  // std::invalid_argument if entries is empty or has 2^32 or more entries.
+  std::unique_ptr<OwnerTable> (*make_over_table)(std::vector<uint32_t> entries) = nullptr;
+
   std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
     return make(fleet, knob_value);
   }

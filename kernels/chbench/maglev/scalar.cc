@@ -30,6 +30,7 @@ constinit const KernelInfo registry::maglev_scalar{
     .table_bytes =
         &registry::maglev_reference_bytes,  // the table and permutations, as the reference
     .make_over_ring = nullptr,
+    .make_over_table = &make_table_lookup_scalar,
 };
 
 }  // namespace chbench

@@ -106,6 +106,14 @@ std::unique_ptr<OwnerTable> make_table_lookup_simd(const std::vector<uint32_t>& 
 
 namespace {
 
+std::unique_ptr<OwnerTable> over_table(std::vector<uint32_t> entries) {
+  return make_table_lookup_simd(entries);
+}
+
+}  // namespace
+
+namespace {
+
 std::unique_ptr<OwnerTable> build_maglev_simd(const NodeSet& nodes) {
   return make_table_lookup_simd(maglev_table(nodes));
 }
@@ -125,6 +133,7 @@ constinit const KernelInfo registry::maglev_simd{
     .table_bytes =
         &registry::maglev_reference_bytes,  // the table and permutations, as the reference
     .make_over_ring = nullptr,
+    .make_over_table = &over_table,
 };
 
 }  // namespace chbench

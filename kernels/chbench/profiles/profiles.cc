@@ -91,11 +91,12 @@ std::unique_ptr<OwnerTable> ring_kernel(std::string_view kernel,
   return build_ring_kernel(kernel, SortedRing<uint64_t>::from_entries(entries));
 }
 
+// Every lookup-table kernel of the registry (Maglev's), over the profile's own table.
 std::unique_ptr<OwnerTable> table_kernel(std::string_view kernel, std::vector<uint32_t> entries) {
-  if (kernel == "scalar") return make_table_lookup_scalar(std::move(entries));
-  if (kernel == "simd") return make_table_lookup_simd(entries);
-  find_kernel(Scheme::kMaglev, kernel);
-  throw std::invalid_argument("lookup kernel '" + std::string(kernel) + "' has no profile adapter");
+  const KernelInfo& k = find_kernel(Scheme::kMaglev, kernel);
+  if (k.make_over_table == nullptr)
+    throw std::logic_error(k.full_name() + " takes no table of its own (make_over_table)");
+  return k.make_over_table(std::move(entries));
 }
 
 // The continuum scaled to the 64-bit circle: p << 32 >= h << 32 exactly when
@@ -155,14 +156,7 @@ Scheme profile_scheme(Profile profile) noexcept {
 }
 
 std::string_view default_profile_kernel(Profile profile) noexcept {
-  switch (profile_scheme(profile)) {
-    case Scheme::kRing:
-      return "eytzinger";
-    case Scheme::kModN:
-      return "simd";
-    default:
-      return "scalar";
-  }
+  return default_kernel(profile_scheme(profile)).name;
 }
 
 // ---- key hashes -----------------------------------------------------------------------------

@@ -88,7 +88,7 @@ std::unique_ptr<OwnerTable> build_profile_reference(Profile profile, const Profi
 std::unique_ptr<OwnerTable> build_profile_table(Profile profile, const ProfileCluster& cluster,
                                                 std::string_view kernel = {});
 
-// The default kernel of a profile.
+// The default kernel of a profile: its scheme's default_kernel() (lowest rank).
 std::string_view default_profile_kernel(Profile profile) noexcept;
 
 // ---- the pieces, for tests and the lab --------------------------------------------
