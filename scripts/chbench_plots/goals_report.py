@@ -119,11 +119,10 @@ def pair_table(group: list, floors: list) -> list:
 
 def reference_table(group: list) -> list:
     """Every kernel ÷ the reference on every ring of the family that has it,
-    the slower ones marked, then each goal's line."""
+    the ones slower than the reference marked, then each goal's line (which
+    judges the goal's own kernels against its threshold)."""
     spec = group[0].spec
     reference, name = spec.denominator, reference_name(spec)
-    faster = spec.at_least is not None
-    word = "faster" if faster else "slower"
     lines = [f"### {spec.table} (family `{spec.family}`)", "",
              (spec.note + " " if spec.note else "")
              + f"Ratio = a kernel's median ns/key ÷ `{reference}`'s on the same ring (above 1: "
@@ -144,16 +143,16 @@ def reference_table(group: list) -> list:
                 continue
             ratio = r.ns / base.ns
             text = f"{sig3(ratio)}×"
-            if (ratio < 1) if faster else (ratio > 1):
-                text = f"**{text}** {word}"
+            if ratio > 1:
+                text = f"**{text}** slower"
                 marked.setdefault(r.label, []).append(integer(p.tokens))
             lines.append(f"| {integer(p.tokens)} | "
                          + (f"{integer(r.window_bits)} | " if windows else "")
                          + f"`{r.label}` | {sig3(r.ns)} | {cv_cell(r)} | {text} |")
     lines.append("")
     if marked:
-        lines.append(f"- {word.capitalize()} than {name}: " + "; ".join(
+        lines.append(f"- Slower than {name}: " + "; ".join(
             f"`{label}` at {', '.join(at)} tokens" for label, at in marked.items()) + ".")
     else:
-        lines.append(f"- No kernel is {word} than {name} on any ring of the family.")
+        lines.append(f"- No kernel is slower than {name} on any ring of the family.")
     return lines + [goal_line(v) for v in group] + [""]

@@ -79,11 +79,13 @@ def interpolate_loglog(xs: list, ys: list, x: float) -> float:
 
 
 def approx_count(n: int) -> str:
-    """A token count in round binary units for goal names: 65,536 -> '~64k',
-    16,777,216 -> '~16M', 1,000 -> '~1000'."""
-    for shift, unit in ((30, "G"), (20, "M"), (10, "k")):
-        if n >= 1 << shift:
-            return f"~{float(f'{n / (1 << shift):.3g}'):g}{unit}"
+    """A token count in round units for goal names: powers of 1,024 for a
+    binary count (65,536 -> '~64k', 16,777,216 -> '~16M'), else of 1,000
+    (1,000,000 -> '~1M', 1,500 -> '~1.5k'); below 1,000 the count itself."""
+    base = 1024 if n % 1024 == 0 and n % 1000 else 1000
+    for power, unit in ((3, "G"), (2, "M"), (1, "k")):
+        if n >= base ** power:
+            return f"~{float(f'{n / base ** power:.3g}'):g}{unit}"
     return f"~{n}"
 
 

@@ -348,27 +348,34 @@ class FixtureReport(unittest.TestCase):
         self.assertIn("![SIMD speed-up per Highway target](targets.png)", self.report)
 
 
+def check_rejected(test: unittest.TestCase, content: bytes | None, expect: str,
+                   extra: tuple = ()) -> None:
+    """plot.py on `content` (None: no file), with `extra` arguments, exits 2
+    with one line on stderr holding `expect`, and writes nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        src = tmp / "bench.json"
+        if content is not None:
+            src.write_bytes(content)
+        out = tmp / "out"
+        out.mkdir()
+        (out / "keep.txt").write_text("earlier")
+        before = snapshot(tmp)
+        result = run([PYTHON, PLOT, str(src), "--out", str(out), *extra])
+        test.assertEqual(result.returncode, 2, result.stderr)
+        test.assertEqual(result.stdout, "")
+        lines = result.stderr.splitlines()
+        test.assertEqual(len(lines), 1, result.stderr)
+        test.assertTrue(lines[0].startswith("plot.py: error: "), lines[0])
+        test.assertIn(expect, lines[0])
+        test.assertEqual(snapshot(tmp), before)
+
+
 class BadInput(unittest.TestCase):
     """Unusable input: exit 2, one line on stderr, nothing written."""
 
     def check_rejected(self, content: bytes | None, expect: str):
-        with tempfile.TemporaryDirectory() as tmp:
-            tmp = Path(tmp)
-            src = tmp / "bench.json"
-            if content is not None:
-                src.write_bytes(content)
-            out = tmp / "out"
-            out.mkdir()
-            (out / "keep.txt").write_text("earlier")
-            before = snapshot(out)
-            result = run([PYTHON, PLOT, str(src), "--out", str(out)])
-            self.assertEqual(result.returncode, 2, result.stderr)
-            self.assertEqual(result.stdout, "")
-            lines = result.stderr.splitlines()
-            self.assertEqual(len(lines), 1, result.stderr)
-            self.assertTrue(lines[0].startswith("plot.py: error: "), lines[0])
-            self.assertIn(expect, lines[0])
-            self.assertEqual(snapshot(out), before)
+        check_rejected(self, content, expect)
 
     def test_corrupt(self):
         self.check_rejected(b'{"context": {}, "benchmarks": [ {"name": oops', "not valid JSON")
