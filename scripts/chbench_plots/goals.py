@@ -151,6 +151,8 @@ def goal_spec(index: int, record: dict, path: Path) -> GoalSpec:
     record = checked(record, GOAL_KEYS, GOAL_REQUIRED[kind], where)
     if ("at_least" in record) == ("at_most" in record):
         raise InputError(f"{where}: give exactly one of 'at_least' and 'at_most'")
+    if kind == "each_vs_reference" and "tokens" in record:
+        raise InputError(f"{where}: 'tokens' means nothing to each_vs_reference (every ring)")
     numerator = record["numerator"]
     numerator = (numerator,) if isinstance(numerator, str) else tuple(numerator)
     several = kind == "each_vs_reference"
@@ -187,9 +189,12 @@ def ratio_spec(index: int, record: dict, path: Path) -> RatioSpec:
         raise InputError(f"{where}: kind {kind!r} is not one of {', '.join(RATIO_KINDS)}")
     record = checked(record, RATIO_KEYS, RATIO_REQUIRED[kind], where)
     fields = dict(record)
-    for key in ("families", "nodes"):
+    for key, kind_of in (("families", str), ("nodes", int)):
+        values = fields.get(key, [])
+        if not all(isinstance(v, kind_of) and not isinstance(v, bool) for v in values):
+            raise InputError(f"{where}: {key!r} must list {kind_of.__name__} values")
         if key in fields:
-            fields[key] = tuple(fields[key])
+            fields[key] = tuple(values)
     return RatioSpec(**fields)
 
 

@@ -226,7 +226,8 @@ def apply_registry(run: Run) -> None:
         if run.registry is not None:
             r.scheme_rank = run.registry.scheme_rank(r.scheme)
             r.is_floor = run.registry.is_floor(r.label)
-            r.takes_vnodes = run.registry.takes(r.scheme, "vnodes")
+            # A ring token count says so too, should "params" be missing.
+            r.takes_vnodes = run.registry.takes(r.scheme, "vnodes") or bool(r.tokens)
         else:
             r.scheme_rank = first_seen[r.scheme]
             r.takes_vnodes = bool(r.tokens)
