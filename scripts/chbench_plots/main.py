@@ -83,8 +83,9 @@ def render(run: Run, goals: Goals) -> dict:
     figs, batch_log_y, style = figures(run, analyses)
     plots = {name: png(fig) for name, fig in figs.items() if fig is not None}
     titles = run.registry.scheme_title if run.registry else str
+    floors = run.registry.floors() if run.registry else []
     plot_texts = texts(knobs_text(run, analyses), clustered_reference(goals),
-                       style.line_key(titles))
+                       style.line_key(titles), floors[0] if floors else None)
     files = dict(plots)
     files["report.md"] = report(run, analyses, plot_texts, plots, batch_log_y).encode()
     return files

@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-# Plot file -> (title, how to read it); {knobs}, {reference} and {lines} are
-# filled in by texts().
+# Plot file -> (title, how to read it); {knobs}, {reference}, {lines} and
+# {floor} are filled in by texts().
 TEXTS = {
     "ring_tokens.png": (
         "Ring lookup cost vs ring size",
         "Each line is one ring kernel, at a fixed batch; x is the number of distinct tokens on "
         "the ring (N × V), y the median time per key, both log scales, with the band spanning "
         "the fastest and slowest repetition. The dashed grey line is the stream floor "
-        "(`ring/stream`: read each key hash, write one owner, no lookup), work every lookup "
+        "({floor}: read each key hash, write one owner, no lookup), work every lookup "
         "does too. A flat stretch means the tokens "
         "still fit a cache; the slope steepens where the search structure leaves a cache level "
         "(dotted lines, from the structure's bytes per token and the caches Google Benchmark "
@@ -88,10 +88,10 @@ FAMILY_OF = {"ring_tokens.png": "tokens", "latency.png": "latency", "inflight.pn
              "targets.png": "targets"}
 
 
-def texts(knobs: str, reference: Optional[str], lines: str) -> dict:
+def texts(knobs: str, reference: Optional[str], lines: str, floor: Optional[str]) -> dict:
     """TEXTS with the run's parts: knobs ('`a`: lockstep group, ...'), the
-    clustered plot's reference kernel (or None) and the line key of the
-    nodes plot ('solid: ring, ...')."""
+    clustered plot's reference kernel (or None), the line key of the nodes
+    plot ('solid: ring, ...') and the stream baseline's name (or None)."""
     if reference:
         ref = (f"The dashed line across each group, and the outlined bar, is `{reference}`, "
                "the reference; the figure above every other bar is its time ÷ the "
@@ -101,5 +101,6 @@ def texts(knobs: str, reference: Optional[str], lines: str) -> dict:
     out = {}
     for name, (title, text) in TEXTS.items():
         out[name] = (title, text.replace("{knobs}", knobs or "none in this run")
-                     .replace("{reference}", ref).replace("{lines}", lines))
+                     .replace("{reference}", ref).replace("{lines}", lines)
+                     .replace("{floor}", f"`{floor}`" if floor else "the stream baseline"))
     return out
