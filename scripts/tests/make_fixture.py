@@ -7,13 +7,13 @@ as closely as a hand-made file can: 3 repetitions per configuration, then the
 mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 `/real_time` suffix; the "threads" key appears twice in every entry (Google
 Benchmark's benchmark-thread field first, the bench's counter last), as the
-real reporter writes it. The context carries the kernel registry as the
-bench writes it ("chbench_registry", a JSON string; registry_text() builds it
-from SCHEMES and KERNELS below). SIMD kernels (those the registry marks
-`simd`) carry the `hwy_target` and `hwy_target_forced` counters and the
-target that ran as the entry's "label", as the bench reports them. Every entry has `build_ms`; ring kernels other than
-the stream baseline `bytes_per_token`; family "inflight" names and counts
-`in_flight`, family "clustered" `window_bits`.
+real reporter writes it. The context carries the kernel registry as the bench
+writes it ("chbench_registry", a JSON string; registry_text() builds it from
+SCHEMES and KERNELS below). SIMD kernels (those the registry marks `simd`)
+carry the `hwy_target` and `hwy_target_forced` counters and the target that ran
+as the entry's "label", as the bench reports them. Every entry has `build_ms`;
+ring kernels other than the stream baseline `bytes_per_token`; family
+"inflight" names and counts `in_flight`, family "clustered" `window_bits`.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median

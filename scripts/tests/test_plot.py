@@ -506,7 +506,8 @@ class Tolerance(unittest.TestCase):
         self.assertEqual([r[:6] + r[-2:] for r in rows], [  # schemes in registry order
             ["`modn/simd`", "1,000", "1,000", "`modn/scalar`", "2.00", "4.00× (AVX3)",
              "5.00×", "–"],
-            ["`ring/simd_eytzinger`", "655", "1,000", "`ring/eytzinger`", "–", "–", "–", "–"]])
+            ["`ring/simd_eytzinger`", "655", "1,000", "`ring/eytzinger`", "–", "–", "–",
+             "–"]])
         self.assertIn("no AVX2 : AVX3 ratio", report)
         self.assertEqual(table_rows(section(report, "### SIMD rendezvous ÷ scalar")), [
             ["`nodes`", "128", "1,000", "160", "`hrw/simd_nodes`", "10.0", "16.0×"]])

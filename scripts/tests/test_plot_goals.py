@@ -185,7 +185,8 @@ class Malformed(unittest.TestCase):
                    "operand 'fastest' is neither scheme/kernel nor one of best, floor")
 
     def test_one_table_two_comparisons(self):
-        self.check(GOALS.replace('table = "Latency ÷ stream"', 'table = "Eytzinger ÷ lower_bound"'),
+        self.check(GOALS.replace('table = "Latency ÷ stream"',
+                                 'table = "Eytzinger ÷ lower_bound"'),
                    "goals of table 'Eytzinger ÷ lower_bound' differ")
 
 
