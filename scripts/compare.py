@@ -37,8 +37,11 @@ from typing import Optional
 
 import cli
 import index
-import plot
-from plot import InputError, Result, md_cell, sig3
+from chbench_plots.errors import InputError
+from chbench_plots.load import FAMILY_ORDER, Result, load
+from chbench_plots.numeric import sig3
+from chbench_plots.report import context_value, md_cell
+from chbench_plots.style import DPI, import_matplotlib, png
 
 PROG = "compare.py"
 EXIT_BAD_INPUT = 2
@@ -72,7 +75,7 @@ def config_key(r: Result) -> tuple:
 
 
 def config_text(key: tuple) -> str:
-    """`ring/eytzinger N=1000 V=100 K=300000 T=1` of a config key."""
+    """`ring/lower_bound N=1000 V=100 K=300000 T=1` of a config key."""
     _, scheme, kernel, nodes, vnodes, keys, threads = key
     params = [f"{name}={value}" for name, value in
               (("N", nodes), ("V", vnodes), ("K", keys), ("T", threads)) if value is not None]
@@ -87,7 +90,9 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -
     sets: dict = {}
     for run in index.find_runs(root):  # newest first
         run_dir = root / run.machine / run.name
-        loaded = plot.load(run_dir / "bench.json")
+        # The comparison needs no kernel registry: runs from before the bench
+        # wrote one compare too (their schemes in the order the JSON shows them).
+        loaded = load(run_dir / "bench.json", need_registry=False)
         if str(loaded.context.get("chbench_emulated", "no")) != "no" and not include_emulated:
             notes.append(f"left out {run.machine}/{run.name}: an emulated run "
                          "(--include-emulated shows it)")
@@ -146,7 +151,7 @@ def compare(sets: list, families: Optional[list]) -> list:
     """The families to compare, each with the sets that measured it and the
     configurations all of them share."""
     present = set().union(*(s.families() for s in sets)) if sets else set()
-    order = [f for f in plot.FAMILY_ORDER if f in present] + sorted(present - set(plot.FAMILY_ORDER))
+    order = [f for f in FAMILY_ORDER if f in present] + sorted(present - set(FAMILY_ORDER))
     if families:
         unknown = [f for f in families if f not in present]
         if unknown:
@@ -196,7 +201,7 @@ def set_line(s: ResultSet) -> str:
              f"baseline {ctx.get('chbench_baseline', '?')}",
              f"Highway targets {ctx.get('chbench_hwy_targets_supported', '?')}",
              f"commit `{ctx.get('chbench_commit', '?')}`",
-             f"load average at start {plot.context_value('load_avg', ctx.get('load_avg', '?'))}"]
+             f"load average at start {context_value('load_avg', ctx.get('load_avg', '?'))}"]
     notes = run_notes(s.run_dir)
     if notes:
         parts.append(f"notes: {notes}")
@@ -251,7 +256,7 @@ def plot_family(c: FamilyComparison, figure_cls) -> bytes:
     """Grouped bars: per kernel, one bar per set, geometric mean ns/key (log y)."""
     kernels = c.kernels()
     width = min(16.0, max(8.5, 0.28 * len(kernels) * len(c.sets) + 3.0))
-    fig = figure_cls(figsize=(width, 5.8), dpi=plot.DPI, constrained_layout=True)
+    fig = figure_cls(figsize=(width, 5.8), dpi=DPI, constrained_layout=True)
     ax = fig.add_subplot()
     width = 0.8 / len(c.sets)
     for i, s in enumerate(c.sets):
@@ -271,7 +276,7 @@ def plot_family(c: FamilyComparison, figure_cls) -> bytes:
     ax.grid(True, axis="y", which="major", alpha=0.45)
     ax.grid(True, axis="y", which="minor", alpha=0.15)
     ax.legend(title="machine · build", fontsize=9)
-    return plot.png(fig)
+    return png(fig)
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -319,7 +324,7 @@ def main(argv: Optional[list] = None) -> int:
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    figure_cls = plot.import_matplotlib(PROG)
+    figure_cls = import_matplotlib(PROG)
     files = {f"compare_{c.family}.png": plot_family(c, figure_cls) for c in comparisons}
     plots = {c.family for c in comparisons}
     files[REPORT] = report(comparisons, sets, notes, plots).encode()

@@ -7,12 +7,13 @@ as closely as a hand-made file can: 3 repetitions per configuration, then the
 mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 `/real_time` suffix; the "threads" key appears twice in every entry (Google
 Benchmark's benchmark-thread field first, the bench's counter last), as the
-real reporter writes it. SIMD kernels (those of family "targets", and the
-S-tree and bucket index everywhere) carry the `hwy_target` and
-`hwy_target_forced` counters and the target that ran as the entry's "label",
-as the bench reports them. Every entry has `build_ms`; ring kernels other than
-the stream baseline `bytes_per_token`; family "inflight" names and counts
-`in_flight`, family "clustered" `window_bits`.
+real reporter writes it. The context carries the kernel registry as the bench
+writes it ("chbench_registry", a JSON string; registry_text() builds it from
+SCHEMES and KERNELS below). SIMD kernels (those the registry marks `simd`)
+carry the `hwy_target` and `hwy_target_forced` counters and the target that ran
+as the entry's "label", as the bench reports them. Every entry has `build_ms`;
+ring kernels other than the stream baseline `bytes_per_token`; family
+"inflight" names and counts `in_flight`, family "clustered" `window_bits`.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -32,6 +33,66 @@ from pathlib import Path
 
 REPS = 3
 OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
+
+# The registry at the library's commit ce2f39d (kernels/src/schemes.cc), in
+# its order, with the bench's stream baseline.
+SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes"]),
+           ("hrw", "rendezvous (HRW)", []), ("jump", "jump hash", []),
+           ("maglev", "Maglev", ["table_size"]))
+LOCKSTEP = {"name": "lockstep group", "default": "32 up to a 16 MiB tree, 128 above",
+            "min": 1, "max": 256, "sweep": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
+DISTANCE = {"name": "prefetch distance",
+            "default": "none up to a 256 KiB table, 32 up to 16 MiB, 128 above", "min": 1,
+            "max": 1024, "sweep": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]}
+# (name, simd, rival, baseline, rank, knob)
+KERNELS = (
+    ("modn/scalar", False, None, False, 1, None),
+    ("modn/simd", True, "modn/scalar", False, 0, None),
+    ("ring/lower_bound", False, None, True, 6, None),
+    ("ring/branchless", False, None, False, 4, None),
+    ("ring/eytzinger", False, None, False, 2, None),
+    ("ring/simd_branchless", True, "ring/branchless", True, 5, None),
+    ("ring/simd_eytzinger", True, "ring/eytzinger", False, 3, None),
+    ("ring/stree", True, "ring/eytzinger", False, 1, LOCKSTEP),
+    ("ring/bucketed", True, "ring/eytzinger", False, 0, DISTANCE),
+    ("hrw/scalar", False, None, False, 2, None),
+    ("hrw/simd_nodes", True, "hrw/scalar", False, 1, None),
+    ("hrw/simd_keys", True, "hrw/scalar", False, 0, None),
+    ("jump/scalar", False, None, False, 2, None),
+    ("jump/interleaved", False, None, False, 1, None),
+    ("jump/simd", True, "jump/scalar", False, 0, None),
+    ("maglev/scalar", False, None, False, 1, None),
+    ("maglev/simd", True, "maglev/scalar", False, 0, None),
+)
+STREAM = "ring/stream"
+FAMILIES = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads", "hashed",
+            "targets", "profiles")
+
+
+def registry(kernels: tuple = KERNELS) -> dict:
+    """The registry object the bench writes, for `kernels` (entries as in
+    KERNELS) and the stream baseline."""
+    entries = [{"name": name, "scheme": name.split("/")[0], "kernel": name.split("/")[1],
+                "summary": f"{name} (fixture)", "simd": simd, "rival": rival,
+                "baseline": baseline, "rank": rank, "stream": False, "knob": knob}
+               for name, simd, rival, baseline, rank, knob in kernels]
+    entries.append({"name": STREAM, "scheme": "ring", "kernel": "stream",
+                    "summary": "reads each key hash, writes one owner, no lookup",
+                    "simd": False, "rival": None, "baseline": True, "rank": None,
+                    "stream": True, "knob": None})
+    return {"schemes": [{"name": name, "title": title, "source": "SPEC.md", "aliases": [],
+                         "params": params, "removal": "any", "max_nodes": 4294967295}
+                        for name, title, params in SCHEMES],
+            "kernels": entries,
+            "families": [{"name": f, "title": f, "quick_budget_s": 30} for f in FAMILIES]}
+
+
+def registry_text(kernels: tuple = KERNELS) -> str:
+    """The registry as the context's "chbench_registry" string."""
+    return json.dumps(registry(kernels), separators=(",", ":"))
+
+
+SIMD = {name for name, simd, *_ in KERNELS if simd}
 
 CONTEXT = [
     ("date", "2026-11-30T10:20:00+00:00"),
@@ -61,6 +122,7 @@ CONTEXT = [
     ("chbench_sweep", "quick"),
     ("chbench_tbb_version", "2021.8.0"),
     ("chbench_xxhash_version", "0.8.1"),
+    ("chbench_registry", registry_text()),
 ]
 
 # family -> list of (scheme, kernel, N, V, K, threads, median ns/key, extra)
@@ -139,6 +201,8 @@ HASHED_NS = {  # N = 1000, V = 100, K = 300,000: with hashing
 # its ns/key, {SIMD kernel: (dispatched, forced AVX3, AVX2, SCALAR) ns/key}).
 # Dispatch picks AVX3. hrw/simd_nodes is missing at N = 1,000 and
 # ring/simd_branchless altogether, as a CPU or a --kernels selection may have it.
+# ring/stree, ring/bucketed (rival eytzinger) and maglev/simd are the SIMD
+# kernels a table of rivals in the plot script once lacked.
 TARGETS = ("AVX3", "AVX2", "SCALAR")
 HWY_BITS = {"AVX3": 256.0, "AVX2": 512.0, "SCALAR": float(2 ** 62)}
 TARGETS_NS = (
@@ -147,8 +211,11 @@ TARGETS_NS = (
     ("hrw", 1000, 20000, "scalar", 1500.0, {"simd_keys": (100.0, 100.0, 300.0, 1200.0)}),
     ("jump", 1000, 100000, "scalar", 50.0, {"simd": (2.5, 2.5, 8.0, 40.0)}),
     ("jump", 1000000, 100000, "scalar", 80.0, {"simd": (4.0, 4.0, 10.0, 64.0)}),
-    ("ring", 655, 100000, "eytzinger", 7.0, {"simd_eytzinger": (10.0, 10.0, 14.0, 7.0)}),
+    ("ring", 655, 100000, "eytzinger", 7.0, {"simd_eytzinger": (10.0, 10.0, 14.0, 7.0),
+                                             "stree": (3.5, 3.5, 5.6, 14.0),
+                                             "bucketed": (1.75, 1.75, 2.0, 3.5)}),
     ("modn", 1000, 100000, "scalar", 2.4, {"simd": (0.6, 0.6, 1.2, 4.8)}),
+    ("maglev", 1000, 100000, "scalar", 3.0, {"simd": (1.5, 1.5, 2.0, 6.0)}),
 )
 
 
@@ -208,13 +275,13 @@ def memory_bytes(scheme: str, kernel: str, tokens: int, n: int) -> int:
     return 0
 
 
-def simd_target(kernel: str) -> tuple:
-    """(target that ran, forced) of a SIMD kernel name, or (None, False)."""
-    base, _, forced = kernel.partition("@")
+def simd_target(label: str) -> tuple:
+    """(target that ran, forced) of a `scheme/kernel[@TARGET]` label, or (None,
+    False) for a kernel the registry does not mark SIMD."""
+    base, _, forced = label.partition("@")
     if forced:
         return forced, True
-    simd = base.startswith("simd") or base in ("stree", "bucketed")
-    return ("AVX3", False) if simd else (None, False)
+    return ("AVX3", False) if base in SIMD else (None, False)
 
 
 def round6(x: float) -> float:
@@ -262,7 +329,7 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     samples = [low, median, high]
     rng.shuffle(samples)
     cpu_ratio = 1.0 if t == 1 else float(t)
-    target, forced = simd_target(kernel)
+    target, forced = simd_target(f"{scheme}/{kernel}")
     hwy = [] if target is None else [("hwy_target", HWY_BITS[target]),
                                      ("hwy_target_forced", float(forced))]
     label = [] if target is None else [("label", target)]

@@ -46,6 +46,10 @@ def truncated(fraction: float) -> bytes:
     return data[: int(len(data) * fraction)]
 
 
+ONE_RUN = (b'{"context": %s, "benchmarks": [{"name": '
+           b'"tokens/ring/lower_bound/N:10/V:1/K:1000/threads:1", "real_time": 5000, '
+           b'"keys": 1000}]}')
+
 # Broken results files, written into the scratch folder as {tmp}/NAME.
 BROKEN_JSON = {
     "cut10.json": truncated(0.1),
@@ -57,6 +61,9 @@ BROKEN_JSON = {
     "no-benchmarks.json": b'{"context": {}, "benchmarks": "none"}',
     "foreign.json": b'{"benchmarks": [{"name": "BM_Sort/64", "real_time": 1}]}',
     "array.json": b"[1, 2, 3]",
+    # A chbench run whose context lacks the kernel registry, or holds a broken one.
+    "no-registry.json": ONE_RUN % b"{}",
+    "bad-registry.json": ONE_RUN % b'{"chbench_registry": "{\\"kernels\\": [oops"}',
 }
 
 FAKE_REFUSES = {"CHBENCH_BENCH": str(FAKE_BENCH), "FAKE_BENCH_LIST_EXIT": "2",
@@ -99,7 +106,9 @@ CASES = [
                            ("nested.json", "not valid JSON"),
                            ("no-benchmarks.json", "holds no benchmarks"),
                            ("foreign.json", "holds no chbench benchmarks"),
-                           ("array.json", "not a Google Benchmark report")]],
+                           ("array.json", "not a Google Benchmark report"),
+                           ("no-registry.json", "has no kernel registry"),
+                           ("bad-registry.json", "\"chbench_registry\" is not valid JSON")]],
 
     # ---- index.py ----
     Case("index.py unknown flag", "index.py", ["--bogus"], "unrecognized arguments: --bogus"),

@@ -12,7 +12,7 @@ from pathlib import Path
 from support import PYTHON, SCRIPTS, run, snapshot
 from test_plot import entry, table_rows
 
-from plot import sig3  # noqa: E402  (support puts scripts/ on sys.path)
+from chbench_plots.numeric import sig3  # noqa: E402  (support puts scripts/ on sys.path)
 
 COMPARE = str(SCRIPTS / "compare.py")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -1,4 +1,5 @@
-"""Tests of scripts/plot.py: outputs, report numbers, tolerance, bad input."""
+"""Tests of scripts/plot.py (the chbench_plots package): outputs, report
+numbers, the run's kernel registry, the goals file, tolerance, bad input."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from make_fixture import KERNELS, registry_text
 from support import FIXTURE, PYTHON, SCRIPTS, TESTS, run, snapshot
 
-import plot  # noqa: E402  (support puts scripts/ on sys.path)
+# support puts scripts/ on sys.path.
+from chbench_plots import load, numeric, registry, rings, targets  # noqa: E402
+from chbench_plots import style as plotstyle  # noqa: E402
 
 PLOT = str(SCRIPTS / "plot.py")
 PNGS = ("ring_tokens.png", "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
@@ -36,9 +40,11 @@ def table_rows(text: str) -> list:
     return rows[1:] if rows else rows
 
 
-def bench_json(entries: list, context: dict | None = None) -> str:
-    """A minimal report around the given entries."""
-    return json.dumps({"context": context or {}, "benchmarks": entries})
+def bench_json(entries: list, context: dict | None = None, kernels: tuple = KERNELS) -> str:
+    """A minimal report around the given entries, its context holding the
+    fixture's kernel registry (of `kernels`) unless `context` says otherwise."""
+    context = {"chbench_registry": registry_text(kernels)} if context is None else context
+    return json.dumps({"context": context, "benchmarks": entries})
 
 
 def fixture_cv(run_name: str) -> str:
@@ -47,7 +53,7 @@ def fixture_cv(run_name: str) -> str:
     fixture = json.loads(FIXTURE.read_text())
     samples = [e["ns_per_key"] for e in fixture["benchmarks"]
                if e["run_name"] == run_name + "/real_time" and e["run_type"] == "iteration"]
-    return plot.sig3(statistics.stdev(samples) / statistics.fmean(samples) * 100)
+    return numeric.sig3(statistics.stdev(samples) / statistics.fmean(samples) * 100)
 
 
 def entry(name: str, ns: float, **fields) -> dict:
@@ -149,7 +155,7 @@ class FixtureReport(unittest.TestCase):
         # 65,500 tokens, 15 vs 360 at 1.6·10^7; vs stream 1.5/0.3, 2/0.4, 3/0.5 up
         # to 65,500 tokens (8/0.6 at 10^6 would fail, but that ring is not judged);
         # clustered bucketed 80 vs Eytzinger 64 ns/key at 1.6·10^7 tokens.
-        rows = table_rows(section(self.report, "## Ring at the speed limit"))
+        rows = table_rows(section(self.report, "## Goals"))
         self.assertEqual([r[2] for r in rows], ["**goal met**", "**goal not met**",
                                                 "**goal met**", "**goal not met**"])
         self.assertEqual(rows[0][1], "33.3× (`ring/bucketed` at 65,500 tokens)")
@@ -287,8 +293,19 @@ class FixtureReport(unittest.TestCase):
             ("`modn/simd`", "1,000"): [
                 "100,000", "`modn/scalar`", "2.40", "4.00× (AVX3)", "4.00×", "2.00×", "0.500×",
                 "2.00"],  # 2.4/0.6, 2.4/1.2, 2.4/4.8; 1.2/0.6
+            # The SIMD kernels a table of rivals in the script once lacked: their
+            # rivals come from the run's registry now.
+            ("`ring/stree`", "655"): [
+                "100,000", "`ring/eytzinger`", "7.00", "2.00× (AVX3)", "2.00×", "1.25×",
+                "0.500×", "1.60"],  # 7/3.5, 7/3.5, 7/5.6, 7/14; 5.6/3.5
+            ("`ring/bucketed`", "655"): [
+                "100,000", "`ring/eytzinger`", "7.00", "4.00× (AVX3)", "4.00×", "3.50×",
+                "2.00×", "1.14"],  # 7/1.75, 7/1.75, 7/2, 7/3.5; 2/1.75
+            ("`maglev/simd`", "1,000"): [
+                "100,000", "`maglev/scalar`", "3.00", "2.00× (AVX3)", "2.00×", "1.50×",
+                "0.500×", "1.33"],  # 3/1.5, 3/1.5, 3/2, 3/6; 2/1.5
         })
-        schemes = ["ring", "hrw", "jump", "modn"]  # SPEC.md's order
+        schemes = ["modn", "ring", "hrw", "jump", "maglev"]  # the fixture registry's order
         self.assertEqual(list(got), sorted(got, key=lambda k: schemes.index(
             k[0].strip("`").split("/")[0])))
 
@@ -310,7 +327,7 @@ class FixtureReport(unittest.TestCase):
         cv = statistics.stdev(samples) / statistics.fmean(samples) * 100
         row = next(r for r in rows if r[0] == "`hrw/simd_keys`" and r[1] == "64"
                    and r[3] == "AVX2")
-        self.assertEqual(row[6], plot.sig3(cv))
+        self.assertEqual(row[6], numeric.sig3(cv))
 
     def test_simd_rendezvous_check(self):
         # Best of simd_keys (8) and simd_nodes (10) at N = 64; only simd_keys at
@@ -331,27 +348,34 @@ class FixtureReport(unittest.TestCase):
         self.assertIn("![SIMD speed-up per Highway target](targets.png)", self.report)
 
 
+def check_rejected(test: unittest.TestCase, content: bytes | None, expect: str,
+                   extra: tuple = ()) -> None:
+    """plot.py on `content` (None: no file), with `extra` arguments, exits 2
+    with one line on stderr holding `expect`, and writes nothing."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        src = tmp / "bench.json"
+        if content is not None:
+            src.write_bytes(content)
+        out = tmp / "out"
+        out.mkdir()
+        (out / "keep.txt").write_text("earlier")
+        before = snapshot(tmp)
+        result = run([PYTHON, PLOT, str(src), "--out", str(out), *extra])
+        test.assertEqual(result.returncode, 2, result.stderr)
+        test.assertEqual(result.stdout, "")
+        lines = result.stderr.splitlines()
+        test.assertEqual(len(lines), 1, result.stderr)
+        test.assertTrue(lines[0].startswith("plot.py: error: "), lines[0])
+        test.assertIn(expect, lines[0])
+        test.assertEqual(snapshot(tmp), before)
+
+
 class BadInput(unittest.TestCase):
     """Unusable input: exit 2, one line on stderr, nothing written."""
 
     def check_rejected(self, content: bytes | None, expect: str):
-        with tempfile.TemporaryDirectory() as tmp:
-            tmp = Path(tmp)
-            src = tmp / "bench.json"
-            if content is not None:
-                src.write_bytes(content)
-            out = tmp / "out"
-            out.mkdir()
-            (out / "keep.txt").write_text("earlier")
-            before = snapshot(out)
-            result = run([PYTHON, PLOT, str(src), "--out", str(out)])
-            self.assertEqual(result.returncode, 2, result.stderr)
-            self.assertEqual(result.stdout, "")
-            lines = result.stderr.splitlines()
-            self.assertEqual(len(lines), 1, result.stderr)
-            self.assertTrue(lines[0].startswith("plot.py: error: "), lines[0])
-            self.assertIn(expect, lines[0])
-            self.assertEqual(snapshot(out), before)
+        check_rejected(self, content, expect)
 
     def test_corrupt(self):
         self.check_rejected(b'{"context": {}, "benchmarks": [ {"name": oops', "not valid JSON")
@@ -479,10 +503,11 @@ class Tolerance(unittest.TestCase):
         text = report[report.index("## SIMD targets"):report.index("## Plots")]
         self.assertIn("no `ring/eytzinger` with the same N, V, K and threads", text)
         rows = table_rows(section(report, "### Speed-up over the scalar counterpart"))
-        self.assertEqual([r[:6] + r[-2:] for r in rows], [
-            ["`ring/simd_eytzinger`", "655", "1,000", "`ring/eytzinger`", "–", "–", "–", "–"],
+        self.assertEqual([r[:6] + r[-2:] for r in rows], [  # schemes in registry order
             ["`modn/simd`", "1,000", "1,000", "`modn/scalar`", "2.00", "4.00× (AVX3)",
-             "5.00×", "–"]])
+             "5.00×", "–"],
+            ["`ring/simd_eytzinger`", "655", "1,000", "`ring/eytzinger`", "–", "–", "–",
+             "–"]])
         self.assertIn("no AVX2 : AVX3 ratio", report)
         self.assertEqual(table_rows(section(report, "### SIMD rendezvous ÷ scalar")), [
             ["`nodes`", "128", "1,000", "160", "`hrw/simd_nodes`", "10.0", "16.0×"]])
@@ -494,14 +519,15 @@ class Tolerance(unittest.TestCase):
         self.assertNotIn("targets.png", files)
         self.assertIn("No SIMD kernels in family `targets` in this run.", report)
         self.assertIn("Not drawn: no usable `targets` results", report)
-        self.assertIn("No `hrw/scalar` beside a dispatched SIMD rendezvous kernel", report)
+        self.assertIn("No `hrw/scalar` beside `hrw/simd_nodes` or `hrw/simd_keys` at N ≥ 64",
+                      report)
 
     def test_unknown_family_gets_a_table(self):
         report, _, _ = self.render(bench_json(
             [entry("fanout/ring/eytzinger/N:10/V:100/K:1000/threads:1", 30.0)]))
         self.assertIn("### Family `fanout`", report)
 
-    def test_issue4_families_missing(self):
+    def test_goal_families_missing(self):
         # Family "tokens" alone, on rings of 1,000 and 64,000 tokens: no latency,
         # in-flight or clustered plot, and goals that need them not measured.
         name = "tokens/ring/{}/N:{}/V:100/K:1000/threads:1/real_time"
@@ -514,16 +540,16 @@ class Tolerance(unittest.TestCase):
                              ("clustered.png", "clustered")):
             self.assertNotIn(name, files)
             self.assertIn(f"Not drawn: no usable `{family}` results in this run.", report)
-        rows = table_rows(section(report, "## Ring at the speed limit"))
+        rows = table_rows(section(report, "## Goals"))
         self.assertEqual([(r[1], r[2]) for r in rows], [
             ("10.0× (`ring/stree` at 64,000 tokens)", "**goal not met**"),  # 90 / 9 < 20
-            ("no ring within 2× of 16,777,216 tokens with `ring/lower_bound`",
-             "**not measured**"),
+            ("no ring of family `tokens` within 2× of 16,777,216 tokens with "
+             "`ring/lower_bound`", "**not measured**"),
             ("worst 9.00× (`ring/stree` at 64,000 tokens) over 2 rings", "**goal not met**"),
-            ("no clustered ring with `ring/eytzinger` beside `ring/stree` or `ring/bucketed`",
-             "**not measured**")])
+            ("no ring of family `clustered` with `ring/eytzinger` beside `ring/stree` or "
+             "`ring/bucketed`", "**not measured**")])
         self.assertIn("No `inflight` results in this run.", report)
-        self.assertIn("No clustered ring with `ring/eytzinger` in this run.", report)
+        self.assertIn("No ring with `ring/eytzinger` in family `clustered` in this run.", report)
 
     def test_latency_alone_and_clustered_ties(self):
         # A latency family without "tokens" still gets its plot (one panel);
@@ -546,84 +572,93 @@ class Units(unittest.TestCase):
     """Pure functions of plot.py."""
 
     def test_parse_name_ignores_google_benchmark_suffixes(self):
-        name = plot.parse_name(
+        name = load.parse_name(
             "threads/ring/eytzinger/N:1000/V:100/K:300000/threads:2/repeats:3/real_time/threads:1")
         self.assertEqual((name.family, name.scheme, name.kernel), ("threads", "ring", "eytzinger"))
         self.assertEqual(name.params, {"nodes": 1000, "vnodes": 100, "keys": 300000, "threads": 2})
 
     def test_parse_name_rejects_foreign_names(self):
-        self.assertIsNone(plot.parse_name("BM_Sort/1024"))
-        self.assertIsNone(plot.parse_name("a/b:1/c"))
+        self.assertIsNone(load.parse_name("BM_Sort/1024"))
+        self.assertIsNone(load.parse_name("a/b:1/c"))
 
     def test_sig3(self):
         cases = {1.875: "1.88", 9.996: "10.0", 12345.0: "12,300", 0.9: "0.900", 140.0: "140",
                  3.0: "3.00", 0.000123: "1.23e-04", 0.0: "0", 17.3205: "17.3"}
         for x, want in cases.items():
-            self.assertEqual(plot.sig3(x), want, x)
-        self.assertEqual(plot.si(3.75e9, "keys/s"), "3.75 Gkeys/s")
-        self.assertEqual(plot.si(999.9), "1.00 k")
+            self.assertEqual(numeric.sig3(x), want, x)
+        self.assertEqual(numeric.si(3.75e9, "keys/s"), "3.75 Gkeys/s")
+        self.assertEqual(numeric.si(999.9), "1.00 k")
 
-    def test_scalar_counterparts(self):
-        cases = {("hrw", "simd_keys"): "scalar", ("hrw", "simd_nodes"): "scalar",
-                 ("jump", "simd"): "scalar", ("modn", "simd"): "scalar",
-                 ("ring", "simd_branchless"): "branchless",
-                 ("ring", "simd_eytzinger"): "eytzinger", ("hrw", "simd_wide"): "scalar",
-                 ("ring", "eytzinger"): None, ("jump", "interleaved"): None,
-                 ("hrw", "scalar"): None}
-        for (scheme, kernel), want in cases.items():
-            self.assertEqual(plot.scalar_counterpart(scheme, kernel), want, (scheme, kernel))
+    def test_rivals_from_the_registry(self):
+        # The fixture's registry: what the bench writes from kernels/src/schemes.cc.
+        reg = registry.from_context({"chbench_registry": registry_text()}, "x")
+        cases = {"hrw/simd_keys": "hrw/scalar", "hrw/simd_nodes": "hrw/scalar",
+                 "jump/simd": "jump/scalar", "modn/simd": "modn/scalar",
+                 "maglev/simd": "maglev/scalar", "ring/simd_branchless": "ring/branchless",
+                 "ring/simd_eytzinger": "ring/eytzinger", "ring/stree": "ring/eytzinger",
+                 "ring/bucketed": "ring/eytzinger", "ring/stree@AVX2": "ring/eytzinger",
+                 "ring/eytzinger": None, "jump/interleaved": None, "hrw/scalar": None,
+                 "hrw/simd_wide": None, "ring/stream": None}
+        for label, want in cases.items():
+            self.assertEqual(reg.rival(label), want, label)
+        self.assertEqual([s.name for s in reg.schemes], ["modn", "ring", "hrw", "jump", "maglev"])
+        self.assertEqual(reg.floors(), ["ring/stream"])
+        self.assertEqual(reg.knob_name("ring/bucketed"), "prefetch distance")
+        self.assertIsNone(reg.knob_name("ring/eytzinger"))
+        self.assertTrue(reg.takes("ring", "vnodes"))
+        self.assertFalse(reg.takes("hrw", "vnodes"))
         self.assertEqual(sorted(["SCALAR", "AVX2", "NEON", "AVX3", "EMU128", "SSE4"],
-                                key=plot.target_rank),
+                                key=targets.target_rank),
                          ["AVX3", "AVX2", "SSE4", "SCALAR", "EMU128", "NEON"])
 
     def test_forced_target_in_name(self):
-        name = plot.parse_name("targets/hrw/simd_keys@AVX2/N:64/V:100/K:1000/threads:1/real_time")
+        name = load.parse_name("targets/hrw/simd_keys@AVX2/N:64/V:100/K:1000/threads:1/real_time")
         self.assertEqual((name.scheme, name.kernel, name.params["nodes"]),
                          ("hrw", "simd_keys@AVX2", 64))
-        r = plot.Result("x", "targets", "hrw", "simd_keys@AVX2")
+        r = load.Result("x", "targets", "hrw", "simd_keys@AVX2")
         self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", "AVX2"))
-        r = plot.Result("x", "targets", "hrw", "simd_keys")
+        r = load.Result("x", "targets", "hrw", "simd_keys")
         self.assertEqual((r.base_kernel, r.forced_target), ("simd_keys", None))
 
-    def test_parse_name_issue4_segments(self):
-        name = plot.parse_name("inflight/ring/stree/N:655/V:100/K:300000/threads:1/inflight:32"
+    def test_parse_name_inflight_and_window_segments(self):
+        name = load.parse_name("inflight/ring/stree/N:655/V:100/K:300000/threads:1/inflight:32"
                                "/real_time")
         self.assertEqual(name.params, {"nodes": 655, "vnodes": 100, "keys": 300000,
                                        "threads": 1, "in_flight": 32})
-        name = plot.parse_name("clustered/ring/bucketed/N:655/V:100/K:300000/threads:1/window:36")
+        name = load.parse_name("clustered/ring/bucketed/N:655/V:100/K:300000/threads:1/window:36")
         self.assertEqual(name.params["window_bits"], 36)
 
     def test_nearest_ring(self):
         def points(*tokens):
-            return [plot.RingPoint(t, None, None, None, {}) for t in tokens]
-        self.assertEqual(plot.nearest_ring(points(30_000, 100_000), 65_536).tokens, 100_000)
+            return [rings.RingPoint(t, None, None, None, {}) for t in tokens]
+        self.assertEqual(rings.nearest_ring(points(30_000, 100_000), 65_536).tokens, 100_000)
         # Equally far in ratio: the larger ring.
-        self.assertEqual(plot.nearest_ring(points(32_768, 131_072), 65_536).tokens, 131_072)
-        self.assertIsNone(plot.nearest_ring(points(10, 32_000, 140_000), 65_536))
-        self.assertEqual(plot.nearest_ring(points(16_000_000, 40_000_000), 16_777_216).tokens,
+        self.assertEqual(rings.nearest_ring(points(32_768, 131_072), 65_536).tokens, 131_072)
+        self.assertIsNone(rings.nearest_ring(points(10, 32_000, 140_000), 65_536))
+        self.assertEqual(rings.nearest_ring(points(16_000_000, 40_000_000), 16_777_216).tokens,
                          16_000_000)
 
     def test_stream_is_a_floor_not_a_kernel(self):
-        stream = plot.Result("x", "tokens", "ring", "stream", order=0)
-        lower = plot.Result("y", "tokens", "ring", "lower_bound", order=1, ns=9.0)
-        style = plot.Style([stream, lower])
+        stream = load.Result("x", "tokens", "ring", "stream", order=0, is_floor=True)
+        lower = load.Result("y", "tokens", "ring", "lower_bound", order=1, ns=9.0)
+        style = plotstyle.Style([stream, lower])
         self.assertEqual(style.index, {"ring/lower_bound": 0})
         kw = style.kw("ring/stream", "ring")
         self.assertEqual((kw["color"], kw["marker"]), ("0.3", None))
         self.assertNotEqual(kw["linestyle"], "-")
         stream.ns = 1.0
-        point = plot.RingPoint(10, 10, 1, 1000, {"ring/stream": stream,
+        point = rings.RingPoint(10, 10, 1, 1000, {"ring/stream": stream,
                                                  "ring/lower_bound": lower})
         self.assertIs(point.best(), lower)
-        self.assertEqual(plot.legend_label("ring/stream"), "stream floor (ring/stream: no lookup)")
+        self.assertEqual(style.legend("ring/stream"), "stream floor (ring/stream: no lookup)")
 
     def test_crossovers(self):
-        (x, a_below), = plot.crossovers([10, 30], [6.0, 16.0], [9.6, 10.0])
+        (x, a_below), = numeric.crossovers([10, 30], [6.0, 16.0], [9.6, 10.0])
         self.assertAlmostEqual(x, 300 ** 0.5, places=9)
         self.assertTrue(a_below)
-        self.assertEqual(plot.crossovers([1, 10, 100], [1, 2, 3], [5, 6, 7]), [])
+        self.assertEqual(numeric.crossovers([1, 10, 100], [1, 2, 3], [5, 6, 7]), [])
         # Touching at a measured point counts once.
-        self.assertEqual(plot.crossovers([1, 10, 100], [1, 5, 9], [2, 5, 8]), [(10, True)])
+        self.assertEqual(numeric.crossovers([1, 10, 100], [1, 5, 9], [2, 5, 8]), [(10, True)])
 
 
 class FixtureUpToDate(unittest.TestCase):

@@ -1,0 +1,158 @@
+"""The report's "Goals" section: every goal of the goals file with its
+verdict, then the tables behind them, one per `table` heading."""
+
+from __future__ import annotations
+
+from .goals import Goals, Verdict, reference_name
+from .load import Run
+from .numeric import approx_count, cv_cell, integer, sig3
+from .rings import NEAR_FACTOR
+
+
+def goal_line(v: Verdict) -> str:
+    """A goal as a list item: what it asks, the figures, the verdict."""
+    return f"- {v.spec.title}, {v.spec.bound()}: {v.measured} — **{v.verdict}**."
+
+
+def section(run: Run, goals: Goals, verdicts: list) -> list:
+    """The whole section; nothing when the goals file holds no goal."""
+    if not verdicts:
+        return []
+    floors = run.registry.floors() if run.registry else []
+    sizes = sorted({v.spec.tokens for v in verdicts if v.spec.tokens})
+    lines = ["## Goals", "",
+             f"The goals of `{goals_file_name(goals)}`, computed from this run: ratios of "
+             "medians measured side by side in one run, one thread, on the bench's 64-bit ring "
+             "tokens. The best kernel is the fastest kernel of the family on that ring"
+             + (f"; `{floors[0]}`, the stream baseline (reads each key hash, writes one "
+                "owner, no lookup), is the memory floor and never counts as a kernel"
+                if floors else "") + ". "
+             + "".join(f"{approx_count(t)} tokens is the measured ring closest to "
+                       f"{integer(t)} tokens; " for t in sizes)
+             + (f"a ring is near a size within a factor of {NEAR_FACTOR:g}. " if sizes else "")
+             + "CV = standard deviation ÷ mean of ns/key over the repetitions.", "",
+             "| goal | measured | verdict |", "|---|---|---|"]
+    lines += [f"| {v.spec.title}, {v.spec.bound()} | {cell(v.measured)} | **{v.verdict}** |"
+              for v in verdicts]
+    lines.append("")
+    tables: dict = {}
+    for v in verdicts:
+        tables.setdefault(v.spec.table, []).append(v)
+    for group in tables.values():
+        if group[0].spec.kind == "each_vs_reference":
+            lines += reference_table(group)
+        else:
+            lines += pair_table(group, floors)
+    return lines
+
+
+def goals_file_name(goals: Goals) -> str:
+    """The goals file as the report names it: relative to the repository
+    when it is the package's own."""
+    parts = goals.source.split("/scripts/")
+    return "scripts/" + parts[-1] if len(parts) > 1 else goals.source
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def operand_name(operand: str, floors: list, short: bool = False) -> str:
+    """How a table names an operand: 'the best kernel', `ring/x` (short: x)."""
+    if operand == "best":
+        return "best" if short else "the best kernel"
+    label = (floors[0] if floors else "stream") if operand == "floor" else operand
+    return label.partition("/")[2] or label if short else f"`{label}`"
+
+
+def ring_key(point) -> tuple:
+    """What makes two RingPoints the same ring."""
+    return (point.tokens, point.nodes, point.vnodes, point.keys)
+
+
+def pair_table(group: list, floors: list) -> list:
+    """The ratio of a pair of operands on every ring the group's goals look at
+    (ratio_at_ring: every ring with both, the judged ones marked; ratio_up_to:
+    the judged rings), then each goal's line."""
+    spec = group[0].spec
+    num, den = spec.numerator[0], spec.denominator
+    at_ring = spec.kind == "ratio_at_ring"
+    limit = max(v.limit or 0 for v in group)
+    text = (f"Ratio = median ns/key of {operand_name(num, floors)} ÷ median ns/key of "
+            f"{operand_name(den, floors)} on the same ring"
+            + (f" ({spec.note})" if spec.note else "")
+            + ("; the goal column marks the rings the goals are judged at." if at_ring
+               else f", at every ring up to {integer(limit)} tokens."))
+    lines = [f"### {spec.table} (family `{spec.family}`)", "", text, ""]
+    # Each verdict has its own RingPoints: rings are matched by what they are.
+    rows = group[0].candidates if at_ring else sorted(
+        {ring_key(j.point): j for v in group for j in v.judged}.values(),
+        key=lambda j: j.point.tokens)
+    if not rows:
+        named = [operand_name(op, floors) for op in (num, den) if op != "best"]
+        return lines + [f"No ring with {' and '.join(named) or 'a kernel'} in family "
+                        f"`{spec.family}` in this run.", ""] + [goal_line(v) for v in group] + [
+                            ""]
+    head = ["tokens", "N", "V"]
+    for op in (num, den):
+        head += (["best kernel", "ns/key"] if op == "best"
+                 else [f"{operand_name(op, floors, short=True)} ns/key"]) + ["CV %"]
+    head.append(f"{operand_name(num, floors, True)} ÷ {operand_name(den, floors, True)}")
+    head += ["goal"] if at_ring else []
+    lines += ["| " + " | ".join(head) + " |",
+              "|" + "|".join("---" if h in ("best kernel", "goal") else "---:" for h in head)
+              + "|"]
+    for j in rows:
+        cells = [integer(j.point.tokens), integer(j.point.nodes), integer(j.point.vnodes)]
+        for op, r in ((num, j.numerator), (den, j.denominator)):
+            cells += ([f"`{r.label}`"] if op == "best" else []) + [sig3(r.ns), cv_cell(r)]
+        cells.append(f"{sig3(j.ratio)}×")
+        if at_ring:
+            cells.append(next((f"{approx_count(v.spec.tokens)}: {v.spec.bound(True)}, "
+                               f"{v.verdict}" for v in group
+                               if any(ring_key(x.point) == ring_key(j.point)
+                                      for x in v.judged)), "–"))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""] + [goal_line(v) for v in group] + [""]
+
+
+def reference_table(group: list) -> list:
+    """Every kernel ÷ the reference on every ring of the family that has it,
+    the ones slower than the reference marked, then each goal's line (which
+    judges the goal's own kernels against its threshold)."""
+    spec = group[0].spec
+    reference, name = spec.denominator, reference_name(spec)
+    lines = [f"### {spec.table} (family `{spec.family}`)", "",
+             (spec.note + " " if spec.note else "")
+             + f"Ratio = a kernel's median ns/key ÷ `{reference}`'s on the same ring (above 1: "
+             f"slower than {name}).", ""]
+    points = group[0].points
+    if not points:
+        return lines + [f"No ring with `{reference}` in family `{spec.family}` in this run.",
+                        ""] + [goal_line(v) for v in group] + [""]
+    windows = any(r.window_bits for p in points for r in p.kernels.values())
+    lines += ["| tokens | " + ("window bits | " if windows else "")
+              + f"kernel | ns/key | CV % | ÷ {name} |",
+              "|---:|" + ("---:|" if windows else "") + "---|---:|---:|---:|"]
+    marked: dict = {}
+    for p in points:
+        base = p.kernels[reference]
+        for r in p.kernels.values():
+            if r.is_floor:
+                continue
+            ratio = r.ns / base.ns
+            text = f"{sig3(ratio)}×"
+            if ratio > 1:
+                text = f"**{text}** slower"
+                marked.setdefault(r.label, []).append(integer(p.tokens))
+            lines.append(f"| {integer(p.tokens)} | "
+                         + (f"{integer(r.window_bits)} | " if windows else "")
+                         + f"`{r.label}` | {sig3(r.ns)} | {cv_cell(r)} | {text} |")
+    lines.append("")
+    if marked:
+        lines.append(f"- Slower than {name}: " + "; ".join(
+            f"`{label}` at {', '.join(at)} tokens" for label, at in marked.items()) + ".")
+    else:
+        lines.append(f"- No kernel is slower than {name} on any ring of the family.")
+    return lines + [goal_line(v) for v in group] + [""]

@@ -1,0 +1,349 @@
+"""Reading the bench's JSON: names, counters, and each configuration's
+repetitions reduced to one Result.
+
+Benchmark names follow the bench's contract
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`,
+where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`;
+suffixes that Google Benchmark appends itself (`/real_time`, `/repeats:3`, a
+second `threads:`) are ignored. Counters are top-level numeric fields of each
+entry.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from . import registry as registry_mod
+from .errors import InputError
+from .numeric import sig3
+
+# The families this package plots, in the report's order; others follow by name.
+FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
+                "hashed", "targets", "profiles")
+# Name segments `KEY:value` and the counter each one mirrors.
+NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
+               "inflight": "in_flight", "window": "window_bits"}
+TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+@dataclass(frozen=True)
+class BenchName:
+    """The parts of a benchmark name that the contract defines."""
+
+    family: str
+    scheme: str
+    kernel: str
+    params: dict  # counter name ("nodes", "vnodes", "keys", "threads", "in_flight",
+    #               "window_bits") -> int
+
+
+def parse_name(name: str) -> Optional[BenchName]:
+    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/inflight:g][/window:w][/...]`.
+
+    Returns None when the name does not start with three plain segments.
+    Unknown or repeated `KEY:value` segments (Google Benchmark appends its
+    own `threads:`, `repeats:`, `min_time:`) are ignored: the first one wins.
+    """
+    parts = name.split("/")
+    if len(parts) < 3:
+        return None
+    family, scheme, kernel = parts[:3]
+    if not all(p and ":" not in p for p in (family, scheme, kernel)):
+        return None
+    params: dict = {}
+    for segment in parts[3:]:
+        key, sep, value = segment.partition(":")
+        counter = NAME_PARAMS.get(key) if sep else None
+        if counter is None or counter in params:
+            continue
+        try:
+            params[counter] = int(value)
+        except ValueError:
+            continue
+    return BenchName(family, scheme, kernel, params)
+
+
+def number(value: Any) -> Optional[float]:
+    """A finite float from a JSON value, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def entry_ns_per_key(entry: dict) -> Optional[float]:
+    """ns/key of one entry: the ns_per_key counter, else real_time / keys."""
+    value = number(entry.get("ns_per_key"))
+    if value is not None and value > 0:
+        return value
+    return real_time_ns_per_key(entry)
+
+
+def real_time_ns_per_key(entry: dict) -> Optional[float]:
+    """real_time (converted to ns) divided by the keys counter, or None
+    unless both are positive."""
+    real_time = number(entry.get("real_time"))
+    keys = number(entry.get("keys"))
+    scale = TIME_UNIT_NS.get(entry.get("time_unit", "ns"))
+    if real_time is None or real_time <= 0 or not keys or keys < 0 or scale is None:
+        return None
+    return real_time * scale / keys
+
+
+@dataclass
+class Result:
+    """One benchmark configuration, summarised over its repetitions."""
+
+    run_name: str
+    family: str
+    scheme: str
+    kernel: str
+    nodes: Optional[int] = None
+    vnodes: Optional[int] = None
+    keys: Optional[int] = None
+    threads: Optional[int] = None
+    threads_ran: Optional[int] = None
+    tokens: Optional[int] = None
+    in_flight: Optional[int] = None  # family "inflight": the kernel's knob
+    window_bits: Optional[int] = None  # family "clustered": tokens in one 2^w window
+    memory_bytes: Optional[float] = None
+    bytes_per_token: Optional[float] = None  # lookup structure ÷ tokens
+    build_ms: Optional[float] = None  # building the table from the node list, once
+    order: int = 0  # where the kernel first appears in the JSON (bench order)
+    scheme_rank: int = 0  # the scheme's place in the registry (else in the JSON)
+    is_floor: bool = False  # the stream baseline: a memory floor, not a kernel
+    takes_vnodes: bool = False  # V matters: the scheme places tokens on a ring
+    ns: Optional[float] = None  # median ns/key
+    ns_lo: Optional[float] = None  # spread: min over repetitions ...
+    ns_hi: Optional[float] = None  # ... and max (or median -/+ stddev)
+    cv: Optional[float] = None  # of ns/key, a fraction
+    repetitions: Optional[int] = None
+    keys_per_second: Optional[float] = None
+    error: Optional[str] = None
+    hwy_label: Optional[str] = None  # the entry's "label": the Highway target that ran
+    hwy_target: Optional[float] = None  # counter: that target's Highway bit
+
+    @property
+    def label(self) -> str:
+        """`scheme/kernel`, as the bench and the kernel registry name it."""
+        return f"{self.scheme}/{self.kernel}"
+
+    @property
+    def base_kernel(self) -> str:
+        """The kernel without a forced target: `simd@AVX2` -> `simd`."""
+        return self.kernel.partition("@")[0]
+
+    @property
+    def base_label(self) -> str:
+        """`scheme/kernel` without a forced target."""
+        return f"{self.scheme}/{self.base_kernel}"
+
+    @property
+    def forced_target(self) -> Optional[str]:
+        """`AVX2` of `simd@AVX2`; None when Highway's dispatch chose."""
+        return self.kernel.partition("@")[2] or None
+
+    def sort_key(self) -> tuple:
+        """Schemes in registry order, kernels in the bench's order, then parameters."""
+        return (self.scheme_rank, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
+                self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0)
+
+
+@dataclass
+class Run:
+    """Everything read from one JSON file."""
+
+    context: dict
+    results: list  # of Result
+    warnings: list = field(default_factory=list)
+    registry: Optional[registry_mod.Registry] = None
+
+    def family(self, name: str) -> list:
+        """The measured (not errored) results of one family, sorted."""
+        return sorted((r for r in self.results if r.family == name and r.ns is not None),
+                      key=Result.sort_key)
+
+    def families(self) -> list:
+        """Family names present, known ones first in FAMILY_ORDER."""
+        present = {r.family for r in self.results}
+        known = [f for f in FAMILY_ORDER if f in present]
+        return known + sorted(present - set(FAMILY_ORDER))
+
+
+def read_json(path: Path) -> dict:
+    """The top-level object of a JSON file. Raises InputError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    if not raw.strip():
+        raise InputError(f"{path} is empty; did the bench run finish?")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as err:
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"{path} is not valid JSON ({detail}); "
+                         "is it corrupt or cut short?") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} is JSON but not a Google Benchmark report (no top-level object)")
+    return data
+
+
+def load(path: Path, need_registry: bool = True) -> Run:
+    """Reads and summarises a bench JSON file and, unless need_registry is
+    false, its kernel registry (registry.from_context). Without the registry,
+    schemes are ordered as the JSON first shows them and no result is the
+    stream floor. Raises InputError."""
+    data = read_json(path)
+    entries = data.get("benchmarks")
+    if not isinstance(entries, list) or not entries:
+        raise InputError(f"{path} holds no benchmarks (missing or empty \"benchmarks\" list)")
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    run = Run(context=context, results=[])
+    run.results = summarise(entries, run.warnings)
+    if not run.results:
+        raise InputError(f"{path} holds no chbench benchmarks "
+                         "(names like tokens/ring/<kernel>/N:1000/V:100/K:300000/threads:1)")
+    if need_registry:
+        run.registry = registry_mod.from_context(context, path)
+    apply_registry(run)
+    return run
+
+
+def apply_registry(run: Run) -> None:
+    """Ranks schemes, marks the stream floor and the schemes that take V, and
+    derives what the counters lack: tokens (N × V where V matters) and bytes
+    per token."""
+    first_seen: dict = {}
+    for r in run.results:
+        first_seen.setdefault(r.scheme, len(first_seen))
+    for r in run.results:
+        if run.registry is not None:
+            r.scheme_rank = run.registry.scheme_rank(r.scheme)
+            r.is_floor = run.registry.is_floor(r.label)
+            # A ring token count says so too, should "params" be missing.
+            r.takes_vnodes = run.registry.takes(r.scheme, "vnodes") or bool(r.tokens)
+        else:
+            r.scheme_rank = first_seen[r.scheme]
+            r.takes_vnodes = bool(r.tokens)
+        if r.tokens is None and r.takes_vnodes and r.nodes and r.vnodes:
+            r.tokens = r.nodes * r.vnodes
+        if r.bytes_per_token is None and r.memory_bytes and r.tokens and not r.is_floor:
+            r.bytes_per_token = r.memory_bytes / r.tokens
+
+
+def summarise(entries: list, warnings: list) -> list:
+    """Groups entries by run name and reduces each group to a Result."""
+    groups: dict = {}
+    skipped = 0
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            skipped += 1
+            continue
+        run_name = entry.get("run_name")
+        if not isinstance(run_name, str):
+            run_name = entry["name"]
+            aggregate = entry.get("aggregate_name")
+            if entry.get("run_type") == "aggregate" and isinstance(aggregate, str):
+                run_name = run_name.removesuffix("_" + aggregate)
+        parsed = parse_name(run_name)
+        if parsed is None:
+            skipped += 1
+            continue
+        groups.setdefault(run_name, (parsed, []))[1].append(entry)
+    if skipped:
+        warnings.append(f"{skipped} entries skipped: no chbench name "
+                        "(family/scheme/kernel/...)")
+    results = [reduce_group(name, parsed, group, warnings)
+               for name, (parsed, group) in groups.items()]
+    first_seen: dict = {}
+    for r in results:
+        r.order = first_seen.setdefault(r.label, len(first_seen))
+    return results
+
+
+def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) -> Result:
+    """Median, spread, CV and parameters of one configuration."""
+    result = Result(run_name, parsed.family, parsed.scheme, parsed.kernel)
+    errors = [e for e in group if e.get("error_occurred")]
+    if errors:
+        result.error = str(errors[0].get("error_message") or "error_occurred")
+        return result
+    iterations = [e for e in group if e.get("run_type", "iteration") == "iteration"]
+    aggregates = {e.get("aggregate_name"): e for e in group if e.get("run_type") == "aggregate"}
+    first = aggregates.get("median") or (iterations[0] if iterations else group[0])
+    read_parameters(result, parsed, first, warnings)
+    read_timings(result, iterations, aggregates, first, warnings)
+    return result
+
+
+def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: list) -> None:
+    """N, V, K, threads and the other counters of one configuration: the
+    counters, with the name as the fallback."""
+    # `threads` is taken from the name first: Google Benchmark writes its own
+    # "threads" field (the benchmark threads, 1) into the same object.
+    def counter(key: str) -> Optional[int]:
+        value = number(first.get(key))
+        return None if value is None else int(round(value))
+
+    result.nodes = counter("nodes") or parsed.params.get("nodes")
+    result.vnodes = counter("vnodes") or parsed.params.get("vnodes")
+    result.keys = counter("keys") or parsed.params.get("keys")
+    result.threads = parsed.params.get("threads") or counter("threads")
+    result.threads_ran = counter("threads_ran")
+    result.tokens = counter("tokens")
+    result.in_flight = counter("in_flight") or parsed.params.get("in_flight")
+    result.window_bits = counter("window_bits") or parsed.params.get("window_bits")
+    result.memory_bytes = number(first.get("memory_bytes"))
+    result.bytes_per_token = number(first.get("bytes_per_token"))
+    result.build_ms = number(first.get("build_ms"))
+    label = first.get("label")
+    result.hwy_label = (label.strip() or None) if isinstance(label, str) else None
+    result.hwy_target = number(first.get("hwy_target"))
+    for key, value in parsed.params.items():
+        got = getattr(result, key)
+        if key != "threads" and got is not None and got != value:
+            warnings.append(f"{result.run_name}: counter {key} = {got} but the name says {value}")
+
+
+def read_timings(result: Result, iterations: list, aggregates: dict, first: dict,
+                 warnings: list) -> None:
+    """Median ns/key, its spread and CV, and keys/s; an error when there is
+    no usable time."""
+    samples = [v for v in (entry_ns_per_key(e) for e in iterations) if v is not None]
+    if "median" in aggregates:
+        result.ns = entry_ns_per_key(aggregates["median"])
+    if result.ns is None and samples:
+        result.ns = statistics.median(samples)
+    if result.ns is None:
+        result.error = "no positive ns_per_key, real_time or keys in the JSON"
+        return
+    counted = number(first.get("ns_per_key"))
+    timed = real_time_ns_per_key(first)
+    if counted and timed and not 0.67 < counted / timed < 1.5:
+        warnings.append(f"{result.run_name}: ns_per_key counter {sig3(counted)} disagrees with "
+                        f"real_time / keys = {sig3(timed)} ns; plotted the counter")
+    result.repetitions = (int(number(first.get("repetitions")) or 0) or len(iterations) or 1)
+    if len(samples) >= 2:
+        result.ns_lo, result.ns_hi = min(samples), max(samples)
+    elif "stddev" in aggregates:
+        # The stddev aggregate's counters hold standard deviations; its keys
+        # counter too (0), so real_time / keys cannot stand in for ns_per_key.
+        stddev = number(aggregates["stddev"].get("ns_per_key"))
+        if stddev is not None:
+            result.ns_lo, result.ns_hi = result.ns - stddev, result.ns + stddev
+    cv_entry = aggregates.get("cv")
+    if cv_entry is not None:
+        result.cv = number(cv_entry.get("ns_per_key"))
+        if result.cv is None:
+            result.cv = number(cv_entry.get("real_time"))
+    if result.cv is None and len(samples) >= 2:
+        mean = statistics.fmean(samples)
+        result.cv = statistics.stdev(samples) / mean if mean else None
+    kps = number(first.get("keys_per_second"))
+    result.keys_per_second = kps if kps else 1e9 / result.ns

@@ -1,0 +1,41 @@
+"""Family "profiles": production systems' key hashing with the library's
+kernels, beside the real client where one was timed (report only)."""
+
+from __future__ import annotations
+
+from .load import Run
+from .numeric import integer, sig3
+
+
+def section(run: Run) -> list:
+    """Family `profiles`: each profile's kernels from key strings, and for ketama the
+    ratio to libmemcached's own server choice on the same keys in the same run."""
+    results = run.family("profiles")
+    if not results:
+        return []
+    lines = ["## Production profiles (family `profiles`)", "",
+             "Keys hashed as each system hashes them (ketama: MD5; redis: CRC16 slot; kafka: "
+             "murmur2; cassandra: Murmur3 token; maglev: XXH3) and looked up with the "
+             "library's kernels, key hashing included, one thread; docs/profiles.md defines "
+             "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
+             "on the same keys and servers, whose owners were checked identical to ours "
+             "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
+             "kernel, both from this run; spread = fastest ... slowest repetition.", ""]
+    client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
+              if r.kernel == "libmemcached"}
+    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
+              "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
+                                            r.order)):
+        other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
+        ratio = ("–" if other is None or other is r
+                 else f"{sig3(other.ns / r.ns)}×")
+        spread = (f"{sig3(r.ns_lo)} ... {sig3(r.ns_hi)}"
+                  if r.ns_lo is not None and r.ns_hi is not None else "–")
+        cv = f"{100 * r.cv:.1f}%" if r.cv is not None else "–"
+        lines.append(f"| {r.scheme} | {integer(r.nodes)} | {integer(r.vnodes)} | "
+                     f"{integer(r.keys)} | `{r.kernel}` | {sig3(r.ns)} | {spread} | {cv} | "
+                     f"{ratio} |")
+    lines.append("")
+    return lines
+

@@ -1,0 +1,214 @@
+"""The run's kernel registry: what each scheme and kernel is, as the bench
+that measured them says.
+
+The bench writes the library's registry (kernels/include/chbench/scheme.h:
+SchemeInfo, KernelInfo) into its Google Benchmark context under the key
+CONTEXT_KEY, as a JSON *string*:
+
+  {"schemes":  [{"name": "ring", "title": "...", "source": "...", "aliases": [],
+                 "params": ["vnodes"], "removal": "any", "max_nodes": 4294967295}, ...],
+   "kernels":  [{"name": "ring/<kernel>", "scheme": "ring", "kernel": "<kernel>",
+                 "summary": "...", "simd": true, "rival": "ring/<scalar kernel>",
+                 "baseline": false, "rank": 1, "stream": false,
+                 "knob": {"name": "lockstep group", "default": "...", "min": 1,
+                          "max": 256, "sweep": [1, 2, 4]}}, ...],
+   "families": [{"name": "tokens", "title": "...", "quick_budget_s": 60}, ...]}
+
+Schemes and kernels are in registry order. `rival` is the full name of the
+scalar kernel of the same scheme a SIMD kernel is measured against (null:
+none); the stream baseline (`stream: true`, rank null) is the bench's memory
+floor, not a library kernel. Only the names are required; every other field
+has the default a kernel without it would have (not SIMD, no rival, no knob).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .errors import InputError
+
+CONTEXT_KEY = "chbench_registry"
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A kernel's tuning parameter (family "inflight" sweeps it)."""
+
+    name: str  # "lockstep group"
+    default: str  # the rule the kernel uses when it is not set, in words
+    minimum: Optional[int]
+    maximum: Optional[int]
+    sweep: tuple  # the values a sweep tries
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One registry entry: a kernel of a scheme, or the stream baseline."""
+
+    label: str  # "scheme/kernel", as benchmark names carry it
+    scheme: str
+    kernel: str
+    summary: str = ""
+    simd: bool = False  # dispatches through Highway (family "targets" forces each target)
+    rival: Optional[str] = None  # full name of the scalar kernel it is compared with
+    baseline: bool = False  # a slow baseline kept for comparison
+    rank: Optional[int] = None  # lowest = the scheme's default (fastest)
+    stream: bool = False  # the stream baseline: a memory floor, never a kernel
+    knob: Optional[Knob] = None
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One scheme of the registry."""
+
+    name: str
+    title: str  # "rendezvous (HRW)"
+    params: tuple = ()  # what it takes beyond the nodes: "vnodes", "table_size", ...
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Schemes and kernels of one run, in registry order."""
+
+    schemes: tuple  # of Scheme
+    kernels: dict  # label -> Kernel, in registry order
+
+    def scheme_rank(self, scheme: str) -> int:
+        """Where the scheme stands in registry order; unknown ones after all."""
+        names = [s.name for s in self.schemes]
+        return names.index(scheme) if scheme in names else len(names)
+
+    def scheme_title(self, scheme: str) -> str:
+        """The scheme's title ("rendezvous (HRW)"), else its name."""
+        return next((s.title for s in self.schemes if s.name == scheme), scheme)
+
+    def takes(self, scheme: str, param: str) -> bool:
+        """Whether the scheme takes a parameter ("vnodes": the ring's V)."""
+        return any(s.name == scheme and param in s.params for s in self.schemes)
+
+    def kernel(self, label: str) -> Optional[Kernel]:
+        """The entry of `scheme/kernel` (a forced `@TARGET` ignored), if any."""
+        return self.kernels.get(label.partition("@")[0])
+
+    def rival(self, label: str) -> Optional[str]:
+        """The full name of the scalar kernel a SIMD kernel is measured
+        against; None for a kernel that is not SIMD or has no rival."""
+        k = self.kernel(label)
+        return k.rival if k is not None and k.simd else None
+
+    def is_floor(self, label: str) -> bool:
+        """Whether `label` is the stream baseline (the memory floor)."""
+        k = self.kernel(label)
+        return k is not None and k.stream
+
+    def floors(self) -> list:
+        """The labels of the stream baselines, in registry order."""
+        return [k.label for k in self.kernels.values() if k.stream]
+
+    def knob_name(self, label: str) -> Optional[str]:
+        """What the kernel's knob is called ("prefetch distance"), if it has one."""
+        k = self.kernel(label)
+        return k.knob.name if k is not None and k.knob is not None else None
+
+    def simd_kernels(self, rival: Optional[str] = None) -> list:
+        """The SIMD kernels with a rival, in registry order; only those
+        measured against `rival` when it is given."""
+        return [k for k in self.kernels.values() if k.simd and k.rival
+                and (rival is None or k.rival == rival)]
+
+
+def from_context(context: dict, source: Any) -> Registry:
+    """Parses context[CONTEXT_KEY] of the run read from `source` (a path, for
+    messages). Raises InputError, one line, when it is missing, not a JSON
+    string, or not shaped as the module docstring says."""
+    where = f"{source}: context \"{CONTEXT_KEY}\""
+    if CONTEXT_KEY not in context:
+        raise InputError(f"{source} has no kernel registry (context \"{CONTEXT_KEY}\"); "
+                         "it was written by an older bench: rerun the bench")
+    text = context[CONTEXT_KEY]
+    if not isinstance(text, str):
+        raise InputError(f"{where} is not a string holding JSON")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"{where} is not valid JSON ({detail})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{where} is not a JSON object")
+    schemes = [parse_scheme(i, s, where) for i, s in enumerate(listed(data, "schemes", where))]
+    kernels: dict = {}
+    for i, k in enumerate(listed(data, "kernels", where)):
+        kernel = parse_kernel(i, k, where)
+        if kernel.label in kernels:
+            raise InputError(f"{where} lists kernel {kernel.label} twice")
+        kernels[kernel.label] = kernel
+    if not kernels:
+        raise InputError(f"{where} lists no kernels")
+    return Registry(tuple(schemes), kernels)
+
+
+def listed(data: dict, key: str, where: str) -> list:
+    """data[key], which must be a list."""
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise InputError(f"{where} has no \"{key}\" list")
+    return value
+
+
+def field_of(entry: dict, key: str, kinds: tuple, default: Any, what: str) -> Any:
+    """entry[key] if it has one of the types `kinds` (null counts as absent)."""
+    value = entry.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise InputError(f"{what}: \"{key}\" is not a {kinds[0].__name__}")
+    return value
+
+
+def parse_scheme(index: int, entry: Any, where: str) -> Scheme:
+    """One "schemes" entry."""
+    what = f"{where}, scheme {index + 1}"
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) \
+            or not entry["name"]:
+        raise InputError(f"{what} has no \"name\"")
+    params = field_of(entry, "params", (list,), [], what)
+    if not all(isinstance(p, str) for p in params):
+        raise InputError(f"{what}: \"params\" holds a value that is not a string")
+    return Scheme(entry["name"], field_of(entry, "title", (str,), entry["name"], what),
+                  tuple(params))
+
+
+def parse_kernel(index: int, entry: Any, where: str) -> Kernel:
+    """One "kernels" entry."""
+    what = f"{where}, kernel {index + 1}"
+    name = entry.get("name") if isinstance(entry, dict) else None
+    scheme, _, kernel = name.partition("/") if isinstance(name, str) else ("", "", "")
+    if not scheme or not kernel or "/" in kernel:
+        raise InputError(f"{what} has no \"name\" of the form scheme/kernel")
+    what = f"{where}, kernel {name}"
+    knob = field_of(entry, "knob", (dict,), None, what)
+    return Kernel(
+        label=name, scheme=scheme, kernel=kernel,
+        summary=field_of(entry, "summary", (str,), "", what),
+        simd=field_of(entry, "simd", (bool,), False, what),
+        rival=field_of(entry, "rival", (str,), None, what) or None,
+        baseline=field_of(entry, "baseline", (bool,), False, what),
+        rank=field_of(entry, "rank", (int,), None, what),
+        stream=field_of(entry, "stream", (bool,), False, what),
+        knob=None if knob is None else parse_knob(knob, what))
+
+
+def parse_knob(entry: dict, what: str) -> Knob:
+    """A kernel's "knob" object."""
+    what += ", knob"
+    name = field_of(entry, "name", (str,), "", what)
+    if not name:
+        raise InputError(f"{what} has no \"name\"")
+    sweep = field_of(entry, "sweep", (list,), [], what)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in sweep):
+        raise InputError(f"{what}: \"sweep\" holds a value that is not an integer")
+    return Knob(name, field_of(entry, "default", (str,), "", what),
+                field_of(entry, "min", (int,), None, what),
+                field_of(entry, "max", (int,), None, what), tuple(sweep))

@@ -1,0 +1,251 @@
+"""report.md: the run's machine and build, ratios, goals, SIMD targets, how
+to read each plot, a table per family, and the checks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import goals_report, inflight, nodes, profiles, ratios, targets, tokens
+from .goals import Goals
+from .hashed import lookup_only
+from .load import Run, number
+from .numeric import binary_size, cv_cell, integer, sig3, si
+from .registry import CONTEXT_KEY
+from .rings import ring_points
+
+# Above this coefficient of variation a figure is flagged as noisy.
+NOISY_CV = 0.05
+
+CONTEXT_ROWS = (
+    ("CPU", "chbench_cpu_model"),
+    ("Hardware threads", "chbench_hardware_threads"),
+    ("CPUs (Google Benchmark)", "num_cpus"),
+    ("MHz per CPU", "mhz_per_cpu"),
+    ("CPU frequency scaling", "cpu_scaling_enabled"),
+    ("Caches", "caches"),
+    ("Load average at start", "load_avg"),
+    ("SIMD target that ran (Highway)", "chbench_hwy_target"),
+    ("SIMD targets supported", "chbench_hwy_targets_supported"),
+    ("SIMD targets compiled", "chbench_hwy_targets_compiled"),
+    ("Emulated", "chbench_emulated"),
+    ("CMake preset", "chbench_preset"),
+    ("Toolchain (toolchains/*.cmake)", "chbench_toolchain"),
+    ("x86-64 baseline", "chbench_baseline"),
+    ("Target architecture", "chbench_target_arch"),
+    ("Cross-compiled", "chbench_cross_compiled"),
+    ("Compiler", "chbench_compiler"),
+    ("Build type", "chbench_build_type"),
+    ("C++ flags", "chbench_cxx_flags"),
+    ("oneTBB", "chbench_tbb_version"),
+    ("Google Benchmark", "chbench_benchmark_version"),
+    ("xxHash", "chbench_xxhash_version"),
+    ("Commit", "chbench_commit"),
+    ("Sweep", "chbench_sweep"),
+    ("Repetitions", "chbench_repetitions"),
+    ("Host", "host_name"),
+    ("Date", "date"),
+    ("Executable", "executable"),
+    ("CPU flags", "chbench_cpu_flags"),
+)
+# Google Benchmark's own build type is Debian's, not ours: never shown.
+# The registry is summarised on a row of its own.
+CONTEXT_IGNORED = {"library_build_type", CONTEXT_KEY}
+
+
+@dataclass
+class Analyses:
+    """What the report and the plots share, computed once per run."""
+
+    goals: Goals
+    verdicts: list  # a goals.Verdict per goal of the goals file
+    crossover: nodes.NodesAnalysis
+    targets: targets.TargetsAnalysis
+    inflight: list  # of inflight.InflightLine
+
+
+def md_cell(text: Any) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def context_value(key: str, value: Any) -> str:
+    """A context field for the table."""
+    if key == "caches" and isinstance(value, list):
+        parts = []
+        for c in value:
+            if not isinstance(c, dict):
+                continue
+            kind = {"Data": "d", "Instruction": "i"}.get(c.get("type"), "")
+            shared = c.get("num_sharing")
+            text = f"L{c.get('level', '?')}{kind} {binary_size(number(c.get('size')))}"
+            if isinstance(shared, int) and shared > 1:
+                text += f" (shared by {shared})"
+            parts.append(text)
+        return ", ".join(parts) or "–"
+    if key == "load_avg" and isinstance(value, list):
+        return ", ".join(f"{v:.2f}" if number(v) is not None else "?" for v in value)
+    if key == "chbench_cpu_flags":
+        return f"`{value}`"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
+           batch_log_y: bool) -> str:
+    """The whole report.md text."""
+    ctx = run.context
+    lines = ["# chbench report", ""]
+    cpu = ctx.get("chbench_cpu_model") or "unknown CPU"
+    when = ctx.get("date", "unknown date")
+    lines += [f"Run of {when} on {cpu} ({ctx.get('num_cpus', '?')} CPUs), "
+              f"sweep `{ctx.get('chbench_sweep', '?')}`, "
+              f"commit `{ctx.get('chbench_commit', '?')}`. "
+              "Figures are nanoseconds per key for a batch of K precomputed key hashes "
+              "(lookups only) unless the family says it includes hashing; each figure is "
+              "the median over repetitions, with its coefficient of variation (CV).", ""]
+    emulated = str(ctx.get("chbench_emulated", "no"))
+    if emulated != "no":
+        lines += [f"**Emulated run: these timings mean nothing about any CPU** "
+                  f"({md_cell(emulated)}).", ""]
+    lines += machine_section(run)
+    lines += ratios.section(run, analyses.goals, analyses.crossover)
+    lines += goals_report.section(run, analyses.goals, analyses.verdicts)
+    lines += ring_kernels_section(run, analyses)
+    lines += profiles.section(run)
+    lines += targets.section(analyses.targets)
+    lines += plots_section(plot_texts, plots, batch_log_y)
+    lines += tables_section(run)
+    lines += checks_section(run)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def machine_section(run: Run) -> list:
+    """The run's context, known fields first, and the registry it carries."""
+    ctx = run.context
+    lines = ["## Machine and build", "", "| | |", "|---|---|"]
+    shown = set()
+    for title, key in CONTEXT_ROWS:
+        if key in ctx:
+            lines.append(f"| {title} | {md_cell(context_value(key, ctx[key]))} |")
+            shown.add(key)
+    if run.registry is not None:
+        kernels = [k for k in run.registry.kernels.values() if not k.stream]
+        lines.append(f"| Kernel registry | {len(run.registry.schemes)} schemes, "
+                     f"{len(kernels)} kernels ({sum(k.simd for k in kernels)} SIMD) |")
+    for key in sorted(set(ctx) - shown - CONTEXT_IGNORED):
+        lines.append(f"| {md_cell(key)} | {md_cell(context_value(key, ctx[key]))} |")
+    return lines + [""]
+
+
+def ring_kernels_section(run: Run, analyses: Analyses) -> list:
+    """Keys in flight, bytes per token and build time of the ring kernels."""
+    body = inflight.report_lines(analyses.inflight) + tokens.memory_lines(
+        ring_points(run, "tokens"))
+    return ["## Ring kernels", ""] + body
+
+
+def plots_section(plot_texts: dict, plots: dict, batch_log_y: bool) -> list:
+    """One subsection per plot: image and how to read it, or why it is missing."""
+    from .plot_text import FAMILY_OF
+
+    lines = ["## Plots", ""]
+    for name, (title, text) in plot_texts.items():
+        lines += [f"### {title}", ""]
+        if plots.get(name) is None:
+            lines += [f"Not drawn: no usable `{FAMILY_OF[name]}` results in this run.", ""]
+            continue
+        if name == "batch.png":
+            text += " The y axis is logarithmic." if batch_log_y else " The y axis starts at 0."
+        lines += [f"![{title}]({name})", "", text, ""]
+    return lines
+
+
+def tables_section(run: Run) -> list:
+    """One table per family: median ns/key, keys/s, CV, repetitions."""
+    lines = ["## Tables", "",
+             "Median ns/key and keys/s over the repetitions; CV = standard deviation ÷ mean "
+             "of ns/key across repetitions. Parameters that are the same for every row are "
+             "listed above the table.", ""]
+    for family in run.families():
+        results = run.family(family)
+        if not results:
+            continue
+        lines += [f"### Family `{family}`", ""]
+        if family == "hashed":
+            lines += ["Key hashing included in the timed loop.", ""]
+        cols = []
+        fixed = {}
+        for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight"):
+            values = {getattr(r, f) for r in results}
+            if len(values) == 1:
+                v = values.pop()
+                if v is not None and not (f == "tokens" and v == 0):
+                    fixed[f] = v
+            else:
+                cols.append(f)
+        if fixed:
+            lines += ["Fixed: " + ", ".join(f"{COLUMN_TITLES[f]} = {integer(v)}"
+                                            for f, v in fixed.items()) + ".", ""]
+        show_ran = any(r.threads_ran is not None and r.threads_ran != r.threads for r in results) \
+            or family == "threads"
+        show_mem = any(r.memory_bytes for r in results)
+        show_base = family == "hashed"
+        head = ["kernel"] + [COLUMN_TITLES[c] for c in cols]
+        if show_ran:
+            head.append("threads ran")
+        head += ["ns/key", "keys/s", "CV %", "reps"]
+        if show_base:
+            head += ["lookup only ns/key", "hashing ns/key"]
+        if show_mem:
+            head.append("memory")
+        lines.append("| " + " | ".join(head) + " |")
+        lines.append("|---|" + "---:|" * (len(head) - 1))
+        for r in results:
+            row = [f"`{r.label}`"] + [
+                "–" if c == "tokens" and not r.takes_vnodes else integer(getattr(r, c))
+                for c in cols]
+            if show_ran:
+                row.append(integer(r.threads_ran))
+            row += [sig3(r.ns), si(r.keys_per_second),
+                    cv_cell(r), str(r.repetitions or "–")]
+            if show_base:
+                base = lookup_only(run, r)
+                row += [sig3(base.ns), sig3(r.ns - base.ns)] if base else ["–", "–"]
+            if show_mem:
+                row.append(binary_size(r.memory_bytes))
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    return lines
+
+
+COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads",
+                 "window_bits": "window bits", "in_flight": "in flight"}
+
+
+def checks_section(run: Run) -> list:
+    """Errors, warnings, fewer threads than asked, noisy figures."""
+    items = []
+    for r in run.results:
+        if r.error:
+            items.append(f"`{r.run_name}` failed: {r.error}")
+    for r in run.results:
+        if r.threads_ran is not None and r.threads and r.threads_ran != r.threads:
+            items.append(f"`{r.run_name}`: asked for {r.threads} threads, {r.threads_ran} ran")
+    noisy = [r for r in run.results if r.cv is not None and r.cv > NOISY_CV]
+    if noisy:
+        worst = max(noisy, key=lambda r: r.cv)
+        items.append(f"{len(noisy)} of {len(run.results)} figures have a CV above "
+                     f"{sig3(NOISY_CV * 100)} % (worst: `{worst.run_name}`, "
+                     f"{sig3(worst.cv * 100)} %); "
+                     "treat small differences there as noise")
+    single = [r for r in run.results if r.ns is not None and (r.repetitions or 1) < 2]
+    if single:
+        items.append(f"{len(single)} figures come from a single repetition (no spread)")
+    items += run.warnings
+    lines = ["## Checks", ""]
+    lines += [f"- {item}" for item in items] if items else ["Nothing to report: every benchmark "
+                                                            "ran, with the threads it asked for."]
+    return lines + [""]
+

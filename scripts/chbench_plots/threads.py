@@ -1,0 +1,82 @@
+"""Family "threads": speed-up over one thread against the oneTBB arena size
+(threads.png), and the 2 ÷ 1 thread table."""
+
+from __future__ import annotations
+
+from .load import Run
+from .numeric import integer, sig3
+from .series import split_series
+from .style import Style, hardware_threads, new_axes, place_legend
+
+
+def thread_speedups(run: Run) -> list:
+    """(series, {threads: (result, speed-up)}) for family "threads"."""
+    out = []
+    for s in split_series(run.family("threads"), "threads", {"threads_ran"}).series:
+        one = next((p for p in s.points if p.threads == 1), None)
+        if one is None:
+            continue
+        out.append((s, {p.threads: (p, one.ns / p.ns) for p in s.points}))
+    return out
+
+
+def figure(run: Run, figure_cls, style: Style):
+    """threads.png: speed-up over one thread vs thread count, with the ideal."""
+    speedups = thread_speedups(run)
+    if not speedups:
+        return None
+    results = run.family("threads")
+    split = split_series(results, "threads", {"threads_ran"})
+    fig, ax = new_axes(figure_cls, "Thread scaling: speed-up over one thread",
+                       f"{split.subtitle()}; ratio of medians, bars = min–max")
+    max_t = max(t for _, by_t in speedups for t in by_t)
+    ax.plot([1, max_t], [1, max_t], color="0.5", linestyle="--", linewidth=1.2,
+            label="ideal (= threads)")
+    for s, by_t in speedups:
+        ts = sorted(by_t)
+        ys = [by_t[t][1] for t in ts]
+        kw = style.kw(s.label, s.scheme)
+        ax.plot(ts, ys, label=s.label, **kw)
+        one = by_t[1][0]
+        if one.ns_lo is not None and all(by_t[t][0].ns_lo is not None for t in ts):
+            lo = [one.ns_lo / by_t[t][0].ns_hi for t in ts]
+            hi = [one.ns_hi / by_t[t][0].ns_lo for t in ts]
+            ax.errorbar(ts, ys, yerr=[[max(0.0, y - low) for y, low in zip(ys, lo)],
+                                      [max(0.0, high - y) for y, high in zip(ys, hi)]],
+                        fmt="none", ecolor=kw["color"], alpha=0.6, capsize=3)
+    hw = hardware_threads(run.context)
+    if hw and 1 < hw <= max_t:
+        ax.axvline(hw, color="0.4", linestyle=":", linewidth=1)
+        ax.annotate(f"{hw} hardware threads", (hw, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(-4, 0), textcoords="offset points", ha="right", fontsize=8)
+    short = sorted({(t, p.threads_ran) for _, by_t in speedups for t, (p, _) in by_t.items()
+                    if p.threads_ran is not None and p.threads_ran < t})
+    if short:
+        ax.text(0.98, 0.10, "fewer threads ran than asked: "
+                + ", ".join(f"{ran} of {t}" for t, ran in short) + " (see report, Checks)",
+                transform=ax.transAxes, ha="right", fontsize=9, color="C3",
+                bbox={"fc": "white", "ec": "C3", "alpha": 0.9})
+    all_t = sorted({t for _, by_t in speedups for t in by_t})
+    ax.set_xticks(all_t)
+    ax.set_xlabel("threads (oneTBB arena size)")
+    ax.set_ylabel("speed-up [×] = median time at 1 thread ÷ at t threads")
+    ax.set_ylim(bottom=0)
+    place_legend(ax, "kernel")
+    return fig
+
+
+def report_lines(run: Run) -> list:
+    """The Ratios subsection on 2 threads ÷ 1 thread."""
+    lines = ["### 2 threads ÷ 1 thread (family `threads`)", "",
+             "Speed-up = median time per key at 1 thread ÷ at 2 threads (2 would be ideal).", ""]
+    rows = [(s, by_t) for s, by_t in thread_speedups(run) if 2 in by_t]
+    if not rows:
+        return lines + ["No kernel with both 1- and 2-thread results in this run.", ""]
+    lines += ["| kernel | N | K | 1 thread ns/key | 2 threads ns/key | speed-up "
+              "| threads that ran |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for s, by_t in rows:
+        two, speedup = by_t[2]
+        ran = two.threads_ran if two.threads_ran is not None else "–"
+        lines.append(f"| `{s.label}` | {integer(two.nodes)} | {integer(two.keys)} | "
+                     f"{sig3(by_t[1][0].ns)} | {sig3(two.ns)} | {sig3(speedup)}× | {ran} |")
+    return lines + [""]

@@ -1,0 +1,155 @@
+"""plot.py and the run's kernel registry (context "chbench_registry"): refused
+when missing or corrupt; the SIMD kernels, rivals and knobs it names are what
+the plots and the report show, with no table of kernels in the scripts."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from make_fixture import KERNELS, registry, registry_text
+from support import FIXTURE, PYTHON, run
+from test_plot import PLOT, bench_json, check_rejected, entry, section, table_rows
+
+# support puts scripts/ on sys.path.
+from chbench_plots import goals, load  # noqa: E402
+from chbench_plots import main as plot_main  # noqa: E402
+
+NAME = "{}/{}/N:{}/V:100/K:1000/threads:1/real_time"
+
+
+def figures(path: Path) -> dict:
+    """The matplotlib figures plot.py draws for a bench JSON file."""
+    run_ = load.load(path)
+    analyses = plot_main.analyse(run_, goals.load_goals())
+    return plot_main.figures(run_, analyses)[0]
+
+
+def tick_labels(fig) -> list:
+    """The x tick labels of a figure's first axes, one line each."""
+    return [t.get_text().replace("\n", " ") for t in fig.axes[0].get_xticklabels()]
+
+
+def legend_texts(fig) -> list:
+    """Every legend entry of a figure."""
+    return [t.get_text() for ax in fig.axes if ax.get_legend()
+            for t in ax.get_legend().get_texts()]
+
+
+class MissingOrCorrupt(unittest.TestCase):
+    """A run without a usable registry: exit 2, one line, nothing written."""
+
+    ENTRIES = [entry(NAME.format("tokens", "ring/lower_bound", 10), 5.0)]
+
+    def check(self, context: dict, expect: str):
+        check_rejected(self, bench_json(self.ENTRIES, context=context).encode(), expect)
+
+    def test_missing(self):
+        self.check({"date": "x"}, "has no kernel registry (context \"chbench_registry\")")
+
+    def test_not_json(self):
+        self.check({"chbench_registry": "{\"schemes\": [oops"},
+                   "context \"chbench_registry\" is not valid JSON")
+
+    def test_cut_short(self):
+        text = registry_text()
+        self.check({"chbench_registry": text[: len(text) // 2]}, "is not valid JSON")
+
+    def test_not_a_string(self):
+        self.check({"chbench_registry": registry()}, "is not a string holding JSON")
+
+    def test_no_kernels(self):
+        self.check({"chbench_registry": json.dumps({"schemes": []})}, "has no \"kernels\" list")
+
+    def test_bad_kernel_name(self):
+        broken = registry()
+        broken["kernels"][3]["name"] = "eytzinger"
+        self.check({"chbench_registry": json.dumps(broken)},
+                   "kernel 4 has no \"name\" of the form scheme/kernel")
+
+    def test_bad_field_type(self):
+        broken = registry()
+        broken["kernels"][0]["simd"] = "yes"
+        self.check({"chbench_registry": json.dumps(broken)}, "\"simd\" is not a bool")
+
+    def test_fixture_without_its_registry(self):
+        data = json.loads(FIXTURE.read_text())
+        del data["context"]["chbench_registry"]
+        check_rejected(self, json.dumps(data).encode(), "has no kernel registry")
+
+
+class TargetsFromTheRegistry(unittest.TestCase):
+    """The fixture's SIMD kernels, as its registry marks them, in targets.png."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.figs = figures(FIXTURE)
+
+    def test_every_simd_kernel_with_a_rival_is_drawn(self):
+        labels = [label.split(" K = ")[0] for label in tick_labels(self.figs["targets.png"])]
+        # ring/simd_branchless is not in the fixture's family "targets" (as a
+        # --kernels selection may leave it out); every other SIMD kernel is.
+        for kernel in ("maglev/ simd N = 1,000", "ring/ stree N = 655", "ring/ bucketed N = 655",
+                       "ring/ simd_eytzinger N = 655", "hrw/ simd_keys N = 64",
+                       "hrw/ simd_nodes N = 64", "jump/ simd N = 1,000", "modn/ simd N = 1,000"):
+            self.assertIn(kernel, labels)
+        simd = {name for name, is_simd, rival, *_ in KERNELS if is_simd and rival}
+        drawn = {label.split(" N = ")[0].replace("/ ", "/") for label in labels}
+        self.assertEqual(drawn, simd - {"ring/simd_branchless"})
+
+    def test_inflight_panels_named_by_the_knob(self):
+        titles = [ax.get_title() for ax in self.figs["inflight.png"].axes]
+        self.assertEqual(titles, ["ring/stree: lockstep group",
+                                  "ring/bucketed: prefetch distance"])
+
+
+class NewKernel(unittest.TestCase):
+    """A kernel only the run's registry knows (ring/newkernel: SIMD, rival
+    ring/eytzinger) is plotted and reported with no change to the scripts."""
+
+    @classmethod
+    def setUpClass(cls):
+        kernels = KERNELS + (("ring/newkernel", True, "ring/eytzinger", False, 7, None),)
+        entries = []
+        for n, eytzinger, new in ((10, 8.0, 2.0), (655, 14.0, 3.5)):
+            entries += [entry(NAME.format("tokens", "ring/eytzinger", n), eytzinger),
+                        entry(NAME.format("tokens", "ring/newkernel", n), new)]
+        entries += [entry(NAME.format("targets", "ring/eytzinger", 655), 7.0),
+                    entry(NAME.format("targets", "ring/newkernel", 655), 1.4, label="AVX3"),
+                    entry(NAME.format("targets", "ring/newkernel@AVX3", 655), 1.4,
+                          label="AVX3"),
+                    entry(NAME.format("targets", "ring/newkernel@SCALAR", 655), 5.6,
+                          label="SCALAR")]
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.src = Path(cls.tmp.name) / "bench.json"
+        cls.src.write_text(bench_json(entries, kernels=kernels))
+        result = run([PYTHON, PLOT, str(cls.src), "--out", cls.tmp.name])
+        assert result.returncode == 0, result.stderr
+        cls.report = (Path(cls.tmp.name) / "report.md").read_text()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_targets_table(self):
+        rows = table_rows(section(self.report, "### Speed-up over the scalar counterpart"))
+        self.assertEqual(rows, [["`ring/newkernel`", "655", "1,000", "`ring/eytzinger`", "7.00",
+                                 "5.00× (AVX3)", "5.00×", "1.25×", "–"]])  # 7/1.4, 7/5.6
+
+    def test_targets_plot(self):
+        figs = figures(self.src)
+        self.assertEqual(tick_labels(figs["targets.png"]), ["ring/ newkernel N = 655"])
+
+    def test_tokens_plot_and_table(self):
+        figs = figures(self.src)
+        self.assertIn("ring/newkernel", legend_texts(figs["ring_tokens.png"]))
+        rows = table_rows(section(self.report, "### Family `tokens`"))
+        self.assertIn("`ring/newkernel`", [r[0] for r in rows])
+        self.assertIn("`ring/newkernel` against `ring/eytzinger`",
+                      section(self.report, "## SIMD targets"))
+
+
+if __name__ == "__main__":
+    unittest.main()
