@@ -123,6 +123,11 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
       "estimated time %s for %zu configurations: %u repetitions of at least %g s each, and "
       "building and checking (README, Bench options)\n",
       clock_string(plan.seconds()).c_str(), configs.size(), model.repetitions, model.min_time_s);
+  const std::size_t peak = plan.peak_step();
+  std::printf(
+      "memory at the peak about %.1f MiB, at %s (what earlier configurations left "
+      "included)\n",
+      plan.step(peak).peak_bytes / 1048576.0, configs[peak].name().c_str());
   std::printf("Highway targets: compiled %s; this CPU runs %s; dispatch picks %s\n",
               simd::target_names(simd::compiled_targets()).c_str(),
               simd::target_names(simd::runnable_targets()).c_str(),

@@ -153,6 +153,13 @@ class Simulation {
     Step s;
     prep_ = 0;
     transient_ = sat_mul(c.pool(), 4);  // the kernel's owners
+    // The large tables go first, but the one this configuration times.
+    const TableKey current = table_key(c);
+    std::erase_if(tables_, [&](const auto& t) {
+      if (t.second <= kKeepTableBytes || t.first == current) return false;
+      std::erase(table_order_, t.first);
+      return true;
+    });
     keys(c, s);
     ring(c, s);
     reference(c, s);
@@ -203,11 +210,6 @@ class Simulation {
     const TableKey key = table_key(c);
     if (tables_.count(key)) return;
     s.new_table = true;
-    std::erase_if(tables_, [&](const auto& t) {  // large tables go before the next is built
-      if (t.second <= kKeepTableBytes) return false;
-      std::erase(table_order_, t.first);
-      return true;
-    });
     const uint64_t bytes = c.is_stream() ? 0 : table_bytes(c);
     prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9;
     tables_[key] = bytes;

@@ -75,7 +75,7 @@ CheckKey check_key(const Config& c);
 
 // Tables up to this estimate (KernelInfo::table_bytes) are kept to their last
 // use, as long as those kept add up to at most kKeptTablesBytes; larger ones
-// are freed before the next table is built.
+// are freed before the next configuration that times another is prepared.
 inline constexpr uint64_t kKeepTableBytes = uint64_t{32} << 20;
 inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
 

@@ -65,12 +65,15 @@ Workbench::Workbench(std::span<const Config> configs, const Plan& plan, bool cor
     : configs_(configs), plan_(plan), corrupt_one_owner_(corrupt_one_owner) {}
 
 void Workbench::drop_unused(std::size_t i) {
-  // What no configuration from i on needs (by the plan); an entry dropped too
-  // early is only built again.
+  // What no configuration from i on needs (by the plan; an entry dropped too
+  // early is only built again), and the large tables but the one configuration
+  // i times, before anything of i is built.
   std::erase_if(rings_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
   std::erase_if(references_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
+  const TableKey current = table_key(configs_[i]);
   for (auto it = tables_.begin(); it != tables_.end();) {
-    if (plan_.last_use(it->first) < i) {
+    const bool large = it->second.bytes > kKeepTableBytes && it->first != current;
+    if (large || plan_.last_use(it->first) < i) {
       std::erase(table_order_, it->first);
       it = tables_.erase(it);
     } else {
@@ -162,16 +165,7 @@ Workbench::Table Workbench::build_table(const Config& c) {
 Workbench::Table& Workbench::table_for(const Config& c) {
   const TableKey key = table_key(c);
   if (auto it = tables_.find(key); it != tables_.end()) return it->second;
-  // Large tables go before the next is built; small ones stay to their last
-  // use, up to kKeptTablesBytes in all.
-  for (auto it = tables_.begin(); it != tables_.end();) {
-    if (it->second.bytes > kKeepTableBytes) {
-      std::erase(table_order_, it->first);
-      it = tables_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  // Small tables stay to their last use, up to kKeptTablesBytes in all.
   Table& t = tables_[key] = build_table(c);
   table_order_.push_back(key);
   uint64_t kept = 0;
