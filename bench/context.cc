@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chbench/simd.h"
+#include "registry_json.h"
 
 namespace chbench::bench {
 
@@ -129,6 +130,8 @@ void add_run_context(const std::string& sweep, const std::string& cpuinfo,
                                                  std::to_string(xxh % 100));
   AddCustomContext("chbench_hardware_threads", std::to_string(std::thread::hardware_concurrency()));
   AddCustomContext("chbench_sweep", sweep);
+  // What every scheme, kernel and family is, for the plot scripts.
+  AddCustomContext("chbench_registry", registry_json());
 }
 
 }  // namespace chbench::bench

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "chbench/profiles/profiles.h"
-#include "sweep.h"
+#include "config.h"
 
 namespace chbench::bench {
 

@@ -26,8 +26,10 @@ hidden DIR/<machine>/.partial-* folder first and renamed into place only when
 bench, plots and report succeeded; an interrupted or failed run leaves nothing.
 
 Options:
-  --full       the full sweep (for target machines; hours, not minutes).
-               Default: the quick sweep (about 10 minutes on 2 cores).
+  --full       the full sweep (for target machines; about 2 hours on 2
+               cores). Default: the quick sweep (under 5 minutes on 2 cores,
+               build excluded). The bench estimates either before it starts
+               (chbench_bench --list).
   --preset NAME  the CMake preset to build and run (default: release, GCC with
                run-time SIMD dispatch); e.g. clang-release, x86-64-v2,
                x86-64-v3, x86-64-v4. A cross-compiling preset (aarch64) is
@@ -186,9 +188,13 @@ fi
 # the machine has) are refused now, before a run folder exists: with --list
 # the bench checks everything and lists the configurations without running
 # them. Its one-line message is the error; its status is run.sh's.
+# The listing ends with the bench's estimate of the sweep's time.
 list_status=0
-list_error=$("$bench" --list --sweep "$sweep" "${bench_flags[@]}" 2>&1 >/dev/null) ||
+list_file=$(mktemp)
+list_error=$("$bench" --list --sweep "$sweep" "${bench_flags[@]}" 2>&1 >"$list_file") ||
   list_status=$?
+estimate=$(sed -n 's/^estimated time \([0-9:]*\) .*/\1/p' "$list_file")
+rm -f -- "$list_file"
 if ((list_status != 0)); then
   printf '%s\n' "${list_error:-run.sh: error: the bench refused its flags (exit status $list_status)}" >&2
   exit "$list_status"
@@ -222,7 +228,7 @@ mkdir -- "$partial"
 cmd=("$bench" --sweep "$sweep" "--benchmark_out=$partial/bench.json"
   --benchmark_out_format=json "${bench_flags[@]}")
 printf '%q ' "${cmd[@]}" | sed 's/ $/\n/' >"$partial/command.txt"
-echo "run.sh: $sweep sweep on $machine, preset $preset -> $machine_dir/$name" >&2
+echo "run.sh: $sweep sweep on $machine, preset $preset, about ${estimate:-?} (min:s, the bench's estimate) -> $machine_dir/$name" >&2
 started=$SECONDS
 
 # Progress lines (stderr) go to the terminal; the console table (stdout) to the

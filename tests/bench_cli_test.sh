@@ -47,6 +47,16 @@ expect() {
   fi
 }
 
+# has FILE REGEX WHAT: one check that the file has a line matching REGEX.
+has() {
+  if grep -Eq -- "$2" "$1"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $3 (no match for '$2' in $1)" >&2
+  fi
+}
+
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown option '--benchmark_bogus=1'" --benchmark_bogus=1
 expect 2 "unknown scheme 'foo'" --schemes foo
@@ -58,8 +68,10 @@ expect 2 "V = 0" --vnodes 0
 expect 2 "K = 0" --keys 0
 expect 2 "thread count|--threads must be at least 1" --threads 0
 expect 2 "Could not convert" --nodes -3
-expect 2 "exceeds the 2\^32 - 1" --schemes ring --nodes 4000000000 --vnodes 4000
-expect 2 "GiB of memory is available" --schemes ring --nodes 100000000 --vnodes 40
+# A ring past 2^32 - 1 tokens: its node names alone would not fit here, and
+# memory is checked before the registry's limits (which validate every name).
+expect 2 "would need about .* GiB but only" --schemes ring --nodes 4000000000 --vnodes 4000
+expect 2 "GiB of memory is available" --schemes ring --nodes 10000000 --vnodes 400
 expect 2 "GiB of memory is available" --keys 100000000000
 expect 2 "quick|full|sweep" --sweep medium
 expect 2 "not in range" --threads 100000
@@ -102,7 +114,11 @@ expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --node
   --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 
 expect 2 "--in-flight: Value 0 not in range" --in-flight 0
-expect 2 "--in-flight for ring/stree must be 1 to 256" --kernels ring/stree --in-flight 300
+expect 2 "--in-flight for ring/stree must be 1 to 256 \(its lockstep group\)" --kernels ring/stree --in-flight 300
+# A kernel named with --kernels that has no knob is refused; with --schemes
+# the knob goes to the kernels that have one.
+expect 2 "--in-flight: ring/eytzinger has no knob" --kernels ring/bucketed,ring/eytzinger --in-flight 4
+expect 2 "--in-flight: jump/scalar has no knob" --kernels jump/scalar --in-flight 1
 expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
 expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
   --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
@@ -114,6 +130,28 @@ expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zz
 expect 2 "not a valid regular expression" '--benchmark_filter=(('
 expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,ring/stream \
   --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
+
+# --list: each family's count and estimated time, and the total; the quick
+# sweep's estimate stays within five minutes; the full sweep times Maglev's
+# SIMD kernel beside its rival in family targets.
+"${bench[@]}" --list >"$tmp/list" 2>"$tmp/err"
+echo "exit $?" >>"$tmp/list"
+has "$tmp/list" "^exit 0$" "--list runs"
+has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}\)$" \
+  "--list gives each family's count, estimate and budget"
+has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations: 3 repetitions of at least 0.05 s" \
+  "--list gives the total estimate and the model's repetitions"
+quick_total=$(sed -n 's/^estimated time \([0-9]*\):\([0-9]*\) .*/\1 \2/p' "$tmp/list")
+if [[ -n $quick_total ]] && (($(cut -d' ' -f1 <<<"$quick_total") * 60 + 10#$(cut -d' ' -f2 <<<"$quick_total") <= 300)); then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the quick sweep's estimate '$quick_total' (min sec) is over five minutes" >&2
+fi
+"${bench[@]}" --sweep full --list --families targets --schemes maglev >"$tmp/list" 2>"$tmp/err"
+has "$tmp/list" "^targets/maglev/simd@SCALAR/" "the full targets family forces maglev/simd to each target"
+has "$tmp/list" "^targets/maglev/scalar/" "the full targets family times maglev/simd's rival"
+has "$tmp/list" "^family targets +[0-9]+ configurations, estimated +[0-9:]+$" "--list of the full sweep names no budget"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
@@ -141,18 +179,34 @@ fi
 # A real run: every kernel of every scheme, tiny, into a JSON file.
 expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json "${run_flags[@]}"
-# has FILE REGEX WHAT: one check that the file has a line matching REGEX.
-has() {
-  if grep -Eq -- "$2" "$1"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $3 (no match for '$2' in $1)" >&2
-  fi
-}
 for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
   has "$tmp/run.json" "$field" "the results JSON has no $field"
 done
+# The registry, as the plot scripts read it: a JSON string in the context.
+if /usr/bin/python3 - "$tmp/run.json" <<'PY'; then
+import json, sys
+registry = json.loads(json.load(open(sys.argv[1]))["context"]["chbench_registry"])
+schemes = [s["name"] for s in registry["schemes"]]
+kernels = {k["name"]: k for k in registry["kernels"]}
+assert schemes[:5] == ["modn", "ring", "hrw", "jump", "maglev"], schemes
+assert all(set(s) >= {"title", "source", "aliases", "params", "removal", "max_nodes"}
+           for s in registry["schemes"])
+assert kernels["ring/stream"]["stream"] and kernels["ring/stream"]["rank"] is None
+for k in kernels.values():
+    assert k["scheme"] in schemes and k["name"] == k["scheme"] + "/" + k["kernel"], k
+    assert k["rival"] is None or k["rival"] in kernels, k
+    assert k["knob"] is None or k["knob"]["min"] <= min(k["knob"]["sweep"]), k
+    assert k["stream"] or isinstance(k["rank"], int), k
+assert any(k["simd"] and k["rival"] for k in kernels.values())
+families = [f["name"] for f in registry["families"]]
+assert families[-2:] == ["targets", "profiles"] and "tokens" in families, families
+assert 0 < sum(f["quick_budget_s"] for f in registry["families"]) <= 300
+PY
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the results JSON has no parseable chbench_registry" >&2
+fi
 for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
   chbench_toolchain chbench_preset chbench_baseline chbench_cross_compiled chbench_target_arch; do
   has "$tmp/run.json" "\"$field\": \"[^\"]" "the results JSON has no $field"

@@ -138,8 +138,10 @@ CASES = [
          "does not exist"),
     Case("lab_docs.py --out in /proc", "lab_docs.py", ["--lab", "/bin/true", "--out", "/proc"],
          "is not writable"),
-    Case("lab_docs.py lab prints no JSON", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}"],
-         "printed no JSON", status=1),
+    Case("lab_docs.py lab lists no schemes", "lab_docs.py",
+         ["--lab", "/bin/true", "--out", "{out}"], "lists no schemes", status=1),
+    Case("lab_docs.py lab prints no JSON", "lab_docs.py",
+         ["--lab", str(Path(__file__).resolve().parent / "fake_lab.sh"), "--out", "{out}"], "printed no JSON", status=1),
 
     # ---- compare.py ----
     Case("compare.py unknown flag", "compare.py", ["--frob"], "unrecognized arguments: --frob"),

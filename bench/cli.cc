@@ -1,0 +1,289 @@
+#include "cli.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "chbench/memory.h"
+#include "chbench/simd.h"
+
+namespace chbench::bench {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+  return out;
+}
+
+std::vector<std::string> family_names() {
+  std::vector<std::string> out;
+  for (const Family& f : all_families()) out.emplace_back(f.name);
+  return out;
+}
+
+// "modn, ring, hrw (or rendezvous), jump, maglev"
+std::string scheme_names() {
+  std::vector<std::string> out;
+  for (const SchemeInfo& s : all_scheme_infos()) {
+    std::string name(s.name);
+    for (auto alias : s.aliases) name += " (or " + std::string(alias) + ")";
+    out.push_back(name);
+  }
+  return join(out);
+}
+
+// "ring/stree (lockstep group, 1-256), ..."
+std::string knob_names() {
+  std::vector<std::string> out;
+  for (const KernelInfo* k : all_kernels())
+    if (k->knob)
+      out.push_back(k->full_name() + " (" + std::string(k->knob->name) + ", " +
+                    std::to_string(k->knob->min) + "-" + std::to_string(k->knob->max) + ")");
+  return join(out);
+}
+
+std::string kernel_list() {
+  std::string out;
+  auto line = [&](const KernelInfo& k) {
+    const std::string name = k.full_name();
+    out += "  " + name + std::string(24 - std::min<std::size_t>(22, name.size()), ' ') +
+           std::string(k.summary) + "\n";
+  };
+  for (const KernelInfo* k : all_kernels()) line(*k);
+  line(stream_baseline());
+  return out;
+}
+
+// The widest knob range of the registry, for CLI11's own range check.
+std::pair<unsigned, unsigned> knob_range() {
+  unsigned lo = ~0u, hi = 0;
+  for (const KernelInfo* k : all_kernels())
+    if (k->knob) {
+      lo = std::min(lo, k->knob->min);
+      hi = std::max(hi, k->knob->max);
+    }
+  return hi == 0 ? std::pair{1u, 1u} : std::pair{lo, hi};
+}
+
+void add_sweep_options(CLI::App& app, Options& o) {
+  app.add_option(
+         "--sweep", o.sweep,
+         "quick (default: minutes on 2 cores, --list estimates them) or full; the last wins")
+      ->check(CLI::IsMember({"quick", "full"}))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--families", o.families,
+                 "comma list of " + join(family_names(), ",") + " (default: all)");
+  app.add_option("--schemes", o.schemes, "comma list of " + scheme_names() + " (default: all)");
+  app.add_option("--kernels", o.kernels,
+                 "comma list of scheme/kernel, e.g. " + all_kernels().front()->full_name() +
+                     " (the kernels below; default: all)");
+  app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
+      ->check(CLI::Range(1u, 1024u));
+  app.add_option("--repetitions", o.repetitions,
+                 "repetitions per configuration (default " +
+                     std::to_string(kQuickModel.repetitions) + " quick, " +
+                     std::to_string(kFullModel.repetitions) + " full)")
+      ->check(CLI::Range(1u, 1000u));
+  app.add_option("--min-time", o.min_time,
+                 "minimum seconds per repetition (default 0.05 quick, 0.5 full)")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_flag("--list", o.list,
+               "print the configurations, their memory, each family's count and estimated "
+               "time, and the Highway targets, then exit");
+}
+
+void add_custom_options(CLI::App& app, Options& o) {
+  app.add_option("--nodes", o.nodes, "custom run: node count N (default 1000)");
+  app.add_option("--vnodes", o.vnodes, "custom run: virtual nodes per node V (default 100)");
+  app.add_option("--keys", o.keys, "custom run: batch size K (default 1000000)")
+      ->check(CLI::Range(uint64_t{0}, uint64_t{1} << 40));
+  app.add_option("--threads", o.threads, "custom run: TBB threads (default 1)")
+      ->check(CLI::Range(0u, 1024u));
+  const auto [lo, hi] = knob_range();
+  app.add_option("--in-flight", o.in_flight,
+                 "custom run: keys in flight of the kernels with a knob: " + knob_names() +
+                     "; default: theirs")
+      ->check(CLI::Range(lo, hi));
+  app.add_option("--cluster-window", o.window_bits,
+                 "custom run: ring tokens and keys squeezed into a window of 2^W hash values "
+                 "(1-63), the clustered-token worst case")
+      ->check(CLI::Range(1u, 63u));
+  app.add_option("--target", o.target,
+                 "custom run with the SIMD kernels forced to this Highway target (x86: AVX3, "
+                 "AVX2, SSE4, SSSE3, SCALAR; Arm: SVE2_128, SVE_256, SVE2, SVE, NEON; default: "
+                 "dispatch picks)");
+}
+
+// The kernels --schemes and --kernels select; empty for all.
+std::vector<const KernelInfo*> selected_kernels(const Options& o) {
+  std::vector<const KernelInfo*> kernels;
+  std::set<Scheme> schemes;
+  for (const auto& s : split_list(o.schemes.value_or(""))) schemes.insert(parse_scheme(s));
+  for (const auto& name : split_list(o.kernels.value_or("")))
+    kernels.push_back(name == stream_baseline().full_name() ? &stream_baseline()
+                                                            : &find_kernel(name));
+  if (kernels.empty() && !schemes.empty())
+    for (const KernelInfo* k : all_kernels())
+      if (schemes.count(k->scheme)) kernels.push_back(k);
+  if (!schemes.empty())
+    std::erase_if(kernels, [&](const KernelInfo* k) { return !schemes.count(k->scheme); });
+  if (kernels.empty() && (o.schemes || o.kernels))
+    fail("--schemes and --kernels select no kernel together");
+  return kernels;
+}
+
+int64_t parse_target(const std::string& name) {
+  if (name.empty()) return 0;
+  std::vector<std::string> names;
+  for (int64_t t : simd::runnable_targets()) {
+    if (simd::target_name(t) == name) return t;
+    names.push_back(simd::target_name(t));
+  }
+  fail("--target " + name + " is not a Highway target this build and this CPU can run (" +
+       join(names) + ")");
+}
+
+// The registry's limits for the kernel's scheme, and its knob's range. The
+// memory comes first: the registry's estimates need the fleet itself, whose
+// node names are checked to fit before it is made, and SchemeInfo::check
+// validates every name (seconds for 10^8 of them).
+void check_custom(const Config& c, const Options& o, bool named) {
+  const SchemeInfo& s = c.kernel->scheme_info();
+  if (c.nodes > s.max_nodes)
+    fail("N = " + std::to_string(c.nodes) + " exceeds the " + std::to_string(s.max_nodes) +
+         " nodes " + std::string(s.title) + " takes");
+  check_fits(c.name(), uint64_t{c.nodes} * sizeof(std::string) + c.pool() * 16);
+  check_fits(c.name(), config_bytes(c));
+  s.check(*default_fleet(c.nodes, c.vnodes));
+  if (!o.in_flight) return;
+  const Knob* knob = c.kernel->knob;
+  if (!knob && named)
+    fail("--in-flight: " + c.kernel->full_name() + " has no knob (keys in flight)");
+  if (knob && (*o.in_flight < knob->min || *o.in_flight > knob->max))
+    fail("--in-flight for " + c.kernel->full_name() + " must be " + std::to_string(knob->min) +
+         " to " + std::to_string(knob->max) + " (its " + std::string(knob->name) + ")");
+}
+
+// One configuration per selected kernel, from the values given.
+std::vector<Config> custom_configs(const Options& o, std::vector<const KernelInfo*> kernels) {
+  Config c;
+  c.family = "custom";
+  c.nodes = o.nodes.value_or(1000);
+  c.vnodes = o.vnodes.value_or(100);
+  c.keys = o.keys.value_or(1'000'000);
+  c.threads = o.threads.value_or(1);
+  if (c.nodes == 0) fail("--nodes must be at least 1 (N = 0)");
+  if (c.vnodes == 0) fail("--vnodes must be at least 1 (V = 0)");
+  if (c.keys == 0) fail("--keys must be at least 1 (K = 0)");
+  if (c.threads == 0) fail("--threads must be at least 1");
+  const int64_t target = parse_target(o.target);
+  const bool named = !kernels.empty();
+  if (!named) kernels.assign(all_kernels().begin(), all_kernels().end());
+  std::vector<Config> out;
+  for (const KernelInfo* k : kernels) {
+    c.kernel = k;
+    check_custom(c, o, named && o.kernels);
+    c.target = k->simd ? target : 0;  // the others have no target to force
+    // Only kernels built over a given ring take a cluster window; only those
+    // with a knob keys in flight.
+    c.window_bits = k->make_over_ring ? o.window_bits.value_or(0) : 0;
+    c.in_flight = k->knob ? o.in_flight.value_or(0) : 0;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+[[noreturn]] void fail(const std::string& message) {
+  std::cerr << "chbench_bench: error: " << message << "\n";
+  std::exit(2);
+}
+
+void add_options(CLI::App& app, Options& o) {
+  o.max_threads = std::max(1u, std::thread::hardware_concurrency());
+  app.footer("Kernels:\n" + kernel_list());
+  add_sweep_options(app, o);
+  add_custom_options(app, o);
+  app.add_flag("--allow-emulated", o.allow_emulated,
+               "run even under an emulator (qemu), whose timings mean nothing; the results "
+               "record chbench_emulated");
+  app.add_flag("--corrupt-one-owner", o.corrupt_one_owner)->group("");
+  app.add_option("--cpuinfo", o.cpuinfo)->group("");
+  app.add_flag("--help-benchmark", o.help_benchmark, "print Google Benchmark's flags and exit");
+}
+
+std::vector<FamilySweep> configs_from(const Options& o) {
+  // An option given with an empty list selects nothing; it never means "all".
+  for (const auto& [flag, value] :
+       {std::pair{"--families", o.families}, {"--schemes", o.schemes}, {"--kernels", o.kernels}})
+    if (value && split_list(*value).empty()) fail(std::string(flag) + " was given an empty list");
+  SweepOptions so;
+  so.full = o.sweep == "full";
+  so.max_threads = o.max_threads;
+  for (const auto& name : split_list(o.families.value_or(""))) {
+    const Family* f = find_family(name);
+    if (!f) fail("unknown family '" + name + "' (known: " + join(family_names()) + ")");
+    so.families.push_back(f);
+  }
+  so.kernels = selected_kernels(o);
+  const bool custom = o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits ||
+                      !o.target.empty();
+  if (!custom) return make_sweep(so);
+  return {FamilySweep{nullptr, custom_configs(o, so.kernels)}};
+}
+
+void check_fits(const std::string& what, uint64_t bytes) {
+  const uint64_t available = available_memory_bytes();
+  // Leave a tenth for the process itself and the rest of the machine.
+  if (available == 0 || bytes <= available / 10 * 9) return;
+  char msg[512];
+  std::snprintf(msg, sizeof msg,
+                "%s would need about %.1f GiB but only %.1f GiB of memory is available; "
+                "lower --nodes, --vnodes or --keys",
+                what.c_str(), bytes / 1073741824.0, available / 1073741824.0);
+  fail(msg);
+}
+
+void check_benchmark_number(const std::string& arg, const std::string& flag, double lo, double hi) {
+  if (arg.rfind(flag, 0) != 0) return;
+  const std::string value = arg.substr(flag.size());
+  char* end = nullptr;
+  const double x = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !(x >= lo && x <= hi))
+    fail("bad value in '" + arg + "': " + flag.substr(2, flag.size() - 3) + " takes " +
+         std::to_string(static_cast<int>(lo)) + " to " + std::to_string(static_cast<int>(hi)));
+}
+
+void check_out_file(const std::string& path) {
+  if (path.empty()) fail("--benchmark_out= needs a file name");
+  struct stat st {};
+  const bool existed = ::stat(path.c_str(), &st) == 0;
+  if (existed && S_ISDIR(st.st_mode)) fail("--benchmark_out=" + path + " is a folder, not a file");
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f)
+    fail("cannot write the results file --benchmark_out=" + path + ": " + std::strerror(errno));
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+}
+
+}  // namespace chbench::bench

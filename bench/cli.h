@@ -1,0 +1,64 @@
+// chbench_bench's own command line (CLI11): the options, their help from the
+// registry and the families, and the configurations they select.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sweep.h"
+
+namespace chbench::bench {
+
+struct Options {
+  std::string sweep = "quick";
+  std::optional<std::string> families, schemes, kernels;
+  std::optional<uint32_t> nodes, vnodes;
+  std::optional<uint64_t> keys;
+  std::optional<unsigned> threads;
+  std::optional<unsigned> in_flight, window_bits;
+  std::string target;
+  unsigned max_threads = 1;
+  std::optional<unsigned> repetitions;
+  std::optional<double> min_time;
+  bool list = false;
+  bool allow_emulated = false;
+  bool corrupt_one_owner = false;  // test hook, hidden from --help
+  bool help_benchmark = false;
+  std::string cpuinfo = "/proc/cpuinfo";  // test hook: read this instead
+};
+
+// Prints "chbench_bench: error: <message>" on stderr and exits with status 2
+// (bad input).
+[[noreturn]] void fail(const std::string& message);
+
+// Adds every option to `app`, bound to `o`, with help text from the registry
+// (schemes, aliases, kernels, knobs) and the family list.
+void add_options(CLI::App& app, Options& o);
+
+// The configurations the options select, family by family: the quick or full
+// sweep narrowed by --families, --schemes and --kernels, or one custom
+// configuration per selected kernel when any of --nodes, --vnodes, --keys,
+// --threads, --in-flight, --cluster-window or --target is given (family
+// "custom"). Refuses bad input through fail(): unknown names, empty lists,
+// counts of 0, a fleet past its scheme's limits (SchemeInfo::check), a knob
+// value outside the kernel's range or for a kernel without a knob, a node
+// list that alone would not fit in memory.
+std::vector<FamilySweep> configs_from(const Options& o);
+
+// Refuses (fail()) when `bytes` exceed nine tenths of the memory the machine
+// has available: "<what> would need about X GiB but only Y GiB ...".
+void check_fits(const std::string& what, uint64_t bytes);
+
+// Google Benchmark takes a count of 0 or a negative time without a word:
+// `flag` (e.g. "--benchmark_repetitions=") must hold a number in [lo, hi].
+void check_benchmark_number(const std::string& arg, const std::string& flag, double lo, double hi);
+
+// Google Benchmark opens --benchmark_out only after the sweep is set up, and
+// exits with status 1 (an ownership mismatch, here) when it cannot: check it
+// can be written before anything runs. A file this creates is removed again.
+void check_out_file(const std::string& path);
+
+}  // namespace chbench::bench

@@ -1,0 +1,87 @@
+// What the bench times: one Config per benchmark.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "chbench/profiles/profiles.h"
+#include "chbench/scheme.h"
+
+namespace chbench::bench {
+
+// What one timed batch does with its keys.
+enum class Path {
+  kThroughput,  // the kernel's owners() over independent key hashes, on a team of threads
+  kLatency,     // one key at a time, each waiting for the previous owner
+  kHashed,      // XXH3 of the key strings, then owners(): a client's whole cost
+  kProfile,     // a production profile from key strings (its own key hash), see profiles.h
+};
+
+// One timed configuration: a kernel, a node list of `nodes` default names with
+// `vnodes` virtual nodes, a batch of `keys` default key hashes, `threads` TBB
+// threads. `family` groups configurations for plots (families/family.h lists
+// them; "custom" for a run of values given on the command line), `path` says
+// what a batch does.
+// `target` is one Highway target bit (HWY_AVX2, ...) that a SIMD kernel is
+// forced to while it is prepared and timed, or 0 for the target dispatch
+// picks. `in_flight` sets the kernel's knob (KernelInfo::knob), 0 its
+// default; `window_bits` != 0 squeezes tokens and keys into a window of
+// 2^window_bits (clustered_ring_entries, into_cluster; ring kernels only).
+struct Config {
+  std::string family;
+  const KernelInfo* kernel = nullptr;
+  uint32_t nodes = 1;
+  uint32_t vnodes = 1;
+  uint64_t keys = 1;
+  unsigned threads = 1;
+  int64_t target = 0;
+  unsigned in_flight = 0;
+  unsigned window_bits = 0;
+  Path path = Path::kThroughput;
+  // Path kProfile: the profile, looked up by `kernel` (a kernel of
+  // profile_scheme(*profile)) or, with `client`, by the real client
+  // (libmemcached; `kernel` is then null).
+  std::optional<Profile> profile;
+  bool client = false;
+
+  // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
+  // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
+  // target is forced, then "/inflight:<g>" and "/window:<w>" when set; for
+  // profiles the profile stands for the scheme and "libmemcached" for the
+  // client's kernel.
+  std::string name() const;
+  // True for the stream baseline, which looks nothing up.
+  bool is_stream() const noexcept;
+  // Key strings are needed (paths kHashed and kProfile), not only hashes.
+  bool needs_key_bytes() const noexcept { return path == Path::kHashed || path == Path::kProfile; }
+  // Ring tokens N * V when the kernel's scheme takes virtual nodes, else 0.
+  uint64_t tokens() const noexcept;
+  // Keys in the pool the timed loop cycles through (pool_windows).
+  uint64_t pool() const noexcept;
+};
+
+// Each timed iteration looks up a fresh batch of K keys: the keys are a pool of
+// pool_windows(K) consecutive batches, at least kMinPool keys in all, and
+// iteration i takes batch i mod windows. Repeating one small batch would let
+// the branch predictor learn its keys (lower_bound at K = 1,000 ran 10x faster
+// than at K = 10^5 before this) and measure a replay, not lookups. A smaller
+// pool is always a prefix of a larger one (default keys user:1, user:2, ...).
+inline constexpr uint64_t kMinPool = 100'003;
+inline uint64_t pool_windows(uint64_t keys) {
+  return keys >= kMinPool ? 1 : (kMinPool + keys - 1) / keys;
+}
+
+// The fleet of default names node-0 ... node-(n-1) with `vnodes` virtual nodes
+// each and Maglev's default table size, shared by every caller that asks for
+// the same n and vnodes (a few are kept). Throws like default_nodes.
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes);
+
+// The stream baseline, listed as kernel "ring/stream": reads each key hash and
+// writes one owner (its low 32 bits), no lookup: the memory-bound floor under
+// every ring kernel. Not in the library's registry (it matches no reference),
+// never checked against one; rank -1.
+const KernelInfo& stream_baseline() noexcept;
+
+}  // namespace chbench::bench

@@ -1,0 +1,16 @@
+// Family hashed: every kernel from key strings, XXH3 of each key included (the
+// whole cost a client pays from key bytes to owner), N = 1,000, V = 100.
+#include "family.h"
+
+namespace chbench::bench {
+
+std::vector<Point> hashed_points(const FamilyContext& context) {
+  const uint64_t keys = context.full ? 1'000'000 : 300'000;
+  Point p;
+  p.quick = quick_rank(context, 0);
+  for (const KernelInfo* k : all_kernels())
+    p.configs.push_back(make_config("hashed", k, 1000, 100, keys, 1, Path::kHashed));
+  return {p};
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,39 @@
+// The one list of the bench's families, in the order the sweep runs them.
+#include "family.h"
+
+namespace chbench::bench {
+
+namespace {
+
+// Budgets: seconds of the quick sweep by the estimate (estimate.h) with the
+// quick defaults; together under five minutes on a 2-core machine, with room
+// left for the estimate's error.
+constinit const Family kFamilies[] = {
+    {"tokens", "ring kernels against total tokens N x V, beside the stream baseline", 30,
+     &tokens_points},
+    {"latency", "ring kernels, each lookup waiting for the previous owner", 14, &latency_points},
+    {"inflight", "each kernel's knob (keys in flight) over its sweep of values", 14,
+     &inflight_points},
+    {"clustered", "ring kernels on tokens and keys squeezed into one window of 2^36 values", 12,
+     &clustered_points},
+    {"nodes", "every scheme against node count N", 48, &nodes_points},
+    {"batch", "batch size K at a mid-size fleet", 28, &batch_points},
+    {"threads", "oneTBB threads 1 ... all hardware threads", 14, &threads_points},
+    {"hashed", "lookups including XXH3 of the key strings", 8, &hashed_points},
+    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 30,
+     &targets_points},
+    {"profiles", "production profiles from key strings (key hashing included)", 16,
+     &profiles_points},
+};
+
+}  // namespace
+
+std::span<const Family> all_families() noexcept { return kFamilies; }
+
+const Family* find_family(std::string_view name) noexcept {
+  for (const auto& f : kFamilies)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,326 @@
+#include "plan.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace chbench::bench {
+
+// ---- keys ---------------------------------------------------------------------------
+
+std::optional<RingKey> ring_key(const Config& c) {
+  if (c.profile || !c.kernel || !c.kernel->make_over_ring) return std::nullopt;
+  return RingKey{c.nodes, c.vnodes, c.window_bits};
+}
+
+std::optional<ReferenceKey> reference_key(const Config& c) {
+  if (c.profile) return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0};
+  if (c.is_stream()) return std::nullopt;
+  const bool vnodes = c.kernel->scheme_info().takes(kParamVnodes);
+  return ReferenceKey{static_cast<int>(c.kernel->scheme), -1, c.nodes, vnodes ? c.vnodes : 0,
+                      c.window_bits};
+}
+
+TableKey table_key(const Config& c) {
+  return TableKey{c.client ? 0 : reinterpret_cast<std::uintptr_t>(c.kernel),
+                  c.profile ? static_cast<int>(*c.profile) : -1,
+                  c.nodes,
+                  c.vnodes,
+                  c.window_bits,
+                  c.in_flight,
+                  c.target};
+}
+
+CheckKey check_key(const Config& c) {
+  return CheckKey{table_key(c), c.path, c.path == Path::kThroughput ? c.threads : 1};
+}
+
+// ---- memory ---------------------------------------------------------------------------
+
+namespace {
+
+uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+uint64_t sat_mul(uint64_t a, uint64_t b) {
+  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+// Key strings "user:<i>" back to back with their offsets: about 16 bytes a key
+// at the pools' sizes, counted as 24.
+constexpr uint64_t kKeyStringBytes = 24;
+// The shared sorted ring: 8-byte tokens and 4-byte owners.
+constexpr uint64_t kSortedRingBytes = 12;
+// The sorted (token, node) entries the ring and the ring reference are made from.
+constexpr uint64_t kEntryBytes = 16;
+
+uint64_t reference_bytes(const Config& c) {
+  if (c.is_stream() || c.profile) return 0;
+  return c.kernel->scheme_info().reference_bytes(*default_fleet(c.nodes, c.vnodes));
+}
+
+uint64_t table_bytes(const Config& c) {
+  if (c.profile) {
+    // A ring (cassandra, ketama: 160 points per node) or a table as large as
+    // Maglev's, in the reference and the kernel.
+    return sat_add(sat_mul(uint64_t{c.nodes} * std::max<uint64_t>(c.vnodes, 160), 56), 65537 * 16);
+  }
+  return c.kernel->table_bytes(*default_fleet(c.nodes, c.vnodes));
+}
+
+// The pool's own memory: hashes, the kernel's owners, the reference's owners,
+// and key strings where the path needs them.
+uint64_t pool_bytes(const Config& c) {
+  return sat_mul(c.pool(), 8 + 4 + 4 + (c.needs_key_bytes() ? kKeyStringBytes : 0));
+}
+
+}  // namespace
+
+uint64_t config_bytes(const Config& c) {
+  if (c.profile) return sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c));
+  if (c.is_stream()) return pool_bytes(c);
+  return sat_add(pool_bytes(c), sat_add(reference_bytes(c), table_bytes(c)));
+}
+
+// ---- the time model ---------------------------------------------------------------------
+
+namespace {
+
+// The model's constants: a 2-core AMD EPYC (KVM) at 2.6 GHz, the class of
+// machine the quick sweep's budgets are for, read from the committed results
+// (results/amd-epyc-2c: build_ms, iteration times) and the family times of the
+// quick sweep before it was budgeted.
+//
+// Per configuration: Google Benchmark's bookkeeping, a thread team, console.
+constexpr double kConfigSeconds = 0.01;
+// Each repetition runs the iteration count that Google Benchmark predicts
+// will take 1.4 x min time (PredictNumberOfIterations), or one iteration when
+// that is longer; the first repetition searches the count first (1, 10, 100,
+// ... iterations until one run takes a tenth of min time).
+constexpr double kRepetitionFactor = 1.4;
+constexpr double kSearchFactor = 0.12;
+// Nanoseconds a key takes per pass, by path: a typical kernel, not the slowest
+// (rendezvous at 4,096 nodes takes 3.6 us a key, the bucketed ring 3 ns).
+double lookup_ns(Path path) {
+  switch (path) {
+    case Path::kThroughput:
+      return 25;
+    case Path::kLatency:
+      return 150;
+    case Path::kHashed:
+      return 60;
+    case Path::kProfile:
+      return 150;
+  }
+  return 25;
+}
+// Making a pool key: its hash; its string.
+constexpr double kKeyHashNs = 40;
+constexpr double kKeyStringNs = 60;
+// The shared sorted ring: hashing a token's label, sorting it, the ring arrays.
+constexpr double kRingTokenNs = 100;
+// Building a table, or a reference other than the ring's, per byte of its
+// registry estimate (table_bytes less the shared sorted ring's part for a
+// table built over it).
+constexpr double kBuildNsPerByte = 0.4;
+// The reference's owner of a key.
+constexpr double kReferenceNs = 60;
+
+double timing_seconds(const Config& c, const TimeModel& m) {
+  const double iteration = c.keys * lookup_ns(c.path) * 1e-9;
+  const double repetition = std::max(kRepetitionFactor * m.min_time_s, iteration);
+  const double search = iteration >= m.min_time_s ? 0 : kSearchFactor * m.min_time_s;
+  return m.repetitions * repetition + search;
+}
+
+// The part of a ring-based table's estimate that the shared sorted ring (and
+// the entries it is made from) already paid for.
+uint64_t shared_ring_bytes(const Config& c) {
+  return ring_key(c) ? sat_mul(c.tokens(), kEntryBytes + kSortedRingBytes) : 0;
+}
+
+// What a sweep holds between configurations, as the runner does, and what
+// each configuration adds.
+class Simulation {
+ public:
+  Simulation(const std::map<ReferenceKey, uint64_t>& pools,
+             const std::map<RingKey, std::size_t>& ring_last,
+             const std::map<ReferenceKey, std::size_t>& reference_last,
+             const std::map<TableKey, std::size_t>& table_last)
+      : pools_(pools),
+        ring_last_(ring_last),
+        reference_last_(reference_last),
+        table_last_(table_last) {}
+
+  Step step(const Config& c, std::size_t i, const TimeModel& model) {
+    Step s;
+    prep_ = 0;
+    transient_ = sat_mul(c.pool(), 4);  // the kernel's owners
+    // The large tables go first, but the one this configuration times.
+    const TableKey current = table_key(c);
+    std::erase_if(tables_, [&](const auto& t) {
+      if (t.second <= kKeepTableBytes || t.first == current) return false;
+      std::erase(table_order_, t.first);
+      return true;
+    });
+    keys(c, s);
+    ring(c, s);
+    reference(c, s);
+    table(c, s);
+    check(c, s);
+    s.peak_bytes = sat_add(held_bytes(), transient_);
+    s.seconds = kConfigSeconds + prep_ + timing_seconds(c, model);
+    drop(c, i);
+    return s;
+  }
+
+ private:
+  // The longest pool so far.
+  void keys(const Config& c, Step& s) {
+    if (c.pool() > key_hashes_) {
+      s.new_key_hashes = c.pool() - key_hashes_;
+      key_hashes_ = c.pool();
+    }
+    if (c.needs_key_bytes() && c.pool() > key_strings_) {
+      s.new_key_bytes = c.pool() - key_strings_;
+      key_strings_ = c.pool();
+    }
+    prep_ += (s.new_key_hashes * kKeyHashNs + s.new_key_bytes * kKeyStringNs) * 1e-9;
+  }
+
+  void ring(const Config& c, Step& s) {
+    const auto key = ring_key(c);
+    if (!key || rings_.count(*key)) return;
+    s.new_ring = true;
+    rings_[*key] = sat_mul(c.tokens(), kSortedRingBytes);
+    transient_ = sat_add(transient_, sat_mul(c.tokens(), kEntryBytes));
+    prep_ += c.tokens() * kRingTokenNs * 1e-9;
+  }
+
+  void reference(const Config& c, Step& s) {
+    const auto key = reference_key(c);
+    if (!key || references_.count(*key)) return;
+    s.reference_pool = pools_.at(*key);
+    references_[*key] = sat_mul(s.reference_pool, 4);
+    const uint64_t bytes = c.profile ? table_bytes(c) : reference_bytes(c);
+    transient_ = sat_add(transient_, bytes);
+    // A ring reference copies the entries the shared ring was made from.
+    prep_ += (ring_key(c) ? c.tokens() * 5.0 : bytes * kBuildNsPerByte) * 1e-9 +
+             s.reference_pool * kReferenceNs * 1e-9;
+  }
+
+  void table(const Config& c, Step& s) {
+    const TableKey key = table_key(c);
+    if (tables_.count(key)) return;
+    s.new_table = true;
+    const uint64_t bytes = c.is_stream() ? 0 : table_bytes(c);
+    prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9;
+    tables_[key] = bytes;
+    table_order_.push_back(key);
+    uint64_t kept = 0;
+    for (const auto& t : tables_) kept = sat_add(kept, t.second);
+    while (kept > kKeptTablesBytes && table_order_.size() > 1) {
+      kept -= tables_[table_order_.front()];
+      drop_table(table_order_.front());
+    }
+  }
+
+  void check(const Config& c, Step& s) {
+    const CheckKey key = check_key(c);
+    s.check = reference_key(c) && checked_[key] < c.pool();
+    if (s.check) checked_[key] = c.pool();
+    const double passes = s.check ? (c.path == Path::kLatency ? 2.0 : 1.0) * c.pool() : c.keys;
+    prep_ += passes * lookup_ns(c.path) * 1e-9;
+  }
+
+  // What no later configuration needs.
+  void drop(const Config& c, std::size_t i) {
+    if (const auto key = ring_key(c); key && ring_last_.at(*key) == i) rings_.erase(*key);
+    if (const auto key = reference_key(c); key && reference_last_.at(*key) == i)
+      references_.erase(*key);
+    if (table_last_.at(table_key(c)) == i) drop_table(table_key(c));
+  }
+
+  void drop_table(const TableKey& key) {
+    tables_.erase(key);
+    std::erase(table_order_, key);
+  }
+
+  uint64_t held_bytes() const {
+    uint64_t b = sat_add(sat_mul(key_hashes_, 8), sat_mul(key_strings_, kKeyStringBytes));
+    for (const auto& r : rings_) b = sat_add(b, r.second);
+    for (const auto& r : references_) b = sat_add(b, r.second);
+    for (const auto& t : tables_) b = sat_add(b, t.second);
+    return b;
+  }
+
+  const std::map<ReferenceKey, uint64_t>& pools_;
+  const std::map<RingKey, std::size_t>& ring_last_;
+  const std::map<ReferenceKey, std::size_t>& reference_last_;
+  const std::map<TableKey, std::size_t>& table_last_;
+  uint64_t key_hashes_ = 0, key_strings_ = 0;
+  std::map<RingKey, uint64_t> rings_;            // bytes of the sorted ring
+  std::map<ReferenceKey, uint64_t> references_;  // bytes of owners
+  std::map<TableKey, uint64_t> tables_;          // bytes by the registry's estimate
+  std::vector<TableKey> table_order_;            // oldest first
+  std::map<CheckKey, uint64_t> checked_;         // the longest pool checked
+  double prep_ = 0;                              // this configuration's seconds before timing
+  uint64_t transient_ = 0;                       // its bytes alive only while it is prepared
+};
+
+}  // namespace
+
+Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const Config& c = configs[i];
+    if (auto r = ring_key(c)) ring_last_[*r] = i;
+    if (auto r = reference_key(c)) {
+      reference_last_[*r] = i;
+      reference_pools_[*r] = std::max(reference_pools_[*r], c.pool());
+    }
+    table_last_[table_key(c)] = i;
+  }
+  Simulation simulation(reference_pools_, ring_last_, reference_last_, table_last_);
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    steps_.push_back(simulation.step(configs[i], i, model));
+}
+
+double Plan::seconds() const noexcept {
+  double total = 0;
+  for (const auto& s : steps_) total += s.seconds;
+  return total;
+}
+
+std::size_t Plan::peak_step() const noexcept {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < steps_.size(); ++i)
+    if (steps_[i].peak_bytes > steps_[best].peak_bytes) best = i;
+  return best;
+}
+
+uint64_t Plan::reference_pool(const ReferenceKey& key) const {
+  const auto it = reference_pools_.find(key);
+  return it == reference_pools_.end() ? 0 : it->second;
+}
+
+std::size_t Plan::last_use(const RingKey& key) const {
+  const auto it = ring_last_.find(key);
+  return it == ring_last_.end() ? 0 : it->second;
+}
+std::size_t Plan::last_use(const ReferenceKey& key) const {
+  const auto it = reference_last_.find(key);
+  return it == reference_last_.end() ? 0 : it->second;
+}
+std::size_t Plan::last_use(const TableKey& key) const {
+  const auto it = table_last_.find(key);
+  return it == table_last_.end() ? 0 : it->second;
+}
+
+std::string clock_string(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,138 @@
+// What a sweep builds and checks before timing, shared between configurations,
+// and how long it takes: the plan the runner (workbench.h) follows and the
+// estimate that --list prints and the quick sweep's budgets select points by.
+//
+// Sharing: configurations run in order, and each reuses what an earlier one
+// built, until the last configuration that needs it has run:
+// - the key pool (hashes, and key strings for the hashed and profile paths):
+//   one pool for the longest any configuration needs so far, since a shorter
+//   pool is a prefix of a longer one;
+// - the reference's owners per fleet (scheme or profile, N, V, cluster
+//   window), computed once over the longest pool any configuration of that
+//   fleet needs, whatever its family;
+// - the sorted ring per ring size and window, which every kernel with
+//   KernelInfo::make_over_ring is built over (the hashing and sorting of the
+//   tokens happen once per ring, not once per kernel);
+// - built tables (kernel, fleet, window, knob, target), kept to their last use
+//   when they are small (threads, batch and hashed use the same tables);
+// - the check: a table's owners on a path and thread count are compared with
+//   the reference once, over the longest pool; later configurations only warm
+//   up on one batch.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "config.h"
+
+namespace chbench::bench {
+
+// ---- what is shared, by key ---------------------------------------------------------
+
+struct RingKey {
+  uint32_t n = 0, v = 0;
+  unsigned window = 0;
+  friend auto operator<=>(const RingKey&, const RingKey&) = default;
+};
+
+struct ReferenceKey {
+  int scheme = -1, profile = -1;  // Scheme or Profile as int; -1 for none
+  uint32_t n = 0, v = 0;          // v is 0 for schemes that take no virtual nodes
+  unsigned window = 0;
+  friend auto operator<=>(const ReferenceKey&, const ReferenceKey&) = default;
+};
+
+struct TableKey {
+  std::uintptr_t kernel = 0;  // the KernelInfo's address; 0 for a profile's client
+  int profile = -1;
+  uint32_t n = 0, v = 0;
+  unsigned window = 0, knob = 0;
+  int64_t target = 0;
+  friend auto operator<=>(const TableKey&, const TableKey&) = default;
+};
+
+struct CheckKey {
+  TableKey table;
+  Path path = Path::kThroughput;
+  unsigned threads = 1;  // 1 on the single-threaded paths
+  friend auto operator<=>(const CheckKey&, const CheckKey&) = default;
+};
+
+// The sorted ring a configuration's table is built over, or none (a kernel
+// without make_over_ring, the stream baseline, a profile).
+std::optional<RingKey> ring_key(const Config& c);
+// The reference a configuration is checked against, or none (the stream
+// baseline).
+std::optional<ReferenceKey> reference_key(const Config& c);
+TableKey table_key(const Config& c);
+CheckKey check_key(const Config& c);
+
+// Tables up to this estimate (KernelInfo::table_bytes) are kept to their last
+// use, as long as those kept add up to at most kKeptTablesBytes; larger ones
+// are freed before the next configuration that times another is prepared.
+inline constexpr uint64_t kKeepTableBytes = uint64_t{32} << 20;
+inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
+
+// ---- the estimate -------------------------------------------------------------------
+
+// Google Benchmark's repetitions and minimum seconds per repetition.
+struct TimeModel {
+  unsigned repetitions = 3;
+  double min_time_s = 0.05;
+};
+
+// One configuration's part of the plan, in run order.
+struct Step {
+  uint64_t new_key_hashes = 0;  // key hashes generated for the pool
+  uint64_t new_key_bytes = 0;   // key strings generated for the pool
+  bool new_ring = false;        // the shared sorted ring is built
+  uint64_t reference_pool = 0;  // != 0: the reference's owners are computed over this many keys
+  bool new_table = false;       // the table is built
+  bool check = false;           // owners compared with the reference over the pool
+  double seconds = 0;           // the estimate, preparation and timing
+  uint64_t peak_bytes = 0;      // memory held at the peak of this step, caches included
+};
+
+// The plan of a list of configurations run in this order.
+class Plan {
+ public:
+  Plan(std::span<const Config> configs, const TimeModel& model);
+
+  const Step& step(std::size_t i) const { return steps_[i]; }
+  std::size_t size() const noexcept { return steps_.size(); }
+  double seconds() const noexcept;
+  // The configuration whose step holds the most memory, and that memory.
+  std::size_t peak_step() const noexcept;
+
+  // The longest pool any configuration checked against `key` needs.
+  uint64_t reference_pool(const ReferenceKey& key) const;
+  // The index of the last configuration that uses the key, or 0 if none.
+  std::size_t last_use(const RingKey& key) const;
+  std::size_t last_use(const ReferenceKey& key) const;
+  std::size_t last_use(const TableKey& key) const;
+
+ private:
+  std::vector<Step> steps_;
+  std::map<ReferenceKey, uint64_t> reference_pools_;
+  std::map<RingKey, std::size_t> ring_last_;
+  std::map<ReferenceKey, std::size_t> reference_last_;
+  std::map<TableKey, std::size_t> table_last_;
+};
+
+// Peak bytes one configuration needs on its own, without what earlier ones
+// left: its key pool, owners and reference owners, the reference
+// (SchemeInfo::reference_bytes) and the table (KernelInfo::table_bytes) from
+// the registry's estimates; a profile's estimate for profiles. An upper
+// estimate; saturates.
+uint64_t config_bytes(const Config& c);
+
+// "1:05" for 65 seconds; "12:00:05" past an hour.
+std::string clock_string(double seconds);
+
+}  // namespace chbench::bench

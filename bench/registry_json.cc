@@ -1,0 +1,85 @@
+#include "registry_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "chbench/scheme.h"
+#include "config.h"
+#include "families/family.h"
+
+namespace chbench::bench {
+
+namespace {
+
+using nlohmann::json;
+
+const char* removal_name(Removal r) {
+  switch (r) {
+    case Removal::kAnyNode:
+      return "any";
+    case Removal::kLastOnly:
+      return "last";
+    case Removal::kNone:
+      return "none";
+  }
+  return "none";
+}
+
+json scheme_json(const SchemeInfo& s) {
+  json aliases = json::array();
+  for (auto a : s.aliases) aliases.push_back(std::string(a));
+  json params = json::array();
+  const std::pair<Param, const char*> names[] = {{kParamVnodes, "vnodes"},
+                                                 {kParamTableSize, "table_size"},
+                                                 {kParamWeights, "weights"},
+                                                 {kParamCapacity, "capacity"}};
+  for (auto [p, name] : names)
+    if (s.takes(p)) params.push_back(name);
+  return {{"name", std::string(s.name)},
+          {"title", std::string(s.title)},
+          {"source", std::string(s.source)},
+          {"aliases", aliases},
+          {"params", params},
+          {"removal", removal_name(s.removal)},
+          {"max_nodes", s.max_nodes}};
+}
+
+json knob_json(const Knob* knob) {
+  if (!knob) return nullptr;
+  json sweep = json::array();
+  for (unsigned v : knob->sweep) sweep.push_back(v);
+  return {{"name", std::string(knob->name)},
+          {"default", std::string(knob->default_rule)},
+          {"min", knob->min},
+          {"max", knob->max},
+          {"sweep", sweep}};
+}
+
+json kernel_json(const KernelInfo& k, bool stream) {
+  const std::string scheme(scheme_name(k.scheme));
+  return {{"name", k.full_name()},
+          {"scheme", scheme},
+          {"kernel", std::string(k.name)},
+          {"summary", std::string(k.summary)},
+          {"simd", k.simd},
+          {"rival", k.rival.empty() ? json(nullptr) : json(scheme + "/" + std::string(k.rival))},
+          {"baseline", k.baseline},
+          {"rank", stream ? json(nullptr) : json(k.rank)},
+          {"stream", stream},
+          {"knob", knob_json(k.knob)}};
+}
+
+}  // namespace
+
+std::string registry_json() {
+  json schemes = json::array(), kernels = json::array(), families = json::array();
+  for (const SchemeInfo& s : all_scheme_infos()) schemes.push_back(scheme_json(s));
+  for (const KernelInfo* k : all_kernels()) kernels.push_back(kernel_json(*k, false));
+  kernels.push_back(kernel_json(stream_baseline(), true));
+  for (const Family& f : all_families())
+    families.push_back({{"name", std::string(f.name)},
+                        {"title", std::string(f.title)},
+                        {"quick_budget_s", f.quick_budget_s}});
+  return json{{"schemes", schemes}, {"kernels", kernels}, {"families", families}}.dump();
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,83 @@
+#include "timed.h"
+
+#include <chrono>
+#include <optional>
+
+#include "batch.h"
+#include "chbench/simd.h"
+
+namespace chbench::bench {
+
+namespace {
+
+// Each iteration looks up the next batch of the pool (pool_windows); returns
+// the nanoseconds the iterations took.
+template <class Batch>
+double timed_loop(benchmark::State& state, const Batch& batch, Prepared& p, uint64_t keys) {
+  const uint64_t windows = pool_windows(keys);
+  uint64_t w = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    batch(w * keys, (w + 1) * keys);
+    benchmark::DoNotOptimize(p.out.data());
+    benchmark::ClobberMemory();
+    if (++w == windows) w = 0;
+  }
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+}
+
+void set_counters(benchmark::State& state, const Config& c, const Prepared& p, double ns) {
+  const double ns_per_key = ns / (static_cast<double>(state.iterations()) * c.keys);
+  state.counters["keys"] = static_cast<double>(c.keys);
+  state.counters["nodes"] = c.nodes;
+  state.counters["vnodes"] = c.vnodes;
+  state.counters["tokens"] = static_cast<double>(c.tokens());
+  state.counters["threads_requested"] = c.threads;
+  state.counters["threads_ran"] = p.threads_ran;
+  state.counters["ns_per_key"] = ns_per_key;
+  state.counters["keys_per_second"] = 1e9 / ns_per_key;
+  state.counters["memory_bytes"] = static_cast<double>(p.memory_bytes);
+  if (c.tokens() != 0 && !c.is_stream())
+    state.counters["bytes_per_token"] =
+        static_cast<double>(p.memory_bytes) / static_cast<double>(c.tokens());
+  state.counters["build_ms"] = p.build_ms;
+  if (p.build_shared_ms != 0) state.counters["build_shared_ms"] = p.build_shared_ms;
+  if (c.in_flight != 0) state.counters["in_flight"] = c.in_flight;
+  if (c.window_bits != 0) state.counters["window_bits"] = c.window_bits;
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
+  if (c.kernel && c.kernel->simd) {
+    // The Highway target that ran, forced or dispatched: name and HWY_* bit.
+    state.SetLabel(simd::dispatched_target_name());
+    state.counters["hwy_target"] = static_cast<double>(simd::dispatched_target());
+    state.counters["hwy_target_forced"] = c.target != 0;
+  }
+}
+
+}  // namespace
+
+void time_config(benchmark::State& state, Workbench& bench, const Config& c, std::size_t index) {
+  // Process-global, so set here, outside the TBB region that runs the
+  // kernel; lifted on return.
+  std::optional<simd::ForcedTarget> forced;
+  try {
+    forced.emplace(c.target);
+  } catch (const std::exception& e) {
+    const std::string error = c.name() + ": " + e.what();
+    bench.fail(index, error);
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  Prepared& p = bench.prepare(index);
+  if (!p.error.empty()) {
+    state.SkipWithError(p.error.c_str());
+    return;
+  }
+  if (c.path == Path::kThroughput) p.team->reset_threads_seen();
+  const double ns =
+      with_batch(c.path, p, [&](const auto& batch) { return timed_loop(state, batch, p, c.keys); });
+  // Threads that ran chunks during this repetition's timed iterations.
+  if (c.path == Path::kThroughput) p.threads_ran = p.team->threads_seen();
+  set_counters(state, c, p, ns);
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,261 @@
+#include "workbench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "batch.h"
+#include "chbench/hash.h"
+
+namespace chbench::bench {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+std::string describe_mismatch(const Config& c, std::span<const uint64_t> hashes,
+                              std::span<const uint32_t> got, std::span<const uint32_t> want) {
+  std::size_t bad = 0, first = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != want[i]) {
+      if (first == got.size()) first = i;
+      ++bad;
+    }
+  std::ostringstream s;
+  s << "ownership mismatch in " << c.name() << ": " << bad << " of " << got.size()
+    << " keys differ from the reference; first: key user:" << first + 1 << " (key hash 0x"
+    << std::hex << hashes[first] << std::dec << ") owner " << got[first] << ", reference "
+    << want[first];
+  return s.str();
+}
+
+}  // namespace
+
+// ---- keys ---------------------------------------------------------------------------
+
+std::span<const uint64_t> KeyPool::hashes(uint64_t count, unsigned window_bits) {
+  if (hashes_.size() < count) {
+    const auto more = default_key_hashes(count - hashes_.size(), hashes_.size() + 1);
+    hashes_.insert(hashes_.end(), more.begin(), more.end());
+  }
+  if (window_bits == 0) return std::span<const uint64_t>(hashes_).first(count);
+  auto& squeezed = clustered_[window_bits];
+  for (std::size_t i = squeezed.size(); i < count; ++i)
+    squeezed.push_back(into_cluster(hashes_[i], window_bits));
+  return std::span<const uint64_t>(squeezed).first(count);
+}
+
+KeyBytes KeyPool::strings(uint64_t count) {
+  for (uint64_t i = offsets_.size(); i <= count; ++i) {
+    const std::string key = default_key(i);
+    bytes_.insert(bytes_.end(), key.begin(), key.end());
+    offsets_.push_back(static_cast<uint32_t>(bytes_.size()));
+  }
+  return {bytes_.data(), std::span<const uint32_t>(offsets_).first(count + 1)};
+}
+
+// ---- the workbench -------------------------------------------------------------------
+
+Workbench::Workbench(std::span<const Config> configs, const Plan& plan, bool corrupt_one_owner)
+    : configs_(configs), plan_(plan), corrupt_one_owner_(corrupt_one_owner) {}
+
+void Workbench::drop_unused(std::size_t i) {
+  // What no configuration from i on needs (by the plan; an entry dropped too
+  // early is only built again), and the large tables but the one configuration
+  // i times, before anything of i is built.
+  std::erase_if(rings_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
+  std::erase_if(references_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
+  const TableKey current = table_key(configs_[i]);
+  for (auto it = tables_.begin(); it != tables_.end();) {
+    const bool large = it->second.bytes > kKeepTableBytes && it->first != current;
+    if (large || plan_.last_use(it->first) < i) {
+      std::erase(table_order_, it->first);
+      it = tables_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Workbench::release_entries() {
+  entries_ = {};
+  entries_key_.reset();
+}
+
+const std::vector<RingEntry<uint64_t>>& Workbench::entries_for(const Config& c) {
+  const RingKey key{c.nodes, c.vnodes, c.window_bits};
+  if (entries_key_ != key) {
+    release_entries();
+    const auto fleet = default_fleet(c.nodes, c.vnodes);
+    const auto start = std::chrono::steady_clock::now();
+    entries_ = c.window_bits != 0 ? clustered_ring_entries(fleet->nodes(), c.window_bits)
+                                  : ring_entries(fleet->nodes());
+    entries_ms_ = ms_since(start);
+    entries_key_ = key;
+  }
+  return entries_;
+}
+
+const Workbench::Ring& Workbench::ring_for(const Config& c) {
+  const RingKey key = *ring_key(c);
+  if (auto it = rings_.find(key); it != rings_.end()) return it->second;
+  const auto& entries = entries_for(c);
+  const auto start = std::chrono::steady_clock::now();
+  auto ring =
+      std::make_shared<const SortedRing<uint64_t>>(SortedRing<uint64_t>::from_entries(entries));
+  // From the node list: the entries' hashing and sorting, then the ring.
+  const double ms = entries_ms_ + ms_since(start);
+  release_entries();  // the reference, if needed, was computed first
+  return rings_[key] = Ring{std::move(ring), ms};
+}
+
+const std::vector<uint32_t>& Workbench::reference_for(const Config& c) {
+  const ReferenceKey key = *reference_key(c);
+  const uint64_t pool = std::max(c.pool(), plan_.reference_pool(key));
+  if (auto it = references_.find(key); it != references_.end() && it->second.size() >= c.pool())
+    return it->second;
+  std::vector<uint32_t> owners;
+  if (c.profile) {
+    owners = profile_reference_owners(c, keys_.strings(pool), pool);
+  } else {
+    const auto hashes = keys_.hashes(pool, c.window_bits);
+    std::unique_ptr<OwnerTable> reference;
+    if (ring_key(c) || c.window_bits != 0)
+      reference = build_ring_reference(entries_for(c));  // the same entries as the shared ring
+    else
+      reference = c.kernel->scheme_info().reference(*default_fleet(c.nodes, c.vnodes));
+    owners.resize(pool);
+    reference->owners(hashes, owners);
+  }
+  return references_[key] = std::move(owners);
+}
+
+Workbench::Table Workbench::build_table(const Config& c) {
+  Table t;
+  if (c.profile) {
+    const auto start = std::chrono::steady_clock::now();
+    t.lookup = make_profile_lookup(c);
+    t.build_ms = ms_since(start);
+    return t;
+  }
+  const auto fleet = default_fleet(c.nodes, c.vnodes);
+  if (ring_key(c)) {
+    const Ring& ring = ring_for(c);
+    const auto start = std::chrono::steady_clock::now();
+    t.table = c.kernel->make_over_ring(*ring.ring, c.in_flight);
+    t.shared_ms = ring.ms;
+    t.build_ms = ring.ms + ms_since(start);
+  } else {
+    if (c.window_bits != 0)
+      throw std::invalid_argument(c.kernel->full_name() +
+                                  " cannot be built over a given ring (a cluster window)");
+    const auto start = std::chrono::steady_clock::now();
+    t.table = c.kernel->make(*fleet, c.in_flight);
+    t.build_ms = ms_since(start);
+  }
+  t.bytes = c.kernel->table_bytes(*fleet);
+  return t;
+}
+
+Workbench::Table& Workbench::table_for(const Config& c) {
+  const TableKey key = table_key(c);
+  if (auto it = tables_.find(key); it != tables_.end()) return it->second;
+  // Small tables stay to their last use, up to kKeptTablesBytes in all.
+  Table& t = tables_[key] = build_table(c);
+  table_order_.push_back(key);
+  uint64_t kept = 0;
+  for (const auto& [k, v] : tables_) kept += v.bytes;
+  while (kept > kKeptTablesBytes && table_order_.size() > 1) {
+    kept -= tables_[table_order_.front()].bytes;
+    tables_.erase(table_order_.front());
+    table_order_.erase(table_order_.begin());
+  }
+  return t;
+}
+
+// The first run is the warm-up and, unless the same table, path and threads
+// were already checked over at least this pool, the check: every key of the
+// pool against the reference (latency on both paths, batch and one key at a
+// time). The batch path counts the threads. A configuration already checked
+// warms up on its first batch only.
+void Workbench::check(const Config& c, const std::vector<uint32_t>* want) {
+  Prepared& p = prepared_;
+  const CheckKey key = check_key(c);
+  p.threads_ran = 1;
+  if (!want || (!corrupt_one_owner_ && checked_[key] >= c.pool())) {
+    if (c.path == Path::kThroughput)
+      p.threads_ran = p.team->owners_counting_threads(*p.table, p.key_hashes.first(c.keys),
+                                                      std::span(p.out).first(c.keys));
+    else
+      with_batch(c.path, p, [&](const auto& batch) { batch(0, c.keys); });
+    return;
+  }
+  std::vector<uint32_t> chained;
+  if (c.path == Path::kThroughput || c.path == Path::kLatency) {
+    p.threads_ran = p.team->owners_counting_threads(*p.table, p.key_hashes, p.out);
+    if (c.path == Path::kLatency) {
+      chained.assign(p.out.size(), 0);
+      chained_owners(*p.table, p.key_hashes, 0, chained.size(), chained);
+    }
+  } else {
+    with_batch(c.path, p, [&](const auto& batch) { batch(0, p.out.size()); });
+  }
+  if (corrupt_one_owner_ && !p.out.empty()) p.out[p.out.size() / 2] ^= 1;
+  const std::span<const uint32_t> reference = std::span(*want).first(p.out.size());
+  const bool out_ok = std::equal(p.out.begin(), p.out.end(), reference.begin());
+  const bool chained_ok =
+      chained.empty() || std::equal(chained.begin(), chained.end(), reference.begin());
+  if (out_ok && chained_ok) {
+    checked_[key] = c.pool();
+    return;
+  }
+  p.error = describe_mismatch(c, p.key_hashes, out_ok ? chained : p.out, reference);
+}
+
+Prepared& Workbench::prepare(std::size_t i) {
+  if (prepared_.index == i) return prepared_;
+  const Config& c = configs_[i];
+  prepared_ = Prepared{};  // the previous configuration's owners go first
+  prepared_.index = i;
+  drop_unused(i);
+  try {
+    const std::vector<uint32_t>* want = c.is_stream() ? nullptr : &reference_for(c);
+    prepared_.key_hashes = keys_.hashes(c.pool(), c.window_bits);
+    if (c.needs_key_bytes()) prepared_.key_strings = keys_.strings(c.pool());
+    const Table& t = table_for(c);
+    prepared_.table = t.table.get();
+    prepared_.lookup = t.lookup.get();
+    prepared_.build_ms = t.build_ms;
+    prepared_.build_shared_ms = t.shared_ms;
+    prepared_.memory_bytes = t.table    ? t.table->memory_bytes()
+                             : t.lookup ? t.lookup->memory_bytes()
+                                        : 0;
+    prepared_.team = std::make_unique<ThreadTeam>(c.threads);
+    prepared_.out.assign(c.pool(), 0);
+    check(c, want);
+  } catch (const std::exception& e) {
+    prepared_.error = c.name() + ": " + e.what();
+  }
+  release_entries();
+  if (!prepared_.error.empty()) {
+    ++failures_;
+    std::cerr << "chbench_bench: " << prepared_.error << "\n";
+  }
+  return prepared_;
+}
+
+void Workbench::fail(std::size_t i, const std::string& error) {
+  if (prepared_.index == i) return;
+  prepared_ = Prepared{};
+  prepared_.index = i;
+  prepared_.error = error;
+  ++failures_;
+  std::cerr << "chbench_bench: " << error << "\n";
+}
+
+}  // namespace chbench::bench
