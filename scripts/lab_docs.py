@@ -310,11 +310,9 @@ def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
 # ---- the page --------------------------------------------------------------------------------
 
 
-def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
-         commands: list) -> str:
-    tab = g["table"]
-    by_v = b["by_v"]
-    L = []
+def intro_section(g: dict, keys: int) -> list:
+    """The page's title and what the lab does."""
+    L: list = []
     w = L.append
     w("# Placement lab: keys moved and balance per scheme")
     w("")
@@ -343,7 +341,13 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("")
     w(f"Figures below: {keys:,} keys unless said; ring at V = {RING_V} unless said.")
     w("")
+    return L
 
+
+def growing_section(g: dict, keys: int) -> list:
+    L: list = []
+    w = L.append
+    tab = g["table"]
     w("## The classic results, as measured")
     w("")
     w("### Growing 4 -> 5 nodes")
@@ -375,6 +379,13 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("")
     w("![fraction moved vs N](lab_moved_vs_n.png)")
     w("")
+    return L
+
+
+def balance_section(b: dict, keys: int, rings: int) -> list:
+    L: list = []
+    w = L.append
+    by_v = b["by_v"]
     w("### Ring balance against tokens per node")
     w("")
     w(f"{rings} independent five-node rings, {keys:,} keys each. Share std is the standard")
@@ -410,6 +421,12 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("")
     w("![busiest / mean vs V](lab_busiest_vs_v.png)")
     w("")
+    return L
+
+
+def small_fleets_section(b: dict, rings: int) -> list:
+    L: list = []
+    w = L.append
     w("### One token per node on small fleets")
     w("")
     w("The largest of N uniform spacings is H_N / N on average (H_N = 1 + 1/2 + ... + 1/N),")
@@ -422,6 +439,12 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
         w(f"| {n} | {bm['mean']:.2f} | {bm['min']:.2f} ... {bm['max']:.2f} | "
           f"{d['theory']['busiest_over_mean']:.2f} |")
     w("")
+    return L
+
+
+def removal_section(r: dict) -> list:
+    L: list = []
+    w = L.append
     w("### Removing a node from a ring of 10")
     w("")
     w("| V | keys of the removed node | receiving nodes | largest receiver's part |")
@@ -435,6 +458,12 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("neighbour takes everything (and its load roughly doubles). With 200 tokens the arcs")
     w("go to 200 different successors, spread over all survivors.")
     w("")
+    return L
+
+
+def speed_section(t: list) -> list:
+    L: list = []
+    w = L.append
     w("## Speed and memory")
     w("")
     w(f"`move` on {BIG_KEYS:,} keys (`user:1` ...; hashed on the fly in parallel blocks, so no")
@@ -447,6 +476,13 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
         w(f"| {title(scheme)} | `{args}` | {seconds:.2f} s | {mem} | "
           f"{moved:,} |")
     w("")
+    return L
+
+
+def provenance_section(m: dict, g: dict, commands: list) -> list:
+    L: list = []
+    w = L.append
+    tab = g["table"]
     w("## Provenance")
     w("")
     w(f"- Machine: {m['cpu']}, {m['cpus']} CPUs, {m['os']}")
@@ -469,8 +505,20 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     w("")
     w("</details>")
     w("")
-    return "\n".join(L)
+    return L
 
+
+def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
+         commands: list) -> str:
+    """The whole of docs/placement.md, section by section."""
+    L = intro_section(g, keys)
+    L += growing_section(g, keys)
+    L += balance_section(b, keys, rings)
+    L += small_fleets_section(b, rings)
+    L += removal_section(r)
+    L += speed_section(t)
+    L += provenance_section(m, g, commands)
+    return "\n".join(L)
 
 def main() -> int:
     ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
