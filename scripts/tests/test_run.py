@@ -1,4 +1,5 @@
-"""Tests of scripts/run.sh, machine-name.sh, index.py and install-deps.sh.
+"""Tests of scripts/run.sh, index.py and install-deps.sh (machine-name.sh:
+test_machine_name.py).
 
 run.sh is driven with CHBENCH_BENCH=fake_bench.sh, which skips the build and
 stands in for the bench, so these tests need no compiled code.
@@ -145,6 +146,11 @@ class FullRun(unittest.TestCase):
         self.assertIn("threads:1/real_time\033[m\033[0;33m  3.9 ms", result.stdout)  # as printed
         self.assertIn("fake_bench: verifying", result.stderr)  # progress passes through
         self.assertIn("**N ≈ 17.3**", (run_dir / "report.md").read_text())
+        # The CPU's identity, as machine-name.sh --json gives it, is in the context.
+        context = json.loads((run_dir / "bench.json").read_text())["context"]
+        identity = json.loads(context["chbench_cpu"])
+        self.assertEqual(identity["name"], self.machine)
+        self.assertEqual(context["chbench_cpu_model"], "AMD EPYC")  # the bench's own, kept
 
         index = (self.results / "README.md").read_text()
         lines = [line for line in index.splitlines() if line.startswith("| 20")]
@@ -351,26 +357,6 @@ class Index(unittest.TestCase):
             result = run([PYTHON, str(SCRIPTS / "index.py"), tmp])
             self.assertEqual(result.returncode, 0)
             self.assertIn("No runs yet", (Path(tmp) / "README.md").read_text())
-
-
-class MachineName(unittest.TestCase):
-    """machine-name.sh slugs."""
-
-    def slug(self, model: str, cpus: str = "2") -> str:
-        result = run(["bash", str(SCRIPTS / "machine-name.sh"), model, cpus])
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return result.stdout.strip()
-
-    def test_examples(self):
-        self.assertEqual(self.slug("AMD EPYC"), "amd-epyc-2c")
-        self.assertEqual(self.slug("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", "64"),
-                         "intel-xeon-platinum-8375c-64c")
-        self.assertEqual(self.slug("AMD Ryzen 9 5950X 16-Core Processor", "32"),
-                         "amd-ryzen-9-5950x-32c")
-        self.assertEqual(self.slug("Neoverse-N1", "4"), "neoverse-n1-4c")
-
-    def test_this_machine(self):
-        self.assertRegex(machine_name(), r"^[a-z0-9]+(-[a-z0-9]+)*-[0-9]+c$")
 
 
 class InstallDeps(unittest.TestCase):
