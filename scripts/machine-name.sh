@@ -77,7 +77,7 @@ while (($# > 0)); do
       exit 0
       ;;
     -*) die "unknown option '$1' (see --help)" ;;
-    *) die "takes no positional arguments (got '$1'); --cpuinfo FILE reads a captured /proc/cpuinfo" ;;
+    *) die "takes no positional arguments (got '$1'); --cpuinfo FILE reads a cpuinfo text" ;;
   esac
   shift
 done
@@ -111,10 +111,15 @@ read_cpuinfo() {
       key = trim(substr($0, 1, colon - 1))
       value = trim(substr($0, colon + 1))
       gsub(/[\001-\037\177]/, " ", value)
-      if (key == "CPU part" && !(value in parts)) { parts[value] = 1; partlist = partlist " " value }
+      if (key == "CPU part" && !(value in parts)) {
+        parts[value] = 1
+        partlist = partlist " " value
+      }
       if (key in seen) next
       seen[key] = 1
-      if (key ~ /^(vendor_id|cpu family|model|model name|stepping|flags|Features|CPU implementer|CPU variant|CPU part|CPU revision|uarch|isa|cpu|Processor|Hardware)$/)
+      if (key ~ /^(vendor_id|cpu family|model|model name|stepping|flags|Features)$/ ||
+          key ~ /^(CPU implementer|CPU variant|CPU part|CPU revision)$/ ||
+          key ~ /^(uarch|isa|cpu|Processor|Hardware)$/)
         printf "%s\t%s\n", key, value
     }
     END { printf "processors\t%d\n", n; printf "parts\t%s\n", trim(partlist) }
@@ -273,7 +278,8 @@ decimal() {
 
 # ---- The identity.
 arch=unknown vendor="" family="" model="" stepping="" uarch="" implementer="" part=""
-variant="" revision="" midr="" known_as="" isa="" vector_bits="" name_core="" part_list="" parts_json=null
+variant="" revision="" midr="" known_as="" isa="" vector_bits="" name_core=""
+part_list="" parts_json=null
 model_name=$(get "model name")
 if [[ -n $(get vendor_id) && -n $(get "cpu family") && -n $(get flags) ]]; then
   arch=x86
@@ -392,7 +398,11 @@ read_caches() {
     level=$(<"$index/level") type=$(<"$index/type") size=$(<"$index/size")
     [[ $level =~ ^[1-9]$ && $size =~ ^([0-9]{1,9})([KMG]?)$ ]] || continue
     size=${BASH_REMATCH[1]} unit=${BASH_REMATCH[2]}
-    case $unit in K) size=$((size << 10)) ;; M) size=$((size << 20)) ;; G) size=$((size << 30)) ;; esac
+    case $unit in
+      K) size=$((size << 10)) ;;
+      M) size=$((size << 20)) ;;
+      G) size=$((size << 30)) ;;
+    esac
     case $type in
       Data) cache[l${level}d]=$size ;;
       Instruction) cache[l${level}i]=$size ;;

@@ -155,12 +155,12 @@ class Tables(unittest.TestCase):
         cases = {(85, 4): "skylake-sp", (85, 7): "cascadelake", (85, 11): "cooperlake",
                  (106, 6): "icelake-sp", (143, 8): "sapphirerapids", (207, 2): "emeraldrapids",
                  (173, 1): "graniterapids"}
+        xeon = "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz"
         for (model, stepping), uarch in cases.items():
             with self.subTest(model=model):
-                self.assertEqual(
-                    self.name_of(x86_text("GenuineIntel", 6, model, "sse4_2 avx2 avx512f",
-                                          stepping, "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz")),
-                    f"intel-xeon-{uarch}-avx512-1c")
+                self.assertEqual(self.name_of(x86_text("GenuineIntel", 6, model,
+                                                       "sse4_2 avx2 avx512f", stepping, xeon)),
+                                 f"intel-xeon-{uarch}-avx512-1c")
         # Model 134 without AVX-512 is the Snow Ridge Atom it really is.
         self.assertEqual(self.name_of(x86_text("GenuineIntel", 6, 134, "sse4_2", name="Atom")),
                          "intel-atom-tremont-d-sse4-1c")
