@@ -65,10 +65,18 @@ class Identity:
         return self.get("family") is not None or self.get("part") is not None
 
     def differences(self, other: "Identity") -> list:
-        """The fields both know and that differ, as `field a ≠ b` texts."""
+        """The fields both know and that differ, as `field a ≠ b` texts (for
+        the flags, those only one of them has: `flags avx512f ... ≠ –`)."""
         mine, theirs = dict(self.values), dict(other.values)
-        return [f"{key} {show(key, mine[key])} ≠ {show(key, theirs[key])}"
-                for key in FIELDS if key in mine and key in theirs and mine[key] != theirs[key]]
+        out = []
+        for key in FIELDS:
+            if key not in mine or key not in theirs or mine[key] == theirs[key]:
+                continue
+            a, b = mine[key], theirs[key]
+            if key == "flags":
+                a, b = a - b, b - a
+            out.append(f"{key} {show(key, a)} ≠ {show(key, b)}")
+        return out
 
     def agrees(self, other: "Identity") -> bool:
         """True unless a field both know differs."""
@@ -120,7 +128,7 @@ class Identity:
 def show(key: str, value: Any) -> str:
     """A field's value in a difference text."""
     if key == "flags":
-        return "{" + " ".join(f for f in IDENTITY_FLAGS if f in value) + "}"
+        return " ".join(f for f in IDENTITY_FLAGS if f in value) or "–"
     if key in CACHE_LEVELS:
         return binary_size(value)
     return str(value)
