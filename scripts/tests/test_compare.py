@@ -216,6 +216,29 @@ class Identities(unittest.TestCase):
                       "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD family "
                       "26 model 2 stepping 1 (zen5);", report)
 
+    def test_bench_identity_keys(self):
+        # The keys the bench records itself (bench/context.cc reading
+        # /proc/cpuinfo) identify the CPU like run.sh's chbench_cpu.
+        bench_keys = {"chbench_cpu_vendor": "AuthenticAMD", "chbench_cpu_family": "26",
+                      "chbench_cpu_model_number": "2", "chbench_cpu_stepping": "1",
+                      "chbench_cpu_implementer": "unknown", "chbench_cpu_part": "unknown"}
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260101-000000-aaaaaaa",
+                  context("release", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260102-000000-bbbbbbb",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c", recorded=False),
+                          **bench_keys), self.ZEN5_TIMES)
+        bench_keys.update(chbench_cpu_family="25", chbench_cpu_model_number="1")
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260103-000000-ccccccc",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c", recorded=False),
+                          **bench_keys), self.ZEN5_TIMES)  # same flags, another family
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("nodes: 2 configurations x 3 sets", result.stderr)
+        self.assertIn("#1 and #2 differ in family 25 ≠ 26, model 1 ≠ 2.", result.stderr)
+        self.assertIn("**amd-epyc-zen5-avx512-2c #2 · x86-64-v2**: run "
+                      "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD "
+                      'family 26 model 2 stepping 1; "AMD EPYC"', report)
+
     def test_same_identity_in_two_folders(self):
         for machine in ("amd-epyc-zen5-avx512-2c", "zen5-copy"):
             write_run(self.root, machine, "20260101-000000-aaaaaaa",
