@@ -54,13 +54,15 @@ the CPU count, e.g. `amd-epyc-zen5-avx512-2c`. The build is the CMake preset
 `/usr/bin/python3 scripts/index.py results`). `scripts/compare.py` compares
 the machines and builds (`comparison/compare.md`).
 
-Every run's `bench.json` records its CPU's identity: from the bench's CPU
-flags, cache sizes, model name and CPU count, and in runs made by run.sh since
-the identity was introduced also the full identity (context key `chbench_cpu`:
-vendor, family, model and stepping, or Arm implementer, part and revision).
-Older runs hold no family or model: they were filed by the CPU flags and cache
-sizes their JSON holds, which the list below marks; the runs of one folder
-whose identities differ are never compared as one machine.
+Each run's `bench.json` records what identifies its CPU: the model name, the
+CPU flags, the cache sizes and the CPU count in every run, and in runs made by
+run.sh since it records them also the full identity (context key
+`chbench_cpu`: vendor, family, model and stepping, or Arm implementer, part and
+revision). Runs from before hold no family or model: their identity, and so
+their folder, was assigned from the CPU flags and cache sizes their JSON holds
+(the list below says "family and model not recorded" for them, and a folder's
+`notes.md` how its runs were filed). Runs of one folder whose identities differ
+are listed and compared apart, never as one machine.
 """
 
 
