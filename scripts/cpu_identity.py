@@ -95,6 +95,8 @@ class Identity:
         stepping 1 (zen5); "AMD EPYC"; avx512; L1d 48 KiB, L2 1 MiB; 2 CPUs`;
         with flags=True the flags that matter follow the SIMD level."""
         v = dict(self.values)
+        if not v:
+            return "nothing recorded about the CPU"
         parts = []
         if "family" in v or "model" in v:
             cpu = " ".join(f"{k} {v[k]}" for k in ("family", "model", "stepping") if k in v)
@@ -122,7 +124,7 @@ class Identity:
         if not self.recorded:
             parts.append("family and model not recorded (identity from the CPU flags and "
                          "cache sizes in bench.json)")
-        return "; ".join(parts) if parts else "nothing recorded about the CPU"
+        return "; ".join(parts)
 
 
 def show(key: str, value: Any) -> str:
@@ -181,7 +183,8 @@ def _caches(context: dict, cpu: dict) -> dict:
     """l1d, l1i, l2, l3 sizes in bytes: Google Benchmark's `caches` list, else
     machine-name.sh's `caches` object."""
     out = {}
-    for cache in context.get("caches") or []:
+    listed = context.get("caches")
+    for cache in listed if isinstance(listed, list) else []:
         if not isinstance(cache, dict):
             continue
         level, size = _integer(cache.get("level")), _integer(cache.get("size"))
