@@ -264,11 +264,12 @@ arm_part() {
   esac
 }
 
-# A hexadecimal cpuinfo value ("0x41", "0xd0c") with a fixed number of
-# digits, or "" when it is not one (nothing unchecked reaches arithmetic).
+# A hexadecimal cpuinfo or sysfs value ("0x41", "0xd0c", MIDR_EL1's
+# "0x00000000413fd0c1") with at least the given number of digits, or "" when it
+# is not one (nothing unchecked reaches arithmetic).
 hex() {
   local v=${1,,}
-  [[ $v =~ ^0x[0-9a-f]{1,8}$ ]] || return 0
+  [[ $v =~ ^0x[0-9a-f]{1,16}$ ]] || return 0
   printf "0x%0${2}x" "$((v))"
 }
 decimal() {
@@ -320,7 +321,8 @@ elif [[ -n $(get "CPU implementer") && -n $(get "CPU part") ]]; then
   part=$(hex "$(get "CPU part")" 3)
   variant=$(hex "$(get "CPU variant")" 1)
   revision=$(decimal "$(get "CPU revision")")
-  for p in $(get parts); do
+  read -r -a listed <<<"$(get parts)"
+  for p in "${listed[@]}"; do
     p=$(hex "$p" 3)
     [[ -z $p ]] || part_list+="${part_list:+, }\"$p\""
   done
