@@ -2,9 +2,13 @@
 """Compares the same benchmarks across machines and builds: every result set
 under RESULTS_DIR (one per machine folder and build), side by side.
 
-A result set is the newest run of one machine (RESULTS_DIR/<machine>/) with one
-build (the CMake preset recorded in its bench.json; see index.build_of), or,
-with --all-runs, every run on its own. For each family that two or more sets
+A result set is the newest run of one CPU (the runs of a machine folder
+RESULTS_DIR/<machine>/ whose CPU identities agree: see cpu_identity.py) with
+one build (the CMake preset recorded in its bench.json; see index.build_of),
+or, with --all-runs, every run on its own. Runs of two different CPUs are never
+merged into one set, even in one folder: such a folder's CPUs are compared
+apart as `<machine> #1`, `#2`, ..., and a warning (stderr and compare.md) says
+so, as it does for a run recorded under another folder name. For each family that two or more sets
 measured, compare.py keeps the configurations (scheme/kernel, N, V, K,
 threads) that every one of those sets measured and writes to --out:
 
@@ -37,6 +41,7 @@ from typing import Optional
 
 import cli
 import index
+from cpu_identity import Identity
 from chbench_plots.errors import InputError
 from chbench_plots.load import FAMILY_ORDER, Result, load
 from chbench_plots.numeric import sig3
@@ -52,10 +57,11 @@ REPORT = "compare.md"
 class ResultSet:
     """The runs of one machine and build that are compared as one column."""
 
-    machine: str
+    machine: str  # the folder, with ` #n` when it holds runs of several CPUs
     build: str
     run_dir: Path
     context: dict
+    identity: Identity = Identity()
     results: dict = field(default_factory=dict)  # config key -> Result
 
     @property
@@ -82,13 +88,17 @@ def config_text(key: tuple) -> str:
     return " ".join([f"{scheme}/{kernel}", *params])
 
 
-def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -> list:
+def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list,
+              warnings: list) -> list:
     """Loads every run under root (index.find_runs: hidden and unnamed folders
-    are skipped) and groups them into result sets: per machine and build, each
-    configuration from the newest run that measured it. Raises InputError for a
+    are skipped) and groups them into result sets: per machine folder, CPU
+    identity and build, each configuration from the newest run that measured
+    it. Adds index.identity_warnings() to `warnings`. Raises InputError for a
     run folder whose bench.json is missing or corrupt."""
     sets: dict = {}
-    for run in index.find_runs(root):  # newest first
+    runs = index.find_runs(root)  # newest first; run.label tells a folder's CPUs apart
+    warnings += index.identity_warnings(index.machine_cpus(runs))
+    for run in runs:
         run_dir = root / run.machine / run.name
         # The comparison needs no kernel registry: runs from before the bench
         # wrote one compare too (their schemes in the order the JSON shows them).
@@ -97,7 +107,7 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -
             notes.append(f"left out {run.machine}/{run.name}: an emulated run "
                          "(--include-emulated shows it)")
             continue
-        key = (run.machine, run.build, run.name if all_runs else "")
+        key = (run.label, run.build, run.name if all_runs else "")
         if key in sets:
             # An older run of the same machine and build fills in only the
             # configurations the newer ones did not measure (other families).
@@ -110,8 +120,9 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list) -
                          f"{added} configurations newer runs did not measure are taken from it "
                          "(--all-runs compares every run apart)")
             continue
-        result_set = ResultSet(run.machine, run.build if not all_runs
-                               else f"{run.build} · {run.name}", run_dir, loaded.context)
+        result_set = ResultSet(run.label, run.build if not all_runs
+                               else f"{run.build} · {run.name}", run_dir, loaded.context,
+                               run.identity)
         for r in loaded.results:
             if r.ns is not None:
                 result_set.results[config_key(r)] = r
@@ -196,7 +207,7 @@ def set_line(s: ResultSet) -> str:
     and the run's notes."""
     ctx = s.context
     parts = [f"run `{s.run_dir.parent.name}/{s.run_dir.name}`",
-             f"CPU {ctx.get('chbench_cpu_model', '?')} ({ctx.get('num_cpus', '?')} CPUs)",
+             f"CPU {s.identity.text()}",
              f"toolchain {ctx.get('chbench_toolchain', '?')}",
              f"baseline {ctx.get('chbench_baseline', '?')}",
              f"Highway targets {ctx.get('chbench_hwy_targets_supported', '?')}",
@@ -208,13 +219,17 @@ def set_line(s: ResultSet) -> str:
     return "; ".join(md_cell(p) for p in parts)
 
 
-def report(comparisons: list, sets: list, notes: list, plots: dict) -> str:
+def report(comparisons: list, sets: list, notes: list, plots: dict,
+           warnings: Optional[list] = None) -> str:
     """compare.md."""
     lines = ["# chbench: results across machines and builds", "",
              "Median ns/key per configuration (lower is faster) for every benchmark that two or "
-             "more result sets measured; a result set is the newest run of one machine and build. "
+             "more result sets measured; a result set is the newest run of one CPU and build "
+             "(the runs of one machine folder whose CPU identities agree: runs of different "
+             "CPUs are never merged). "
              "Regenerate with `/usr/bin/python3 scripts/compare.py results`.", "",
              "## Result sets", ""]
+    lines += [f"- **Warning:** {w}" for w in warnings or []]
     for s in sets:
         lines.append(f"- **{md_cell(s.label)}**: {set_line(s)}")
     lines += [""] + [f"- {md_cell(n)}" for n in notes] + ([""] if notes else [])
@@ -302,12 +317,13 @@ def main(argv: Optional[list] = None) -> int:
     out = args.out if args.out is not None else args.results / "comparison"
     families = [f for f in args.families.split(",") if f] if args.families is not None else None
     notes: list = []
+    warnings: list = []
     try:
         if families is not None and not families:
             raise InputError("--families was given an empty list")
         if not args.results.is_dir():
             raise InputError(f"{args.results} is not a folder")
-        sets = find_sets(args.results, args.all_runs, args.include_emulated, notes)
+        sets = find_sets(args.results, args.all_runs, args.include_emulated, notes, warnings)
         if len(sets) < 2:
             raise InputError(f"{args.results} holds {len(sets)} result set(s); a comparison "
                              "needs two (another machine, or another build: "
@@ -327,7 +343,7 @@ def main(argv: Optional[list] = None) -> int:
     figure_cls = import_matplotlib(PROG)
     files = {f"compare_{c.family}.png": plot_family(c, figure_cls) for c in comparisons}
     plots = {c.family for c in comparisons}
-    files[REPORT] = report(comparisons, sets, notes, plots).encode()
+    files[REPORT] = report(comparisons, sets, notes, plots, warnings).encode()
     out.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
         tmp = out / f".{name}.tmp"
@@ -336,6 +352,8 @@ def main(argv: Optional[list] = None) -> int:
     for stale in out.glob("compare_*.png"):
         if stale.name not in files:
             stale.unlink()  # a family no longer compared
+    for warning in warnings:
+        print(f"{PROG}: warning: {warning.replace('`', '')}", file=sys.stderr)
     for c in comparisons:
         print(f"{PROG}: {c.family}: {len(c.keys)} configurations x {len(c.sets)} sets",
               file=sys.stderr)

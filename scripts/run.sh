@@ -18,9 +18,12 @@ draws the plots and writes a report, in a new folder that is never overwritten:
       *.png          the plots
       command.txt    the bench command line
 
-<machine> is the CPU model and CPU count (e.g. amd-epyc-2c); <preset> is
-added for any build but the default release one (e.g. -x86-64-v2), and the
-JSON records the preset, toolchain and baseline of every run. DIR/README.md,
+<machine> is what scripts/machine-name.sh makes of the CPU's own identity
+(vendor, microarchitecture, SIMD level, CPU count; e.g.
+amd-epyc-zen5-avx512-2c), and bench.json records the full identity (context
+key chbench_cpu: machine-name.sh --json); <preset> is added for any build but
+the default release one (e.g. -x86-64-v2), and the JSON records the preset,
+toolchain and baseline of every run. DIR/README.md,
 the index of all runs, is regenerated afterwards. The run is written to a
 hidden DIR/<machine>/.partial-* folder first and renamed into place only when
 bench, plots and report succeeded; an interrupted or failed run leaves nothing.
@@ -109,6 +112,7 @@ out=$(realpath -m -- "$out")
 
 # --- Results folder: writable, locked, before any building or benchmarking.
 machine=$(bash "$here/machine-name.sh")
+cpu_identity=$(bash "$here/machine-name.sh" --json)
 machine_dir="$out/$machine"
 created=()
 for dir in "$out" "$machine_dir"; do
@@ -262,6 +266,25 @@ fi
 # into a pipe: keep the colours on screen, not in the file.
 sed -i 's/\x1b\[[0-9;]*[mK]//g' "$partial/console.txt"
 [[ -s $partial/bench.json ]] || die "the bench wrote no $partial/bench.json"
+# The CPU's full identity goes into the context (chbench_cpu), where index.py
+# and compare.py read it. A bench.json that does not parse is left as it is,
+# for plot.py to report.
+"$python" - "$partial/bench.json" "$cpu_identity" <<'EOF' ||
+import json, os, sys
+path, identity = sys.argv[1], sys.argv[2]
+try:
+    with open(path) as f:
+        data = json.load(f)
+except (OSError, ValueError, RecursionError):
+    sys.exit(0)
+if isinstance(data, dict) and isinstance(data.setdefault("context", {}), dict):
+    data["context"].setdefault("chbench_cpu", identity)
+    with open(path + ".tmp", "w") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+    os.replace(path + ".tmp", path)
+EOF
+  die "could not record the CPU identity in $partial/bench.json; no results kept"
 
 plot_status=0
 "$python" "$here/plot.py" "$partial/bench.json" --out "$partial" || plot_status=$?

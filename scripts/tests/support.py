@@ -58,3 +58,35 @@ def commit_name() -> str:
     """The commit part of run folder names for this checkout."""
     out = run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
     return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "nogit"
+
+
+CPUINFO = TESTS / "fixtures" / "cpuinfo"
+
+
+def cpu_context(fixture: str, recorded: bool = True) -> dict:
+    """The CPU part of a bench context for one of fixtures/cpuinfo/ (e.g.
+    "amd-epyc-zen3-2c"), as the bench records it: model name, flags line,
+    Google Benchmark's caches and CPU count, and, if `recorded`, the
+    chbench_cpu identity run.sh adds (runs from before it lack it)."""
+    text = (CPUINFO / f"{fixture}.txt").read_text()
+    fields: dict = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    caches = []
+    for index in sorted((CPUINFO / f"{fixture}.cache").glob("index*")):
+        size = (index / "size").read_text().strip()
+        caches.append({"type": (index / "type").read_text().strip(),
+                       "level": int((index / "level").read_text()),
+                       "size": int(size.rstrip("K")) * 1024, "num_sharing": 1})
+    ctx = {"chbench_cpu_model": fields.get("model name", "unknown"),
+           "chbench_cpu_flags": fields.get("flags", fields.get("Features", "unknown")),
+           "caches": caches, "num_cpus": text.count("processor\t:")}
+    if recorded:
+        cache = CPUINFO / f"{fixture}.cache"
+        out = run(["bash", str(SCRIPTS / "machine-name.sh"), "--json", "--cpuinfo",
+                   str(CPUINFO / f"{fixture}.txt")]
+                  + (["--sysfs-cache", str(cache)] if cache.is_dir() else []))
+        assert out.returncode == 0, out.stderr
+        ctx["chbench_cpu"] = out.stdout.strip()
+    return ctx

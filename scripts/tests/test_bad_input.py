@@ -157,15 +157,29 @@ CASES = [
          "unknown CPU configuration 'pentium'"),
 
     # ---- shell helpers ----
-    Case("machine-name.sh one argument", "machine-name.sh", ["AMD EPYC"], "got 1"),
-    Case("machine-name.sh three arguments", "machine-name.sh", ["a", "2", "x"], "got 3"),
-    Case("machine-name.sh CPU count 0", "machine-name.sh", ["AMD EPYC", "0"], "CPU count '0'"),
-    Case("machine-name.sh CPU count negative", "machine-name.sh", ["AMD EPYC", "-4"],
+    Case("machine-name.sh positional argument", "machine-name.sh", ["AMD EPYC"],
+         "takes no positional arguments"),
+    Case("machine-name.sh unknown option", "machine-name.sh", ["--model", "x"],
+         "unknown option '--model'"),
+    Case("machine-name.sh --cpuinfo without value", "machine-name.sh", ["--cpuinfo"],
+         "--cpuinfo needs a value"),
+    Case("machine-name.sh missing cpuinfo", "machine-name.sh", ["--cpuinfo", "{tmp}/none"],
+         "cannot read cpuinfo"),
+    Case("machine-name.sh empty cpuinfo", "machine-name.sh", ["--cpuinfo", "{tmp}/empty.json"],
+         "is empty: it describes no CPU"),
+    Case("machine-name.sh cpuinfo is a folder", "machine-name.sh", ["--cpuinfo", "{out}"],
+         "is a folder"),
+    Case("machine-name.sh CPU count 0", "machine-name.sh", ["--cpus", "0"], "CPU count '0'"),
+    Case("machine-name.sh CPU count negative", "machine-name.sh", ["--cpus=-4"],
          "CPU count '-4'"),
-    Case("machine-name.sh CPU count enormous", "machine-name.sh", ["AMD", "99999999999999"],
+    Case("machine-name.sh CPU count enormous", "machine-name.sh", ["--cpus", "99999999999999"],
          "CPU count"),
-    Case("machine-name.sh CPU count text", "machine-name.sh", ["AMD EPYC", "two"],
+    Case("machine-name.sh CPU count text", "machine-name.sh", ["--cpus", "two"],
          "CPU count 'two'"),
+    Case("machine-name.sh cache folder without cpuinfo", "machine-name.sh",
+         ["--sysfs-cache", "{out}"], "--sysfs-cache goes with --cpuinfo"),
+    Case("machine-name.sh cache folder is a file", "machine-name.sh",
+         ["--cpuinfo", "{file}", "--sysfs-cache", "{file}"], "is not a folder"),
     Case("install-deps.sh argument", "install-deps.sh", ["--all"], "unknown option '--all'"),
     Case("install-deps.sh unknown toolchain", "install-deps.sh", ["--toolchain", "riscv"],
          "riscv"),
@@ -198,7 +212,8 @@ class BadInput(unittest.TestCase):
         names = [c.name for c in CASES]
         self.assertEqual(len(names), len(set(names)), "case names repeat")
         scripts = {c.script for c in CASES}
-        every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {"cli.py"}
+        every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
+            "cli.py", "cpu_identity.py"}  # modules, not scripts
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

@@ -9,7 +9,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import PYTHON, SCRIPTS, run, snapshot
+from support import PYTHON, SCRIPTS, cpu_context, run, snapshot
 from test_plot import entry, table_rows
 
 from chbench_plots.numeric import sig3  # noqa: E402  (support puts scripts/ on sys.path)
@@ -129,6 +129,124 @@ class Comparison(unittest.TestCase):
         self.assertIn("**cpu-a-2c · x86-64-v2 · 20251231-000000-ccccccc-x86-64-v2**", text)
         self.assertIn("aarch64 (emulated)", text)
         self.assertIn("nodes: 1 configurations x 5 sets", result.stderr)
+
+
+class Identities(unittest.TestCase):
+    """Runs of two CPUs that share a folder name are never one result set."""
+
+    ZEN5_TIMES = {NODES.format("hrw/simd_keys", 64): 1.0, NODES.format("hrw/scalar", 64): 14.0}
+    ZEN3_TIMES = {NODES.format("hrw/simd_keys", 64): 3.7, NODES.format("hrw/scalar", 64): 14.0,
+                  NODES.format("jump/scalar", 64): 9.0}
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name) / "results"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def compare(self, *args: str):
+        result = run([PYTHON, COMPARE, str(self.root), *args])
+        report = (self.root / "comparison" / "compare.md").read_text() \
+            if result.returncode == 0 else ""
+        return result, report
+
+    def two_cpus_in_one_folder(self, recorded: bool):
+        # The committed runs' CPU (Zen 5) and a Zen 3 under the old name, one
+        # build: before identities, one set (and "holds 1 result set(s)").
+        write_run(self.root, "amd-epyc-2c", "20260101-000000-aaaaaaa",
+                  context("release", **cpu_context("amd-epyc-zen5-2c", recorded=False)),
+                  self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-2c", "20260102-000000-bbbbbbb",
+                  context("release", **cpu_context("amd-epyc-zen3-2c", recorded=recorded)),
+                  self.ZEN3_TIMES)
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("nodes: 2 configurations x 2 sets", result.stderr)
+        warnings = [line for line in result.stderr.splitlines() if "holds runs" in line]
+        self.assertEqual(len(warnings), 1, result.stderr)
+        self.assertTrue(warnings[0].startswith(
+            "compare.py: warning: amd-epyc-2c/ holds runs of 2 different CPUs (#1: 1 run, newest "
+            "20260102-000000-bbbbbbb; #2: 1 run, newest 20260101-000000-aaaaaaa), never compared "
+            "as one; #1 and #2 differ in isa avx2 ≠ avx512, "), warnings[0])
+        self.assertIn("isa avx2 ≠ avx512", warnings[0])
+        self.assertIn("l2 512 KiB ≠ 1 MiB", warnings[0])
+        self.assertIn("flags – ≠ avx512f avx512dq", warnings[0])
+        sets = report.split("## Result sets")[1].split("## Family")[0]
+        self.assertIn("- **Warning:** `amd-epyc-2c/` holds runs of 2 different CPUs", sets)
+        self.assertIn("**amd-epyc-2c #1 · release**", sets)
+        self.assertIn("**amd-epyc-2c #2 · release**", sets)
+        self.assertNotIn("an older run of the same machine", report)  # nothing merged
+        rows = {r[0]: r[1:] for r in table_rows(report.split("## Family `nodes`")[1]
+                                                 .split("<details>")[0])}
+        self.assertEqual(rows["`hrw/simd_keys`"], ["1", "3.70", "1.00", "0.27×"])
+        self.assertNotIn("`jump/scalar`", rows)  # the Zen 3 run's alone
+        return sets
+
+    def test_recorded_identities(self):
+        sets = self.two_cpus_in_one_folder(recorded=True)
+        self.assertIn('AuthenticAMD family 25 model 1 stepping 1 (zen3); "AMD EPYC"; avx2; '
+                      "L1d 32 KiB, L1i 32 KiB, L2 512 KiB, L3 32 MiB; 2 CPUs", sets)
+        self.assertIn("`amd-epyc-2c/20260102-000000-bbbbbbb` was filed as `amd-epyc-zen3-avx2-2c`"
+                      " when it ran", self.compare()[1])
+
+    def test_older_runs_by_flags_and_caches(self):
+        sets = self.two_cpus_in_one_folder(recorded=False)
+        self.assertNotIn("was filed as", sets)
+        self.assertIn('"AMD EPYC"; avx512; L1d 48 KiB, L1i 32 KiB, L2 1 MiB, L3 32 MiB; 2 CPUs; '
+                      "family and model not recorded", sets)
+
+    def test_same_cpu_recorded_or_not_is_one(self):
+        # An older run without chbench_cpu and a newer one with it, of the same
+        # CPU, are one set; another build of it is the second.
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260101-000000-aaaaaaa",
+                  context("release", **cpu_context("amd-epyc-zen5-2c", recorded=False)),
+                  {**self.ZEN5_TIMES, NODES.format("jump/scalar", 64): 2.0})
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260102-000000-bbbbbbb",
+                  context("release", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260103-000000-ccccccc-x86-64-v2",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("warning", result.stderr)
+        self.assertIn("nodes: 2 configurations x 2 sets", result.stderr)
+        self.assertIn("amd-epyc-zen5-avx512-2c/20260101-000000-aaaaaaa: an older run of the same "
+                      "machine and build; 1 configurations", report)
+        self.assertIn("**amd-epyc-zen5-avx512-2c · release**: run "
+                      "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD family "
+                      "26 model 2 stepping 1 (zen5);", report)
+
+    def test_bench_identity_keys(self):
+        # The keys the bench records itself (bench/context.cc reading
+        # /proc/cpuinfo) identify the CPU like run.sh's chbench_cpu.
+        bench_keys = {"chbench_cpu_vendor": "AuthenticAMD", "chbench_cpu_family": "26",
+                      "chbench_cpu_model_number": "2", "chbench_cpu_stepping": "1",
+                      "chbench_cpu_implementer": "unknown", "chbench_cpu_part": "unknown"}
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260101-000000-aaaaaaa",
+                  context("release", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260102-000000-bbbbbbb",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c", recorded=False),
+                          **bench_keys), self.ZEN5_TIMES)
+        bench_keys.update(chbench_cpu_family="25", chbench_cpu_model_number="1")
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260103-000000-ccccccc",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c", recorded=False),
+                          **bench_keys), self.ZEN5_TIMES)  # same flags, another family
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("nodes: 2 configurations x 3 sets", result.stderr)
+        self.assertIn("#1 and #2 differ in family 25 ≠ 26, model 1 ≠ 2.", result.stderr)
+        self.assertIn("**amd-epyc-zen5-avx512-2c #2 · x86-64-v2**: run "
+                      "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD "
+                      'family 26 model 2 stepping 1; "AMD EPYC"', report)
+
+    def test_same_identity_in_two_folders(self):
+        for machine in ("amd-epyc-zen5-avx512-2c", "zen5-copy"):
+            write_run(self.root, machine, "20260101-000000-aaaaaaa",
+                      context("release", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("compare.py: warning: amd-epyc-zen5-avx512-2c/ and zen5-copy/ hold the same "
+                      "CPU identity under two names", result.stderr)
 
 
 class BadInput(unittest.TestCase):

@@ -1,4 +1,5 @@
-"""Tests of scripts/run.sh, machine-name.sh, index.py and install-deps.sh.
+"""Tests of scripts/run.sh, index.py and install-deps.sh (machine-name.sh:
+test_machine_name.py).
 
 run.sh is driven with CHBENCH_BENCH=fake_bench.sh, which skips the build and
 stands in for the bench, so these tests need no compiled code.
@@ -20,8 +21,8 @@ import time
 import unittest
 from pathlib import Path
 
-from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, machine_name, run,
-                     snapshot)
+from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, cpu_context, machine_name,
+                     run, snapshot)
 
 RUN_SH = str(SCRIPTS / "run.sh")
 RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-x86-64-v[234])?(-\d+)?$")
@@ -145,6 +146,11 @@ class FullRun(unittest.TestCase):
         self.assertIn("threads:1/real_time\033[m\033[0;33m  3.9 ms", result.stdout)  # as printed
         self.assertIn("fake_bench: verifying", result.stderr)  # progress passes through
         self.assertIn("**N ≈ 17.3**", (run_dir / "report.md").read_text())
+        # The CPU's identity, as machine-name.sh --json gives it, is in the context.
+        context = json.loads((run_dir / "bench.json").read_text())["context"]
+        identity = json.loads(context["chbench_cpu"])
+        self.assertEqual(identity["name"], self.machine)
+        self.assertEqual(context["chbench_cpu_model"], "AMD EPYC")  # the bench's own, kept
 
         index = (self.results / "README.md").read_text()
         lines = [line for line in index.splitlines() if line.startswith("| 20")]
@@ -346,31 +352,44 @@ class Index(unittest.TestCase):
                 "[20260101-120000-abc1234](amd-epyc-2c/20260101-120000-abc1234/report.md) |",
             ])
 
+    def test_cpu_identities(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            for name, cpu, recorded in (("20260101-120000-abc1234", "amd-epyc-zen5-2c", False),
+                                        ("20260102-120000-abc1234", "amd-epyc-zen3-2c", True),
+                                        ("20260103-120000-abc1234", "amd-epyc-zen5-2c", False)):
+                run_dir = add_earlier_run(root, "amd-epyc-2c", name)
+                data = json.loads((run_dir / "bench.json").read_text())
+                data["context"].update(cpu_context(cpu, recorded))
+                (run_dir / "bench.json").write_text(json.dumps(data))
+            (root / "amd-epyc-2c" / "notes.md").write_text("# Notes\n\nFiled by hand.\n\nMore.\n")
+            result = run([PYTHON, str(SCRIPTS / "index.py"), str(root)])
+            self.assertEqual(result.returncode, 0, result.stderr)
+            text = (root / "README.md").read_text()
+        machines = text.split("## Machines\n\n")[1].split("\n\n## Runs")[0].splitlines()
+        self.assertTrue(machines[0].startswith(
+            '- `amd-epyc-2c #1` (2 runs): "AMD EPYC"; avx512 (sse4_1 '), machines[0])
+        self.assertIn("family and model not recorded", machines[0])
+        self.assertEqual(machines[1], "  Filed by hand.")  # the folder's notes.md
+        self.assertTrue(machines[2].startswith(
+            "- `amd-epyc-2c #2` (1 run): AuthenticAMD family 25 model 1 stepping 1 (zen3); "
+            '"AMD EPYC"; avx2 ('), machines[2])
+        self.assertTrue(machines[3].startswith(
+            "- **Warning:** `amd-epyc-2c/` holds runs of 2 different CPUs (#1: 2 runs, newest "
+            "20260103-120000-abc1234; #2: 1 run, newest 20260102-120000-abc1234)"), machines[3])
+        self.assertIn("was filed as `amd-epyc-zen3-avx2-2c` when it ran", machines[4])
+        rows = [line.split(" | ")[1] for line in text.splitlines() if line.startswith("| 20")]
+        self.assertEqual(rows, ["amd-epyc-2c #1", "amd-epyc-2c #2", "amd-epyc-2c #1"])
+        warnings = result.stderr.splitlines()
+        self.assertEqual(len(warnings), 2, result.stderr)
+        self.assertTrue(warnings[0].startswith("index.py: warning: amd-epyc-2c/ holds runs of 2 "
+                                               "different CPUs"), warnings[0])
+
     def test_empty(self):
         with tempfile.TemporaryDirectory() as tmp:
             result = run([PYTHON, str(SCRIPTS / "index.py"), tmp])
             self.assertEqual(result.returncode, 0)
             self.assertIn("No runs yet", (Path(tmp) / "README.md").read_text())
-
-
-class MachineName(unittest.TestCase):
-    """machine-name.sh slugs."""
-
-    def slug(self, model: str, cpus: str = "2") -> str:
-        result = run(["bash", str(SCRIPTS / "machine-name.sh"), model, cpus])
-        self.assertEqual(result.returncode, 0, result.stderr)
-        return result.stdout.strip()
-
-    def test_examples(self):
-        self.assertEqual(self.slug("AMD EPYC"), "amd-epyc-2c")
-        self.assertEqual(self.slug("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz", "64"),
-                         "intel-xeon-platinum-8375c-64c")
-        self.assertEqual(self.slug("AMD Ryzen 9 5950X 16-Core Processor", "32"),
-                         "amd-ryzen-9-5950x-32c")
-        self.assertEqual(self.slug("Neoverse-N1", "4"), "neoverse-n1-4c")
-
-    def test_this_machine(self):
-        self.assertRegex(machine_name(), r"^[a-z0-9]+(-[a-z0-9]+)*-[0-9]+c$")
 
 
 class InstallDeps(unittest.TestCase):
