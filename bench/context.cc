@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "chbench/simd.h"
@@ -116,6 +117,21 @@ void add_run_context(const std::string& sweep, const std::string& cpuinfo,
   std::string cpu_flags = cpuinfo_field(cpuinfo, "flags");
   if (cpu_flags == "unknown") cpu_flags = cpuinfo_field(cpuinfo, "Features");
   AddCustomContext("chbench_cpu_flags", cpu_flags);
+  // The CPU's own identity ("unknown" where cpuinfo lacks the field): x86
+  // vendor, family, model number and stepping; Arm implementer, part, variant
+  // and revision. scripts/cpu_identity.py never merges runs whose identities
+  // differ. "model\t" is the line of the x86 model number ("model\t\t: 17"),
+  // not "model name".
+  static constexpr std::pair<const char*, const char*> kIdentity[] = {
+      {"chbench_cpu_vendor", "vendor_id"},
+      {"chbench_cpu_family", "cpu family"},
+      {"chbench_cpu_model_number", "model\t"},
+      {"chbench_cpu_stepping", "stepping"},
+      {"chbench_cpu_implementer", "CPU implementer"},
+      {"chbench_cpu_part", "CPU part"},
+      {"chbench_cpu_variant", "CPU variant"},
+      {"chbench_cpu_revision", "CPU revision"}};
+  for (const auto& [key, field] : kIdentity) AddCustomContext(key, cpuinfo_field(cpuinfo, field));
   // As the kernels library sees them: compiled there, runnable on this CPU
   // (what the targets family forces, one after another), and the one dispatch
   // picks for every other configuration.
