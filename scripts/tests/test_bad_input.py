@@ -64,6 +64,8 @@ BROKEN_JSON = {
     # A chbench run whose context lacks the kernel registry, or holds a broken one.
     "no-registry.json": ONE_RUN % b"{}",
     "bad-registry.json": ONE_RUN % b'{"chbench_registry": "{\\"kernels\\": [oops"}',
+    # A run of one configuration the fixture does not have.
+    "one-run.json": ONE_RUN % b"{}",
 }
 
 FAKE_REFUSES = {"CHBENCH_BENCH": str(FAKE_BENCH), "FAKE_BENCH_LIST_EXIT": "2",
@@ -128,6 +130,25 @@ CASES = [
     Case("retry_noisy.py finish a record that is not one", "retry_noisy.py",
          ["finish", "{fixture}", "--record", "{tmp}/array.json", "--max-rounds", "1"],
          "is not a retries record"),
+
+    # ---- agreement.py ----
+    Case("agreement.py one file", "agreement.py", ["{fixture}"], "the following arguments"),
+    Case("agreement.py missing file", "agreement.py", ["{fixture}", "{tmp}/none.json"],
+         "cannot read"),
+    Case("agreement.py broken file", "agreement.py", ["{tmp}/cut50.json", "{fixture}"],
+         "not valid JSON"),
+    Case("agreement.py foreign file", "agreement.py", ["{fixture}", "{tmp}/foreign.json"],
+         "holds no chbench benchmarks"),
+    Case("agreement.py --tolerance 0", "agreement.py",
+         ["{fixture}", "{fixture}", "--tolerance", "0"], "--tolerance takes 0 to 10"),
+    Case("agreement.py --tolerance negative", "agreement.py",
+         ["{fixture}", "{fixture}", "--tolerance=-0.1"], "--tolerance takes 0 to 10"),
+    Case("agreement.py --tolerance text", "agreement.py",
+         ["{fixture}", "{fixture}", "--tolerance", "tight"], "invalid float value"),
+    Case("agreement.py --max-tokens 0", "agreement.py",
+         ["{fixture}", "{fixture}", "--max-tokens", "0"], "--max-tokens takes a positive"),
+    Case("agreement.py nothing in common", "agreement.py", ["{fixture}", "{tmp}/one-run.json"],
+         "measured no configuration in common"),
 
     # ---- noise-check.sh (fails before running anything) ----
     Case("noise-check.sh unknown flag", "noise-check.sh", ["--loud"], "unknown option '--loud'"),

@@ -293,6 +293,34 @@ class RetryNoisy(unittest.TestCase):
         self.assertEqual(json.loads(self.bench.read_text()), json.loads(before))
 
 
+class Agreement(unittest.TestCase):
+    """agreement.py: the share of configurations two runs agree on."""
+
+    def test_shares_and_worst(self):
+        names = [f"tokens/ring/eytzinger/N:{n}/V:100/K:1000/threads:1" for n in (1, 10, 655, 10000)]
+        a = [entry(n + "/real_time", 10.0, tokens=float(int(n.split(":")[1].split("/")[0]) * 100),
+                   noisy=0.0) for n in names]
+        b = [dict(e) for e in a]
+        b[1]["ns_per_key"] = 10.4  # 4 %: agrees
+        b[2]["ns_per_key"] = 13.0  # 30 %: does not
+        b[3]["ns_per_key"] = 8.0   # 25 % faster, flagged noisy in the second run
+        b[3]["noisy"] = 1.0
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [Path(tmp) / "a.json", Path(tmp) / "b.json"]
+            for path, entries in zip(paths, (a, b)):
+                path.write_text(bench_json(entries))
+            result = run([PYTHON, str(SCRIPTS / "agreement.py"), *map(str, paths)])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        out = result.stdout.splitlines()
+        self.assertEqual(out[0], "4 configurations in both runs; agreeing within 5%:")
+        self.assertEqual(out[1], "  all: 2 of 4 (50.0%)")
+        self.assertEqual(out[2], "  rings of at most 65,536 tokens: 2 of 3 (66.7%)")
+        self.assertEqual(out[4], "  worst: tokens/ring/eytzinger/N:655/V:100/K:1000/threads:1: "
+                                 "10.0 against 13.0 ns/key (1.30×)")
+        self.assertEqual(out[5], "without the 1 flagged noisy in either run:")
+        self.assertEqual(out[6], "  all: 2 of 3 (66.7%)")
+
+
 class RunRetry(unittest.TestCase):
     """run.sh --retry-noisy with the stand-in bench."""
 
