@@ -106,6 +106,15 @@ void add_sweep_options(CLI::App& app, Options& o) {
   app.add_option("--min-time", o.min_time,
                  "minimum seconds per repetition (default 0.05 quick, 0.5 full)")
       ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--noise-margin", o.noise_margin,
+                 "flag a configuration noisy when its canary (a short compute loop and a "
+                 "memory chase, timed before it) is more than this fraction slower than the "
+                 "run's best, or the host stole more than this fraction of a repetition "
+                 "(default 0.15; 0.01-10)")
+      ->check(CLI::Range(0.01, 10.0));
+  app.add_option("--canary-baseline", o.canary_baseline,
+                 "COMPUTE_NS,MEMORY_NS: the best canary of an earlier run on this machine, "
+                 "to judge this one by (run.sh --retry-noisy passes it)");
   app.add_flag("--list", o.list,
                "print the configurations, their memory, each family's count and estimated "
                "time, and the Highway targets, then exit");
@@ -250,6 +259,20 @@ std::vector<FamilySweep> configs_from(const Options& o) {
                       !o.target.empty();
   if (!custom) return make_sweep(so);
   return {FamilySweep{nullptr, custom_configs(o, so.kernels)}};
+}
+
+std::pair<double, double> parse_canary_baseline(const std::string& text) {
+  const auto comma = text.find(',');
+  auto number = [&](const std::string& part) {
+    char* end = nullptr;
+    const double x = std::strtod(part.c_str(), &end);
+    if (part.empty() || end != part.c_str() + part.size() || !(x > 0 && x < 1e12))
+      fail("--canary-baseline takes COMPUTE_NS,MEMORY_NS (two positive numbers), not '" + text +
+           "'");
+    return x;
+  };
+  if (comma == std::string::npos) number("");
+  return {number(text.substr(0, comma)), number(text.substr(comma + 1))};
 }
 
 void check_fits(const std::string& what, uint64_t bytes) {

@@ -23,6 +23,8 @@ struct Options {
   unsigned max_threads = 1;
   std::optional<unsigned> repetitions;
   std::optional<double> min_time;
+  double noise_margin = 0.15;   // NoiseRule::margin
+  std::string canary_baseline;  // "COMPUTE_NS,MEMORY_NS" of an earlier run, "" none
   bool list = false;
   bool allow_emulated = false;
   bool corrupt_one_owner = false;  // test hook, hidden from --help
@@ -47,6 +49,10 @@ void add_options(CLI::App& app, Options& o);
 // value outside the kernel's range or for a kernel without a knob, a node
 // list that alone would not fit in memory.
 std::vector<FamilySweep> configs_from(const Options& o);
+
+// --canary-baseline's "COMPUTE_NS,MEMORY_NS": two positive numbers; fail()
+// otherwise.
+std::pair<double, double> parse_canary_baseline(const std::string& text);
 
 // Refuses (fail()) when `bytes` exceed nine tenths of the memory the machine
 // has available: "<what> would need about X GiB but only Y GiB ...".

@@ -45,6 +45,10 @@ struct Config {
   // (libmemcached; `kernel` is then null).
   std::optional<Profile> profile;
   bool client = false;
+  // Path kThroughput: record the CPU time each thread of the team spent in
+  // the timed loop (ThreadTeam::count_cpu_time; family threads, whose batches
+  // are long enough for the two clock reads per chunk not to count).
+  bool thread_cpu = false;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a

@@ -9,12 +9,16 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "canary.h"
 #include "chbench/memory.h"
 #include "chbench/simd.h"
 #include "cli.h"
@@ -73,6 +77,23 @@ std::string last_value(const std::vector<std::string>& args, const std::string& 
   return value;
 }
 
+// Whether Google Benchmark's random interleaving is on: the last
+// --benchmark_enable_random_interleaving wins, given bare or with a value
+// other than false, 0, no, f, n or off.
+bool interleaving_on(const std::vector<std::string>& args) {
+  const std::string flag = "--benchmark_enable_random_interleaving";
+  bool on = false;
+  for (const auto& arg : args) {
+    if (arg == flag) on = true;
+    if (arg.rfind(flag + "=", 0) != 0) continue;
+    std::string value = arg.substr(flag.size() + 1);
+    for (char& ch : value) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    on = value != "false" && value != "0" && value != "no" && value != "f" && value != "n" &&
+         value != "off";
+  }
+  return on;
+}
+
 // Google Benchmark's --benchmark_filter (POSIX extended regex, a leading '-'
 // negates) applied here too, so that --list, the memory check and the
 // progress count see the configurations that will run.
@@ -121,8 +142,12 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
   }
   std::printf(
       "estimated time %s for %zu configurations: %u repetitions of at least %g s each, and "
-      "building and checking (README, Bench options)\n",
-      clock_string(plan.seconds()).c_str(), configs.size(), model.repetitions, model.min_time_s);
+      "building and checking (README, Bench options)%s\n",
+      clock_string(plan.seconds()).c_str(), configs.size(), model.repetitions, model.min_time_s,
+      model.interleaved ? ", each repetition prepared on its own (random interleaving)" : "");
+  std::printf("noise canary: about %.1f s of it (%.0f ms before each %s)\n",
+              kCanaryEstimateSeconds * configs.size() * (model.interleaved ? model.repetitions : 1),
+              kCanaryEstimateSeconds * 1e3, model.interleaved ? "repetition" : "configuration");
   const std::size_t peak = plan.peak_step();
   std::printf(
       "memory at the peak about %.1f MiB, at %s (what earlier configurations left "
@@ -154,18 +179,61 @@ std::string check_emulation(const Options& o) {
   return emulated;
 }
 
+// The canary's buffer, sized from the caches Google Benchmark reads.
+std::size_t canary_bytes() {
+  std::size_t l2 = 0, l3 = 0;
+  for (const auto& cache : benchmark::CPUInfo::Get().caches) {
+    if (cache.type == "Instruction" || cache.size <= 0) continue;
+    if (cache.level == 2) l2 = std::max<std::size_t>(l2, cache.size);
+    if (cache.level == 3) l3 = std::max<std::size_t>(l3, cache.size);
+  }
+  return canary_buffer_bytes(l2, l3);
+}
+
+// The context's "chbench_noise": a JSON string with the rule, the canary's
+// size and the calibration (canary.h).
+std::string noise_context(const NoiseMonitor& noise, const std::optional<CanarySample>& baseline) {
+  auto sample = [](const CanarySample& s) {
+    return nlohmann::json{{"compute_ns", s.compute_ns}, {"memory_ns", s.memory_ns}};
+  };
+  nlohmann::json j = {{"margin", noise.rule().margin},
+                      {"min_steal_ms", noise.rule().min_steal_ms},
+                      {"buffer_bytes", noise.buffer_bytes()},
+                      {"compute_steps", Canary::kComputeSteps},
+                      {"memory_steps", Canary::kMemorySteps},
+                      {"rounds", Canary::kRounds},
+                      {"calibration", sample(noise.calibration())},
+                      {"best_at_start", sample(noise.best())},
+                      {"baseline", baseline ? sample(*baseline) : nlohmann::json(nullptr)}};
+  return j.dump();
+}
+
 int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
         const TimeModel& model, const std::string& emulated) {
+  if (model.interleaved)
+    std::fprintf(stderr,
+                 "chbench_bench: note: random interleaving: every repetition prepares its "
+                 "configuration on its own (tables rebuilt, shared rings and references lost) "
+                 "and times its own canary; see README, Bench options\n");
+  std::optional<CanarySample> baseline;
+  if (!o.canary_baseline.empty()) {
+    const auto [compute, memory] = parse_canary_baseline(o.canary_baseline);
+    baseline = CanarySample{compute, memory};
+  }
+  NoiseMonitor noise(NoiseRule{o.noise_margin}, canary_bytes(), baseline);
+  noise.calibrate();
   Workbench bench(configs, plan, o.corrupt_one_owner);
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config* c = &configs[i];
     // Real time: with TBB the work runs on threads the timer does not see.
     benchmark::RegisterBenchmark(
-        c->name().c_str(), [&bench, c, i](benchmark::State& st) { time_config(st, bench, *c, i); })
+        c->name().c_str(),
+        [&bench, &noise, c, i](benchmark::State& st) { time_config(st, bench, noise, *c, i); })
         ->UseRealTime()
         ->Unit(benchmark::kMillisecond);
   }
   add_run_context(o.sweep, o.cpuinfo, emulated);
+  benchmark::AddCustomContext("chbench_noise", noise_context(noise, baseline));
   benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(model.repetitions));
   ProgressReporter progress(plan);
@@ -229,6 +297,8 @@ int main(int argc, char** argv) {
   // The estimate uses what Google Benchmark will run: its flags win.
   model.repetitions = std::stoul(last_value(bench_args, "--benchmark_repetitions="));
   model.min_time_s = std::stod(last_value(bench_args, "--benchmark_min_time="));
+  model.interleaved = interleaving_on(bench_args);
+  if (!o.canary_baseline.empty()) parse_canary_baseline(o.canary_baseline);
 
   std::vector<FamilySweep> sweep;
   try {

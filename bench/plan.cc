@@ -88,7 +88,8 @@ namespace {
 // (results/amd-epyc-2c: build_ms, iteration times) and the family times of the
 // quick sweep before it was budgeted.
 //
-// Per configuration: Google Benchmark's bookkeeping, a thread team, console.
+// Per configuration: Google Benchmark's bookkeeping, a thread team, console;
+// and the noise canary (kCanaryEstimateSeconds).
 constexpr double kConfigSeconds = 0.01;
 // Each repetition runs the iteration count that Google Benchmark predicts
 // will take 1.4 x min time (PredictNumberOfIterations), or one iteration when
@@ -166,7 +167,7 @@ class Simulation {
     table(c, s);
     check(c, s);
     s.peak_bytes = sat_add(held_bytes(), transient_);
-    s.seconds = kConfigSeconds + prep_ + timing_seconds(c, model);
+    s.seconds = kConfigSeconds + kCanaryEstimateSeconds + prep_ + timing_seconds(c, model);
     drop(c, i);
     return s;
   }
@@ -280,6 +281,19 @@ Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
   Simulation simulation(reference_pools_, ring_last_, reference_last_, table_last_);
   for (std::size_t i = 0; i < configs.size(); ++i)
     steps_.push_back(simulation.step(configs[i], i, model));
+  if (model.interleaved)
+    for (std::size_t i = 0; i < configs.size(); ++i)
+      steps_[i].seconds = interleaved_seconds(configs[i], model);
+}
+
+// Under random interleaving the repetitions of all configurations run in a
+// shuffled order, so each one is prepared as if alone (the key pool aside,
+// which only grows): its ring, reference and table built, its check or
+// warm-up run, its canary timed, then one repetition.
+double Plan::interleaved_seconds(const Config& c, const TimeModel& model) {
+  const Config alone[] = {c};
+  const TimeModel one{1, model.min_time_s, false};
+  return model.repetitions * Plan(alone, one).seconds();
 }
 
 double Plan::seconds() const noexcept {

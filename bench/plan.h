@@ -81,11 +81,19 @@ inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
 
 // ---- the estimate -------------------------------------------------------------------
 
-// Google Benchmark's repetitions and minimum seconds per repetition.
+// Google Benchmark's repetitions and minimum seconds per repetition, and
+// whether its random interleaving runs the repetitions of all configurations
+// in a shuffled order (--benchmark_enable_random_interleaving): then each
+// repetition prepares its configuration on its own (README, Bench options).
 struct TimeModel {
   unsigned repetitions = 3;
   double min_time_s = 0.05;
+  bool interleaved = false;
 };
+
+// The estimate's share of the noise canary (canary.h) before each
+// configuration: 3 rounds of two ~0.5 ms loops and the buffer's warm-up.
+inline constexpr double kCanaryEstimateSeconds = 0.004;
 
 // One configuration's part of the plan, in run order.
 struct Step {
@@ -118,6 +126,7 @@ class Plan {
   std::size_t last_use(const TableKey& key) const;
 
  private:
+  static double interleaved_seconds(const Config& c, const TimeModel& model);
   std::vector<Step> steps_;
   std::map<ReferenceKey, uint64_t> reference_pools_;
   std::map<RingKey, std::size_t> ring_last_;

@@ -26,6 +26,25 @@ double timed_loop(benchmark::State& state, const Batch& batch, Prepared& p, uint
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The noise record of the repetition (canary.h), and the CPU time each
+// thread of the team spent in the timed loop when the configuration asks.
+void set_noise_counters(benchmark::State& state, const Config& c, const Prepared& p,
+                        const NoiseRecord& r) {
+  state.counters["canary_compute_ns"] = r.canary.compute_ns;
+  state.counters["canary_memory_ns"] = r.canary.memory_ns;
+  state.counters["canary_ratio"] = r.canary_ratio;
+  state.counters["canary_ms"] = r.canary_ms;
+  state.counters["steal_ms"] = r.steal_ms;
+  state.counters["load_avg_1m"] = r.load_avg_1m;
+  state.counters["noisy"] = r.noisy ? 1 : 0;
+  if (!c.thread_cpu || c.path != Path::kThroughput) return;
+  const auto cpu = p.team->cpu_ns_per_slot();
+  for (std::size_t slot = 0; slot < cpu.size(); ++slot)
+    if (cpu[slot] != 0)
+      state.counters["thread_cpu_ms_" + std::to_string(slot)] =
+          static_cast<double>(cpu[slot]) * 1e-6;
+}
+
 void set_counters(benchmark::State& state, const Config& c, const Prepared& p, double ns) {
   const double ns_per_key = ns / (static_cast<double>(state.iterations()) * c.keys);
   state.counters["keys"] = static_cast<double>(c.keys);
@@ -55,7 +74,8 @@ void set_counters(benchmark::State& state, const Config& c, const Prepared& p, d
 
 }  // namespace
 
-void time_config(benchmark::State& state, Workbench& bench, const Config& c, std::size_t index) {
+void time_config(benchmark::State& state, Workbench& bench, NoiseMonitor& noise, const Config& c,
+                 std::size_t index) {
   // Process-global, so set here, outside the TBB region that runs the
   // kernel; lifted on return.
   std::optional<simd::ForcedTarget> forced;
@@ -67,17 +87,23 @@ void time_config(benchmark::State& state, Workbench& bench, const Config& c, std
     state.SkipWithError(error.c_str());
     return;
   }
+  // The canary goes first: the configuration's preparation then brings its
+  // own tables back into the caches the canary's buffer took.
+  noise.before_config(index);
   Prepared& p = bench.prepare(index);
   if (!p.error.empty()) {
     state.SkipWithError(p.error.c_str());
     return;
   }
   if (c.path == Path::kThroughput) p.team->reset_threads_seen();
+  noise.start_repetition();
   const double ns =
       with_batch(c.path, p, [&](const auto& batch) { return timed_loop(state, batch, p, c.keys); });
+  const NoiseRecord record = noise.finish_repetition(ns * 1e-6);
   // Threads that ran chunks during this repetition's timed iterations.
   if (c.path == Path::kThroughput) p.threads_ran = p.team->threads_seen();
   set_counters(state, c, p, ns);
+  set_noise_counters(state, c, p, record);
 }
 
 }  // namespace chbench::bench

@@ -236,6 +236,7 @@ Prepared& Workbench::prepare(std::size_t i) {
                              : t.lookup ? t.lookup->memory_bytes()
                                         : 0;
     prepared_.team = std::make_unique<ThreadTeam>(c.threads);
+    prepared_.team->count_cpu_time(c.thread_cpu);
     prepared_.out.assign(c.pool(), 0);
     check(c, want);
   } catch (const std::exception& e) {

@@ -5,8 +5,8 @@ set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N] [--help]
-                      [-- BENCH_FLAGS...]
+Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N] [--retry-noisy N]
+                      [--help] [-- BENCH_FLAGS...]
 
 Builds chbench (the release preset unless --preset), runs the benchmark sweep,
 draws the plots and writes a report, in a new folder that is never overwritten:
@@ -14,9 +14,11 @@ draws the plots and writes a report, in a new folder that is never overwritten:
   DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]/
       bench.json     Google Benchmark JSON (every repetition and aggregate)
       console.txt    the bench's console table
-      report.md      machine and build, ratios, plots, tables, checks
+      report.md      machine and build, noise, ratios, plots, tables, checks
       *.png          the plots
       command.txt    the bench command line
+      retries.json   with --retry-noisy: what was re-timed, before and after
+      retries/       with --retry-noisy: each retry's JSON and console table
 
 <machine> is what scripts/machine-name.sh makes of the CPU's own identity
 (vendor, microarchitecture, SIMD level, CPU count; e.g.
@@ -40,6 +42,14 @@ Options:
                script on the aarch64 machine instead.
   --out DIR    results folder (default: results/ in the repository)
   --jobs N     parallel build jobs (default: ninja's choice)
+  --retry-noisy N  after the sweep, re-time the configurations the bench
+               flagged noisy (its canary strayed from the run's best, or the
+               host stole time: see README, Bench options), at most N rounds
+               (0-20, default 0: off). Each round runs the bench on exactly
+               those configurations, judged by the first run's best canary,
+               and a quieter measurement replaces the flagged one in
+               bench.json; the report says how many were re-timed and how
+               many are still flagged.
   --help       this text
   -- FLAGS     everything after -- goes to the bench unchanged, e.g.
                -- --benchmark_filter=tokens/ or -- --families profiles
@@ -70,6 +80,7 @@ sweep=quick
 preset=release
 out="$repo/results"
 jobs=""
+retry_noisy=0
 bench_flags=()
 while (($# > 0)); do
   case $1 in
@@ -92,6 +103,12 @@ while (($# > 0)); do
       shift
       ;;
     --jobs=*) jobs=${1#--jobs=} ;;
+    --retry-noisy)
+      (($# >= 2)) || die "--retry-noisy needs a number of rounds (see --help)" 2
+      retry_noisy=$2
+      shift
+      ;;
+    --retry-noisy=*) retry_noisy=${1#--retry-noisy=} ;;
     -h | --help)
       usage
       exit 0
@@ -106,6 +123,8 @@ while (($# > 0)); do
   shift
 done
 [[ -z $jobs || $jobs =~ ^[1-9][0-9]{0,2}$ ]] || die "--jobs takes 1 to 999, not '$jobs'" 2
+[[ $retry_noisy =~ ^([0-9]|1[0-9]|20)$ ]] ||
+  die "--retry-noisy takes 0 to 20 rounds, not '$retry_noisy'" 2
 [[ -n $out ]] || die "--out needs a folder (see --help)" 2
 [[ $preset =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "--preset takes a preset name, not '$preset'" 2
 out=$(realpath -m -- "$out")
@@ -241,30 +260,34 @@ line_buffered=()
 if command -v stdbuf >/dev/null 2>&1; then
   line_buffered=(stdbuf -oL)
 fi
+# run_bench CONSOLE CMD...: runs the bench, its console table into CONSOLE too.
 # The bench and tee run in the background, joined by a FIFO, and this shell
 # waits for them: bash runs a trap only once the foreground command ends, so a
 # foreground bench would finish its sweep before a SIGTERM took effect.
-# (Background jobs ignore SIGINT; on_signal stops them.)
-fifo="$partial/.console.fifo"
-mkfifo -- "$fifo"
-tee "$partial/console.txt" <"$fifo" &
-tee_pid=$!
-"${line_buffered[@]}" "${cmd[@]}" >"$fifo" &
-bench_pid=$!
-bench_status=0
-wait "$bench_pid" || bench_status=$?
-bench_pid=""
-tee_status=0
-wait "$tee_pid" || tee_status=$?
-tee_pid=""
-rm -f -- "$fifo"
-if ((bench_status != 0)); then
-  die "the bench failed with exit status $bench_status; no results kept" "$bench_status"
-fi
-((tee_status == 0)) || die "could not write $partial/console.txt"
-# Google Benchmark colours its table whenever TERM looks like a terminal, even
-# into a pipe: keep the colours on screen, not in the file.
-sed -i 's/\x1b\[[0-9;]*[mK]//g' "$partial/console.txt"
+# (Background jobs ignore SIGINT; on_signal stops them.) A failed bench ends
+# the run with its status and nothing kept.
+run_bench() {
+  local console=$1 fifo="$partial/.console.fifo" bench_status=0 tee_status=0
+  shift
+  mkfifo -- "$fifo"
+  tee "$console" <"$fifo" &
+  tee_pid=$!
+  "${line_buffered[@]}" "$@" >"$fifo" &
+  bench_pid=$!
+  wait "$bench_pid" || bench_status=$?
+  bench_pid=""
+  wait "$tee_pid" || tee_status=$?
+  tee_pid=""
+  rm -f -- "$fifo"
+  if ((bench_status != 0)); then
+    die "the bench failed with exit status $bench_status; no results kept" "$bench_status"
+  fi
+  ((tee_status == 0)) || die "could not write $console"
+  # Google Benchmark colours its table whenever TERM looks like a terminal, even
+  # into a pipe: keep the colours on screen, not in the file.
+  sed -i 's/\x1b\[[0-9;]*[mK]//g' "$console"
+}
+run_bench "$partial/console.txt" "${cmd[@]}"
 [[ -s $partial/bench.json ]] || die "the bench wrote no $partial/bench.json"
 # The CPU's full identity goes into the context (chbench_cpu), where index.py
 # and compare.py read it. A bench.json that does not parse is left as it is,
@@ -285,6 +308,37 @@ if isinstance(data, dict) and isinstance(data.setdefault("context", {}), dict):
     os.replace(path + ".tmp", path)
 EOF
   die "could not record the CPU identity in $partial/bench.json; no results kept"
+
+# --- Re-time the configurations flagged noisy, at most $retry_noisy rounds:
+# the same bench flags, narrowed to exactly those names, judged by this run's
+# best canary; the quieter measurement of each goes into bench.json.
+retry() { "$python" "$here/retry_noisy.py" "$@"; }
+if ((retry_noisy > 0)); then
+  mkdir -- "$partial/retries"
+  for ((round = 1; round <= retry_noisy; round++)); do
+    filter_text=$(retry filters "$partial/bench.json") ||
+      die "retry_noisy.py could not read $partial/bench.json"
+    [[ -n $filter_text ]] || break
+    mapfile -t filters <<<"$filter_text"
+    baseline=$(retry baseline "$partial/bench.json")
+    echo "run.sh: retry round $round of $retry_noisy: re-timing the configurations" \
+      "flagged noisy" >&2
+    for ((part = 0; part < ${#filters[@]}; part++)); do
+      out_json="$partial/retries/round-$round-$part.json"
+      run_bench "$partial/retries/round-$round-$part.txt" "${cmd[@]}" \
+        "--benchmark_filter=${filters[part]}" "--benchmark_out=$out_json" \
+        ${baseline:+"--canary-baseline=$baseline"}
+      [[ -s $out_json ]] || die "the bench wrote no $out_json"
+      summary=$(retry merge "$partial/bench.json" "$out_json" --round "$round" \
+        --record "$partial/retries.json") || die "could not merge $out_json into bench.json"
+      echo "run.sh: retry $summary" >&2
+    done
+  done
+  summary=$(retry finish "$partial/bench.json" --record "$partial/retries.json" \
+    --max-rounds "$retry_noisy") || die "could not record the retries in bench.json"
+  rmdir -- "$partial/retries" 2>/dev/null || true # nothing was flagged
+  echo "run.sh: --retry-noisy $retry_noisy: $summary" >&2
+fi
 
 plot_status=0
 "$python" "$here/plot.py" "$partial/bench.json" --out "$partial" || plot_status=$?

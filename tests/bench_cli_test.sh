@@ -95,6 +95,17 @@ expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=0
 expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=-4
 expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=-1
 expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=soon
+# The noise canary's margin and an earlier run's baseline.
+expect 2 "--noise-margin: Value 0 not in range" --noise-margin 0
+expect 2 "--noise-margin: Value -0.1 not in range" --noise-margin -0.1
+expect 2 "--noise-margin: Value 11 not in range" --noise-margin 11
+expect 2 "--noise-margin: Value lots not in range" --noise-margin lots
+expect 2 "--noise-margin" --noise-margin
+expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not 'fast'" --canary-baseline fast
+expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '1000'" --canary-baseline 1000
+expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '1000,'" --canary-baseline 1000,
+expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '0,5'" --canary-baseline 0,5
+expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '1,2,3'" --canary-baseline 1,2,3
 # Sweeps and configurations that need more memory than the machine has:
 # refused before anything is allocated.
 expect 2 "would need about .* GiB but only" --schemes ring --nodes 4294967295 --vnodes 1
@@ -154,6 +165,27 @@ has "$tmp/list" "^targets/maglev/simd@[A-Z0-9_]*/" "the full targets family forc
 has "$tmp/list" "^targets/maglev/scalar/" "the full targets family times maglev/simd's rival"
 has "$tmp/list" "^family targets +[0-9]+ configurations, estimated +[0-9:]+$" "--list of the full sweep names no budget"
 
+# Random interleaving: the estimate prepares every repetition on its own
+# (more time than the shared preparation), and --list says so.
+"${bench[@]}" --list --families tokens >"$tmp/list" 2>"$tmp/err"
+plain_total=$(sed -n 's/^estimated time \([0-9:]*\) .*/\1/p' "$tmp/list")
+has "$tmp/list" "^noise canary: about [0-9.]+ s of it \(4 ms before each configuration\)$" \
+  "--list gives the noise canary's share of the estimate"
+"${bench[@]}" --list --families tokens --benchmark_enable_random_interleaving=true \
+  >"$tmp/list" 2>"$tmp/err"
+has "$tmp/list" "each repetition prepared on its own \(random interleaving\)$" \
+  "--list models random interleaving"
+has "$tmp/list" "before each repetition\)$" "--list puts a canary before each interleaved repetition"
+interleaved_total=$(sed -n 's/^estimated time \([0-9:]*\) .*/\1/p' "$tmp/list")
+if [[ $(tr -d : <<<"$interleaved_total") -gt $(tr -d : <<<"$plain_total") ]]; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: interleaved estimate $interleaved_total is not above the shared one $plain_total" >&2
+fi
+expect 0 "note: random interleaving" --kernels jump/scalar,ring/eytzinger --nodes 5 --keys 100 \
+  --repetitions 2 --min-time 0 --benchmark_enable_random_interleaving=true "${run_flags[@]}"
+
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
   --repetitions 1 --min-time 0 "${run_flags[@]}"
@@ -183,6 +215,37 @@ expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --mi
 for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
   has "$tmp/run.json" "$field" "the results JSON has no $field"
 done
+# The noise record of every repetition, and the canary's calibration.
+for field in canary_compute_ns canary_memory_ns canary_ratio canary_ms steal_ms load_avg_1m \
+  noisy; do
+  has "$tmp/run.json" "\"$field\": [0-9]" "the results JSON has no $field"
+done
+if /usr/bin/python3 - "$tmp/run.json" <<'PY'; then
+import json, sys
+data = json.load(open(sys.argv[1]))
+noise = json.loads(data["context"]["chbench_noise"])
+assert noise["margin"] == 0.15 and noise["buffer_bytes"] >= 1 << 20, noise
+assert noise["calibration"]["compute_ns"] > 0 and noise["calibration"]["memory_ns"] > 0, noise
+assert noise["baseline"] is None, noise
+runs = [b for b in data["benchmarks"] if b["run_type"] == "iteration"]
+assert runs and all(b["noisy"] in (0, 1) and b["canary_compute_ns"] > 0
+                    and b["canary_memory_ns"] > 0 and b["steal_ms"] >= 0
+                    and b["canary_ratio"] > 0 for b in runs), runs[0]
+PY
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the results JSON has no sound chbench_noise and noise counters" >&2
+fi
+# An earlier run's baseline, recorded; family threads records each thread's
+# CPU time.
+expect 0 "configurations" --families threads --kernels jump/scalar --benchmark_filter='threads:1/' \
+  --repetitions 1 --min-time 0 --noise-margin 0.5 --canary-baseline 250000.5,400000 \
+  --benchmark_out="$tmp/threads.json" --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/threads.json" '"thread_cpu_ms_0": [0-9]' "family threads records the CPU time of thread 0"
+has "$tmp/threads.json" 'chbench_noise.*margin\\": ?0.5' "the JSON records --noise-margin"
+has "$tmp/threads.json" 'chbench_noise.*baseline\\": ?\{\\"compute_ns\\": ?250000.5' \
+  "the JSON records --canary-baseline"
 # The registry, as the plot scripts read it: a JSON string in the context.
 if /usr/bin/python3 - "$tmp/run.json" <<'PY'; then
 import json, sys

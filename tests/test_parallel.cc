@@ -1,6 +1,7 @@
 // ThreadTeam: the same owners as a plain call, for every kernel and thread
 // count; the thread count it reports; its errors. Teams are built one at a
 // time: each holds a process-wide tbb::global_control.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
@@ -97,4 +98,34 @@ TEST_CASE("ThreadTeam refuses 0 threads and mismatched sizes", "[parallel][error
   CHECK_THROWS_AS(team.owners_counting_threads(*table, keys, shorter), std::invalid_argument);
   CHECK_THROWS_AS(team.owners_counting_threads(*table, keys, longer), std::invalid_argument);
   CHECK_NOTHROW(team.owners(*table, {}, empty));
+}
+
+TEST_CASE("ThreadTeam counts each thread's CPU time only when asked", "[parallel]") {
+  const auto keys = team_keys();
+  const auto table =
+      chbench::build_reference(chbench::Scheme::kRendezvous, chbench::default_nodes(64));
+  std::vector<uint32_t> out(keys.size());
+  for (unsigned threads : {1u, 2u}) {
+    chbench::ThreadTeam team(threads);
+    INFO(threads << " threads requested");
+    const unsigned ran = team.owners_counting_threads(*table, keys, out);
+    auto cpu = team.cpu_ns_per_slot();
+    REQUIRE(cpu.size() == threads + 1);
+    CHECK(std::all_of(cpu.begin(), cpu.end(), [](uint64_t ns) { return ns == 0; }));
+
+    team.count_cpu_time(true);
+    CHECK(team.owners_counting_threads(*table, keys, out) >= 1);
+    cpu = team.cpu_ns_per_slot();
+    const auto busy = std::count_if(cpu.begin(), cpu.end(), [](uint64_t ns) { return ns > 0; });
+    // Every thread that ran a chunk got CPU time for it (rendezvous at 64
+    // nodes: ~100k keys take milliseconds); an arena of one runs only the
+    // caller, in slot 0.
+    CHECK(busy >= 1);
+    CHECK(busy <= static_cast<long>(threads));
+    if (threads == 1) CHECK(cpu[0] > 0);
+    CHECK(ran >= 1);
+    team.reset_threads_seen();
+    cpu = team.cpu_ns_per_slot();
+    CHECK(std::all_of(cpu.begin(), cpu.end(), [](uint64_t ns) { return ns == 0; }));
+  }
 }

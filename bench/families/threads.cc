@@ -15,7 +15,9 @@ Config threads_config(const KernelInfo* k, unsigned threads) {
   const Scheme s = k->scheme;
   const uint32_t n = s == Scheme::kRing ? 655 : s == Scheme::kRendezvous ? 64 : 1000;
   const uint64_t keys = s == Scheme::kRendezvous ? 250'000 : 1'000'000;
-  return make_config("threads", k, n, 100, keys, threads);
+  Config c = make_config("threads", k, n, 100, keys, threads);
+  c.thread_cpu = true;
+  return c;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -57,6 +58,7 @@ ThreadTeam::ThreadTeam(unsigned threads) : threads_(threads), arena_(nullptr) {
   if (threads == 0) throw std::invalid_argument("the thread count must be at least 1");
   arena_ = &arena_for(threads);
   seen_ = std::make_unique<std::atomic<bool>[]>(threads + 1);
+  cpu_ns_ = std::make_unique<std::atomic<uint64_t>[]>(threads + 1);
   reset_threads_seen();
 }
 
@@ -69,6 +71,12 @@ void check_shapes(std::span<const uint64_t> key_hashes, std::span<uint32_t> out)
     throw std::invalid_argument("key hashes and owners differ in length");
 }
 
+uint64_t thread_cpu_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
 }  // namespace
 
 void ThreadTeam::owners(const OwnerTable& table, std::span<const uint64_t> key_hashes,
@@ -79,9 +87,12 @@ void ThreadTeam::owners(const OwnerTable& table, std::span<const uint64_t> key_h
         tbb::blocked_range<std::size_t>(0, key_hashes.size()),
         [&](const tbb::blocked_range<std::size_t>& r) {
           const int slot = tbb::this_task_arena::current_thread_index();
-          if (slot >= 0 && static_cast<unsigned>(slot) <= threads_)
-            seen_[slot].store(true, std::memory_order_relaxed);
+          const bool in_range = slot >= 0 && static_cast<unsigned>(slot) <= threads_;
+          if (in_range) seen_[slot].store(true, std::memory_order_relaxed);
+          const uint64_t start = count_cpu_ && in_range ? thread_cpu_ns() : 0;
           table.owners(key_hashes.subspan(r.begin(), r.size()), out.subspan(r.begin(), r.size()));
+          if (start != 0)
+            cpu_ns_[slot].fetch_add(thread_cpu_ns() - start, std::memory_order_relaxed);
         },
         tbb::static_partitioner());
   });
@@ -102,7 +113,16 @@ unsigned ThreadTeam::threads_seen() const noexcept {
 }
 
 void ThreadTeam::reset_threads_seen() noexcept {
-  for (unsigned i = 0; i <= threads_; ++i) seen_[i].store(false);
+  for (unsigned i = 0; i <= threads_; ++i) {
+    seen_[i].store(false);
+    cpu_ns_[i].store(0);
+  }
+}
+
+std::vector<uint64_t> ThreadTeam::cpu_ns_per_slot() const {
+  std::vector<uint64_t> out(threads_ + 1);
+  for (unsigned i = 0; i <= threads_; ++i) out[i] = cpu_ns_[i].load();
+  return out;
 }
 
 }  // namespace chbench

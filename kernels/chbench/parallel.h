@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "chbench/scheme.h"
 
@@ -47,12 +48,27 @@ class ThreadTeam {
   // ran, to be recorded beside the requested one. Not for use while owners()
   // runs on another thread.
   unsigned threads_seen() const noexcept;
+  // Also clears the CPU times below.
   void reset_threads_seen() noexcept;
+
+  // From now on (off by default), owners() also adds to its arena slot the
+  // CPU time each chunk's thread spent in table.owners(): two
+  // clock_gettime(CLOCK_THREAD_CPUTIME_ID) per chunk, a system call each on
+  // some kernels (about a microsecond in a VM), so only for batches of many
+  // keys. Set it before owners() runs, not while.
+  void count_cpu_time(bool on) noexcept { count_cpu_ = on; }
+  // Nanoseconds of CPU time per arena slot (requested() + 1 entries; slot 0
+  // is the thread that called owners()) since the last reset, 0 for a slot
+  // that ran no chunk or when count_cpu_time is off. Not for use while
+  // owners() runs on another thread.
+  std::vector<uint64_t> cpu_ns_per_slot() const;
 
  private:
   unsigned threads_;
-  tbb::task_arena* arena_;                     // owned by the process-wide registry
-  std::unique_ptr<std::atomic<bool>[]> seen_;  // per arena slot, threads_ + 1
+  tbb::task_arena* arena_;                           // owned by the process-wide registry
+  std::unique_ptr<std::atomic<bool>[]> seen_;        // per arena slot, threads_ + 1
+  std::unique_ptr<std::atomic<uint64_t>[]> cpu_ns_;  // per arena slot, threads_ + 1
+  bool count_cpu_ = false;
 };
 
 }  // namespace chbench

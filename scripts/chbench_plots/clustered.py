@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .numeric import integer, sig3
-from .style import Style, new_axes, place_legend, plain_log_y, spread_note
+from .style import Style, mark_noisy, new_axes, place_legend, plain_log_y, spread_note
 
 
 def figure(figure_cls, style: Style, points: list, reference: Optional[str]):
@@ -68,6 +68,7 @@ def draw_group(ax, gi: int, p, labels: list, style: Style, reference: Optional[s
                edgecolor="black" if is_ref else "white", linewidth=1.4 if is_ref else 0.4,
                label=None if label in shown else label)
         shown.add(label)
+        mark_noisy(ax, [x], [r.ns], [r], style.kw(label, r.scheme)["color"])
         top = r.ns_hi if r.ns_hi is not None else r.ns
         # A spread from a stddev aggregate may reach below 0: not on a log axis.
         values += [v for v in (r.ns, r.ns_lo, top) if v is not None and v > 0]

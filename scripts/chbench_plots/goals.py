@@ -227,6 +227,17 @@ class Verdict:
     candidates: list = field(default_factory=list)  # every ring with both operands
     points: list = field(default_factory=list)  # the family's RingPoints
     limit: Optional[int] = None  # ratio_up_to: rings up to this many tokens
+    target: str = ""  # the SIMD target it was measured on (measured_target)
+
+    @property
+    def noisy(self) -> list:
+        """The configurations behind the verdict the bench flagged noisy."""
+        seen = {}
+        for j in self.judged:
+            for r in (j.numerator, j.denominator):
+                if r.noisy:
+                    seen.setdefault(r.run_name, r)
+        return list(seen.values())
 
     @property
     def verdict(self) -> str:
@@ -259,8 +270,29 @@ def needs(spec: GoalSpec, run: Run) -> str:
     return " and ".join(names) or "a kernel"
 
 
+def measured_target(run: Run, judged: list) -> str:
+    """The SIMD target a verdict was measured on: the Highway targets its
+    SIMD kernels ran (their entries' label), else the target the run's
+    dispatch picked (context chbench_hwy_target); a verdict from one target
+    is not comparable with one from another (an AVX2 CPU's with an
+    AVX-512 one's)."""
+    ran = sorted({r.hwy_label for j in judged for r in (j.numerator, j.denominator)
+                  if r.hwy_label})
+    dispatched = str(run.context.get("chbench_hwy_target") or "").strip()
+    if ran:
+        return " / ".join(ran)
+    return dispatched or "unknown"
+
+
 def evaluate(spec: GoalSpec, run: Run) -> Verdict:
-    """Computes one goal from a run."""
+    """Computes one goal from a run, and the SIMD target it was measured on."""
+    verdict = judge(spec, run)
+    verdict.target = measured_target(run, verdict.judged)
+    return verdict
+
+
+def judge(spec: GoalSpec, run: Run) -> Verdict:
+    """The verdict of one goal on a run."""
     points = ring_points(run, spec.family)
     if spec.kind == "each_vs_reference":
         return each_vs_reference(spec, points)

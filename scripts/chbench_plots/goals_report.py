@@ -10,8 +10,13 @@ from .rings import NEAR_FACTOR
 
 
 def goal_line(v: Verdict) -> str:
-    """A goal as a list item: what it asks, the figures, the verdict."""
-    return f"- {v.spec.title}, {v.spec.bound()}: {v.measured} — **{v.verdict}**."
+    """A goal as a list item: what it asks, the figures, the verdict, the
+    SIMD target it was measured on."""
+    noisy = len(v.noisy)
+    return (f"- {v.spec.title}, {v.spec.bound()}: {v.measured} — **{v.verdict}**."
+            + (f" Measured on {v.target}." if v.target else "")
+            + (f" {noisy} of the configurations behind it flagged noisy (see Noise)."
+               if noisy else ""))
 
 
 def section(run: Run, goals: Goals, verdicts: list) -> list:
@@ -30,7 +35,8 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
              + "".join(f"{approx_count(t)} tokens is the measured ring closest to "
                        f"{integer(t)} tokens; " for t in sizes)
              + (f"a ring is near a size within a factor of {NEAR_FACTOR:g}. " if sizes else "")
-             + "CV = standard deviation ÷ mean of ns/key over the repetitions.", "",
+             + "CV = standard deviation ÷ mean of ns/key over the repetitions. "
+             + target_text(run, verdicts), "",
              "| goal | measured | verdict |", "|---|---|---|"]
     lines += [f"| {v.spec.title}, {v.spec.bound()} | {cell(v.measured)} | **{v.verdict}** |"
               for v in verdicts]
@@ -44,6 +50,18 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
         else:
             lines += pair_table(group, floors)
     return lines
+
+
+def target_text(run: Run, verdicts: list) -> str:
+    """Which SIMD target the verdicts come from: the Highway targets their
+    SIMD kernels ran, else the run's dispatched target; and that a verdict
+    is comparable only with one from the same target."""
+    dispatched = str(run.context.get("chbench_hwy_target") or "").strip() or "unknown"
+    targets = sorted({v.target for v in verdicts if v.target})
+    return (f"Measured on SIMD target {' and '.join(f'`{t}`' for t in targets) or '–'} (Highway; "
+            f"this run's dispatch picked `{dispatched}`): a verdict holds for that target "
+            "and is not comparable with one measured on another (an AVX2 CPU's against an "
+            "AVX-512 one's).")
 
 
 def goals_file_name(goals: Goals) -> str:

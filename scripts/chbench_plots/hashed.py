@@ -9,7 +9,7 @@ from typing import Optional
 from .load import Result, Run
 from .numeric import sig3
 from .series import split_series
-from .style import Style, new_axes, spread_note
+from .style import Style, legend_entries, mark_noisy, new_axes, spread_note
 
 # The families that time the lookup alone, where a hashed run's baseline is.
 LOOKUP_FAMILIES = ("nodes", "tokens", "batch", "threads")
@@ -45,6 +45,7 @@ def figure(run: Run, figure_cls, style: Style):
             err = [[r.ns - r.ns_lo], [r.ns_hi - r.ns]]
         ax.barh(y + height / 2, r.ns, height=height, color=color, xerr=err, capsize=3,
                 label="hash + lookup" if y == ys[0] else None)
+        mark_noisy(ax, [r.ns], [y + height / 2], [r], color)
         base = lookup_only(run, r)
         if base is not None:
             ax.barh(y - height / 2, base.ns, height=height, color=color, alpha=0.35,
@@ -63,5 +64,5 @@ def figure(run: Run, figure_cls, style: Style):
                   + ("\nno pale bar: no lookup-only run at the same N and K in this run"
                      if 0 < unpaired < len(results) else ""))
     ax.grid(False, axis="y")
-    ax.legend(fontsize=9)
+    ax.legend(*legend_entries([ax]), fontsize=9)
     return fig

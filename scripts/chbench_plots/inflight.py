@@ -9,7 +9,8 @@ from typing import Optional
 
 from .load import Result, Run
 from .numeric import cv_cell, integer, sig3
-from .style import Style, new_panels, plain_log_y, ramp_colors, shared_legend, spread_note
+from .style import (Style, mark_noisy, new_panels, plain_log_y, ramp_colors, shared_legend,
+                    spread_note)
 
 
 @dataclass
@@ -78,6 +79,7 @@ def figure(figure_cls, lines: list):
             xs = [r.in_flight for r in line.points]
             ax.plot(xs, [r.ns for r in line.points], color=color, marker=marker, markersize=5,
                     linewidth=1.6, label=f"{integer(line.tokens)} tokens")
+            mark_noisy(ax, xs, [r.ns for r in line.points], line.points, color, marker)
             if all(r.ns_lo is not None for r in line.points):
                 ax.fill_between(xs, [r.ns_lo for r in line.points],
                                 [r.ns_hi for r in line.points], color=color, alpha=0.18,

@@ -127,6 +127,17 @@ class Result:
     error: Optional[str] = None
     hwy_label: Optional[str] = None  # the entry's "label": the Highway target that ran
     hwy_target: Optional[float] = None  # counter: that target's Highway bit
+    # The noise record (bench/canary.h); None where the run has none.
+    noisy: Optional[bool] = None  # any repetition flagged (counter `noisy`)
+    canary_ratio: Optional[float] = None  # the canary ÷ the run's best, before it
+    steal_ms: Optional[float] = None  # host steal over the repetitions, summed
+    load_avg: Optional[float] = None  # 1-minute load average at the canary
+    canary_ms: Optional[float] = None  # what the canary cost
+    retry_round: Optional[int] = None  # set by run.sh --retry-noisy: re-timed in this round
+    # Family threads: median CPU ms per arena slot over the repetitions, and
+    # the median wall ms of a repetition's timed iterations beside it.
+    thread_cpu_ms: dict = field(default_factory=dict)
+    wall_ms: Optional[float] = None
 
     @property
     def label(self) -> str:
@@ -279,7 +290,55 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
     first = aggregates.get("median") or (iterations[0] if iterations else group[0])
     read_parameters(result, parsed, first, warnings)
     read_timings(result, iterations, aggregates, first, warnings)
+    read_noise(result, iterations, aggregates)
     return result
+
+
+def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
+    """The noise record: flagged when any repetition says `noisy` (or the
+    mean aggregate is above 0 when the repetitions are missing), the worst
+    canary ratio, the steal summed over the repetitions, the load average;
+    and each thread's CPU time (family threads)."""
+    mean = aggregates.get("mean")
+    rows = iterations or ([mean] if mean else [])
+    flags = [v for v in (number(e.get("noisy")) for e in rows) if v is not None]
+    if not flags:
+        return
+    result.noisy = any(v > 0 for v in flags)
+
+    def values(key: str) -> list:
+        return [v for v in (number(e.get(key)) for e in rows) if v is not None]
+
+    ratios, steal, load = values("canary_ratio"), values("steal_ms"), values("load_avg_1m")
+    result.canary_ratio = max(ratios) if ratios else None
+    if steal:
+        result.steal_ms = sum(steal) * (1 if iterations else (result.repetitions or 1))
+    result.load_avg = load[0] if load and load[0] >= 0 else None
+    cost = values("canary_ms")
+    result.canary_ms = cost[0] if cost else None
+    retry = values("retry_round")
+    result.retry_round = int(retry[0]) if retry else None
+    slots: dict = {}
+    for e in rows:
+        for key, value in e.items():
+            if key.startswith("thread_cpu_ms_") and number(value) is not None:
+                slot = key.removeprefix("thread_cpu_ms_")
+                if slot.isdigit():
+                    slots.setdefault(int(slot), []).append(number(value))
+    result.thread_cpu_ms = {slot: statistics.median(v) for slot, v in sorted(slots.items())}
+    walls = [wall_ms(e) for e in rows]
+    walls = [w for w in walls if w is not None]
+    result.wall_ms = statistics.median(walls) if walls else None
+
+
+def wall_ms(entry: dict) -> Optional[float]:
+    """Milliseconds of one repetition's timed iterations: real_time (per
+    iteration, in its time unit) × iterations."""
+    real_time, iterations = number(entry.get("real_time")), number(entry.get("iterations"))
+    scale = TIME_UNIT_NS.get(entry.get("time_unit", "ns"))
+    if real_time is None or not iterations or scale is None:
+        return None
+    return real_time * scale * iterations / 1e6
 
 
 def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: list) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import goals_report, inflight, nodes, profiles, ratios, targets, tokens
+from . import goals_report, inflight, noise, nodes, profiles, ratios, targets, threads, tokens
 from .goals import Goals
 from .hashed import lookup_only
 from .load import Run, number
@@ -50,7 +50,7 @@ CONTEXT_ROWS = (
 )
 # Google Benchmark's own build type is Debian's, not ours: never shown.
 # The registry is summarised on a row of its own.
-CONTEXT_IGNORED = {"library_build_type", CONTEXT_KEY}
+CONTEXT_IGNORED = {"library_build_type", CONTEXT_KEY, noise.NOISE_KEY, noise.RETRIES_KEY}
 
 
 @dataclass
@@ -96,7 +96,7 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
            batch_log_y: bool) -> str:
     """The whole report.md text."""
     ctx = run.context
-    lines = ["# chbench report", ""]
+    lines = ["# chbench report", ""] + noise.first_lines(run)
     cpu = ctx.get("chbench_cpu_model") or "unknown CPU"
     when = ctx.get("date", "unknown date")
     lines += [f"Run of {when} on {cpu} ({ctx.get('num_cpus', '?')} CPUs), "
@@ -110,6 +110,7 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
         lines += [f"**Emulated run: these timings mean nothing about any CPU** "
                   f"({md_cell(emulated)}).", ""]
     lines += machine_section(run)
+    lines += noise.section(run)
     lines += ratios.section(run, analyses.goals, analyses.crossover)
     lines += goals_report.section(run, analyses.goals, analyses.verdicts)
     lines += ring_kernels_section(run, analyses)
@@ -167,7 +168,8 @@ def tables_section(run: Run) -> list:
     lines = ["## Tables", "",
              "Median ns/key and keys/s over the repetitions; CV = standard deviation ÷ mean "
              "of ns/key across repetitions. Parameters that are the same for every row are "
-             "listed above the table.", ""]
+             "listed above the table. A family with configurations flagged noisy (see Noise) "
+             "has a noise column: **noisy** and the canary ratio where the canary strayed.", ""]
     for family in run.families():
         results = run.family(family)
         if not results:
@@ -192,10 +194,11 @@ def tables_section(run: Run) -> list:
             or family == "threads"
         show_mem = any(r.memory_bytes for r in results)
         show_base = family == "hashed"
+        show_noise = any(r.noisy for r in results)
         head = ["kernel"] + [COLUMN_TITLES[c] for c in cols]
         if show_ran:
             head.append("threads ran")
-        head += ["ns/key", "keys/s", "CV %", "reps"]
+        head += ["ns/key", "keys/s", "CV %", "reps"] + (["noise"] if show_noise else [])
         if show_base:
             head += ["lookup only ns/key", "hashing ns/key"]
         if show_mem:
@@ -210,6 +213,8 @@ def tables_section(run: Run) -> list:
                 row.append(integer(r.threads_ran))
             row += [sig3(r.ns), si(r.keys_per_second),
                     cv_cell(r), str(r.repetitions or "–")]
+            if show_noise:
+                row.append(noise.table_cell(r))
             if show_base:
                 base = lookup_only(run, r)
                 row += [sig3(base.ns), sig3(r.ns - base.ns)] if base else ["–", "–"]
@@ -217,6 +222,8 @@ def tables_section(run: Run) -> list:
                 row.append(binary_size(r.memory_bytes))
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
+        if family == "threads":
+            lines += threads.cpu_lines(run)
     return lines
 
 

@@ -113,14 +113,23 @@ def draw_grid(ax) -> None:
     ax.grid(True, which="minor", alpha=0.15)
 
 
-def shared_legend(axes: list, title: str) -> None:
-    """One legend for panels, right of the last one: every label once, in the
-    order the panels first show it."""
+def legend_entries(axes: list) -> tuple:
+    """(handles, labels) of the axes, every label once, in the order they
+    first show it, the noisy marks' entry (mark_noisy) last."""
     entries: dict = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             entries.setdefault(label, handle)
-    axes[-1].legend(list(entries.values()), list(entries), title=title, fontsize=9,
+    if NOISY_LABEL in entries:
+        entries[NOISY_LABEL] = entries.pop(NOISY_LABEL)
+    return list(entries.values()), list(entries)
+
+
+def shared_legend(axes: list, title: str) -> None:
+    """One legend for panels, right of the last one: every label once, in the
+    order the panels first show it."""
+    handles, labels = legend_entries(axes)
+    axes[-1].legend(handles, labels, title=title, fontsize=9,
                     loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0)
 
 
@@ -132,15 +141,15 @@ LEGEND_INSIDE_MAX = 6
 def place_legend(ax, title: str, outside: bool = False) -> None:
     """The legend inside the axes where matplotlib finds room, or, when it
     has many entries or outside is set, beside them."""
-    entries = len(ax.get_legend_handles_labels()[0])
-    if entries <= LEGEND_INSIDE_MAX and not outside:
-        ax.legend(title=title, fontsize=9)
+    handles, labels = legend_entries([ax])
+    if len(handles) <= LEGEND_INSIDE_MAX and not outside:
+        ax.legend(handles, labels, title=title, fontsize=9)
         return
     fig = ax.get_figure()
     width, height = fig.get_size_inches()
     fig.set_size_inches(width + 2.4, height)
-    ax.legend(title=title, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0),
-              borderaxespad=0)
+    ax.legend(handles, labels, title=title, fontsize=9, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 
 
 def png(fig) -> bytes:
@@ -150,12 +159,36 @@ def png(fig) -> bytes:
     return buf.getvalue()
 
 
+# The legend entry of the hollow markers mark_noisy draws.
+NOISY_LABEL = "hollow: flagged noisy (report, Noise)"
+
+
+def mark_noisy(ax, xs: list, ys: list, points: list, color, marker: Optional[str] = "o",
+               size: float = 5) -> None:
+    """Hollow markers (white face, edge in the series' colour) over the
+    points whose configuration the bench flagged noisy (Result.noisy), and,
+    once per axes, a legend entry that says what they mean."""
+    at = [(x, y) for x, y, p in zip(xs, ys, points)
+          if getattr(p, "noisy", False) and x is not None and y is not None]
+    if not at:
+        return
+    ax.plot([x for x, _ in at], [y for _, y in at], linestyle="none", marker=marker or "o",
+            markersize=size + 3, markerfacecolor="white", markeredgecolor=color,
+            markeredgewidth=1.5, zorder=4, label="_nolegend_")
+    if not getattr(ax, "_chbench_noisy", False):
+        ax._chbench_noisy = True
+        ax.plot([], [], linestyle="none", marker="o", markersize=8, markerfacecolor="white",
+                markeredgecolor="0.2", markeredgewidth=1.5, label=NOISY_LABEL)
+
+
 def draw_series(ax, s: Series, x_of: Callable, style: Style) -> None:
-    """A median line with its spread (min to max repetition) as a band."""
+    """A median line with its spread (min to max repetition) as a band, the
+    points flagged noisy hollow."""
     xs = [x_of(p) for p in s.points]
     ys = [p.ns for p in s.points]
     kw = style.kw(s.label, s.scheme)
     ax.plot(xs, ys, label=style.legend(s.label), **kw)
+    mark_noisy(ax, xs, ys, s.points, kw["color"], kw.get("marker"), kw.get("markersize", 5))
     if all(p.ns_lo is not None for p in s.points):
         lo = [p.ns_lo for p in s.points]
         hi = [p.ns_hi for p in s.points]

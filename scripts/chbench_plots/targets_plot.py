@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .load import Run
 from .numeric import integer, sig3
-from .style import DPI, machine_line, ramp_colors, spread_note, ticks_125
+from .style import (DPI, NOISY_LABEL, machine_line, mark_noisy, ramp_colors, spread_note,
+                    ticks_125)
 from .targets import TargetsAnalysis
 
 
@@ -55,6 +56,8 @@ def draw_bars(ax, groups: list, slots: list, colors: dict) -> list:
             else:
                 kw = {"color": colors[slot], "edgecolor": "white", "linewidth": 0.4}
             ax.bar(x, speedup - 1, bottom=1, width=width, zorder=2, **kw)
+            if r.noisy or (g.scalar is not None and g.scalar.noisy):
+                mark_noisy(ax, [x], [speedup], [g.scalar if not r.noisy else r], "0.15")
             spread = g.speedup_range(r)
             if spread is not None:
                 values += list(spread)
@@ -126,6 +129,10 @@ def legend(ax, slots: list, targets: list, colors: dict) -> None:
                              label="dispatched"))
     handles += [Patch(facecolor=colors[t], label=t) for t in targets]
     handles.append(Line2D([], [], color="black", linewidth=1.2, label="1× = scalar speed"))
+    if getattr(ax, "_chbench_noisy", False):
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=8,
+                              markerfacecolor="white", markeredgecolor="0.2",
+                              markeredgewidth=1.5, label=NOISY_LABEL))
     ax.legend(handles=handles, fontsize=9, ncol=len(handles), loc="lower center",
               bbox_to_anchor=(0.5, 1.0), frameon=False, title_fontsize=9,
               title="Highway target: forced, or hatched = as dispatched (tinted as the target "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .load import Run
 from .numeric import integer, sig3
 from .series import split_series
-from .style import Style, hardware_threads, new_axes, place_legend
+from .style import Style, hardware_threads, mark_noisy, new_axes, place_legend
 
 
 def thread_speedups(run: Run) -> list:
@@ -37,6 +37,7 @@ def figure(run: Run, figure_cls, style: Style):
         ys = [by_t[t][1] for t in ts]
         kw = style.kw(s.label, s.scheme)
         ax.plot(ts, ys, label=s.label, **kw)
+        mark_noisy(ax, ts, ys, [by_t[t][0] for t in ts], kw["color"], kw.get("marker"))
         one = by_t[1][0]
         if one.ns_lo is not None and all(by_t[t][0].ns_lo is not None for t in ts):
             lo = [one.ns_lo / by_t[t][0].ns_hi for t in ts]
@@ -80,3 +81,40 @@ def report_lines(run: Run) -> list:
         lines.append(f"| `{s.label}` | {integer(two.nodes)} | {integer(two.keys)} | "
                      f"{sig3(by_t[1][0].ns)} | {sig3(two.ns)} | {sig3(speedup)}× | {ran} |")
     return lines + [""]
+
+
+# A thread whose CPU time is below this share of the timed wall time was
+# descheduled (another process on its core) or idle (a short chunk).
+BUSY_SHARE = 0.9
+
+
+def cpu_lines(run: Run) -> list:
+    """Per configuration of family threads: the threads asked for and those
+    that ran, the repetition's timed wall time, and each thread's CPU time in
+    it (counters thread_cpu_ms_<slot>, medians over the repetitions)."""
+    results = [r for r in run.family("threads") if r.thread_cpu_ms]
+    if not results:
+        return []
+    lines = ["Threads that ran and the CPU time each got: per arena slot (slot 0 is the "
+             "thread that starts the batch), the median CPU "
+             "time its thread spent in the kernel during one repetition's timed iterations "
+             "(`CLOCK_THREAD_CPUTIME_ID`), and that ÷ the repetition's wall time; a share "
+             f"below {BUSY_SHARE:.0%} means the thread waited: descheduled for another "
+             "process, or done with its chunk early.", "",
+             "| kernel | threads | ran | wall ms | CPU ms per thread | CPU ÷ wall |",
+             "|---|---:|---:|---:|---|---|"]
+    short = []
+    for r in results:
+        cpu = [r.thread_cpu_ms[slot] for slot in sorted(r.thread_cpu_ms)]
+        shares = [c / r.wall_ms for c in cpu] if r.wall_ms else []
+        if shares and min(shares) < BUSY_SHARE and (r.threads or 1) > 1:
+            short.append(r)
+        lines.append(f"| `{r.label}` | {integer(r.threads)} | {integer(r.threads_ran)} | "
+                     f"{sig3(r.wall_ms)} | {', '.join(sig3(c) for c in cpu)} | "
+                     + (", ".join(f"{x:.0%}" for x in shares) if shares else "–") + " |")
+    lines.append("")
+    if short:
+        lines += [f"- {len(short)} configuration{'s' if len(short) > 1 else ''} with a thread "
+                  f"below {BUSY_SHARE:.0%} of the wall time: the speed-up there is bounded by "
+                  "the CPU the threads got, not by the kernel.", ""]
+    return lines

@@ -5,6 +5,10 @@
 #
 # Environment:
 #   FAKE_BENCH_JSON  file to copy as the output (default: fixtures/small_bench.json)
+#   FAKE_BENCH_RETRY_JSON  file to copy instead when run.sh re-times noisy
+#                    configurations (a --benchmark_filter=^(...)$ among the
+#                    arguments); the arguments of each such call are appended
+#                    to FAKE_BENCH_RETRY_ARGS, if set, one call per line
 #   FAKE_BENCH_EXIT  exit status (default 0); the JSON is written either way
 #   FAKE_BENCH_ARGS  if set, the arguments are written there, one per line
 #   FAKE_BENCH_SLEEP seconds to wait before exiting (default 0)
@@ -28,11 +32,20 @@ fi
 if [[ -n ${FAKE_BENCH_ARGS:-} ]]; then
   printf '%s\n' "$@" >"$FAKE_BENCH_ARGS"
 fi
+# Google Benchmark writes where the last --benchmark_out= points.
+out=""
 for arg in "$@"; do
   case $arg in
-    --benchmark_out=*) cp -- "$json" "${arg#--benchmark_out=}" ;;
+    --benchmark_out=*) out=${arg#--benchmark_out=} ;;
+    --benchmark_filter=^\(*)
+      json=${FAKE_BENCH_RETRY_JSON:-$json}
+      if [[ -n ${FAKE_BENCH_RETRY_ARGS:-} ]]; then
+        printf '%s\n' "$*" >>"$FAKE_BENCH_RETRY_ARGS"
+      fi
+      ;;
   esac
 done
+[[ -z $out ]] || cp -- "$json" "$out"
 echo "fake_bench: verifying kernels against the reference" >&2
 # Coloured, as Google Benchmark prints it when TERM names a colour terminal.
 printf '\033[0;32m%s\033[m\033[0;33m  %s\033[m\n' \

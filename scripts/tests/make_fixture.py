@@ -14,6 +14,12 @@ carry the `hwy_target` and `hwy_target_forced` counters and the target that ran
 as the entry's "label", as the bench reports them. Every entry has `build_ms`;
 ring kernels other than the stream baseline `bytes_per_token`; family
 "inflight" names and counts `in_flight`, family "clustered" `window_bits`.
+Every repetition carries the noise record (bench/canary.h): canary_compute_ns,
+canary_memory_ns, canary_ratio, canary_ms, steal_ms, load_avg_1m, noisy; the
+context the canary's rule and calibration (chbench_noise). Two configurations
+are flagged noisy (NOISY below): one whose memory canary strayed, one whose
+host stole time in one repetition. Family "threads" carries each thread's CPU
+time (thread_cpu_ms_<slot>), one kernel with a thread short of CPU.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -123,7 +129,24 @@ CONTEXT = [
     ("chbench_tbb_version", "2021.8.0"),
     ("chbench_xxhash_version", "0.8.1"),
     ("chbench_registry", registry_text()),
+    ("chbench_noise", json.dumps({
+        "baseline": None, "best_at_start": {"compute_ns": 265000.0, "memory_ns": 470000.0},
+        "buffer_bytes": 4194304, "calibration": {"compute_ns": 265000.0, "memory_ns": 470000.0},
+        "compute_steps": 200000, "margin": 0.15, "memory_steps": 40000, "min_steal_ms": 20.0,
+        "rounds": 3}, separators=(",", ":"))),
 ]
+
+# The noise canary's calibration, and the configurations flagged noisy:
+# run name -> (memory canary ÷ calibration, steal ms per repetition).
+CANARY = (265000.0, 470000.0)
+NOISY = {
+    "tokens/ring/stree/N:10000/V:100/K:300000/threads:1": (1.42, (0.0, 0.0, 0.0)),
+    "nodes/hrw/scalar/N:300/V:100/K:300000/threads:1": (1.02, (0.0, 40.0, 0.0)),
+}
+# Family "threads", 2 threads: each slot's CPU time ÷ the repetition's wall
+# time; ring/lower_bound's second thread got little CPU.
+THREAD_SHARES = {"lower_bound": (0.97, 0.55)}
+DEFAULT_SHARES = (0.98, 0.96)
 
 # family -> list of (scheme, kernel, N, V, K, threads, median ns/key, extra)
 # Rings (N, V) of family "tokens": 10, 1,000, 65,500 (~64k), 10^6, 4·10^6 and
@@ -308,6 +331,29 @@ def obj(pairs: list) -> str:
     return "{" + ", ".join(f"{json.dumps(k)}: {fmt(v)}" for k, v in pairs) + "}"
 
 
+def noise_counters(index: int, base: str, rep: int) -> list:
+    """The noise record of one repetition of configuration `index` (name
+    `base`): flagged where NOISY says, the load average varying."""
+    memory_ratio, steal = NOISY.get(base, (1.0 + 0.01 * (index % 5), (0.0, 0.0, 0.0)))
+    noisy = memory_ratio > 1.15 or steal[rep] > 20
+    return [("canary_compute_ns", CANARY[0]),
+            ("canary_memory_ns", round6(CANARY[1] * memory_ratio)),
+            ("canary_ratio", round6(memory_ratio)), ("canary_ms", 2.5),
+            ("steal_ms", steal[rep]), ("load_avg_1m", round6(0.10 + 0.05 * (index % 7))),
+            ("noisy", float(noisy))]
+
+
+def thread_cpu(config: tuple, ns: float) -> list:
+    """Family "threads": each slot's CPU ms in a repetition of `ns` per key."""
+    family, _, kernel, _, _, k, t = config[:7]
+    if family != "threads":
+        return []
+    wall_ms = ns * k * max(1, int(2e8 / (ns * k))) / 1e6
+    shares = THREAD_SHARES.get(kernel, DEFAULT_SHARES)[:t] if t > 1 else (0.99,)
+    return [(f"thread_cpu_ms_{slot}", round6(wall_ms * share))
+            for slot, share in enumerate(shares)]
+
+
 def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     """The 3 iteration entries and 4 aggregates of one configuration."""
     family, scheme, kernel, n, v, k, t, median, extra = config
@@ -334,12 +380,13 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
                                      ("hwy_target_forced", float(forced))]
     label = [] if target is None else [("label", target)]
 
-    def counters(ns: float) -> list:
+    def counters(ns: float, rep: int = 0) -> list:
         return build + hwy + knobs + [
             ("keys", float(k)), ("keys_per_second", round6(1e9 / ns)),
             ("memory_bytes", float(memory)),
             ("nodes", float(n)), ("ns_per_key", ns), ("threads", float(t)),
-            ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))] + window
+            ("threads_ran", float(t)), ("tokens", float(tokens)), ("vnodes", float(v))
+        ] + window + noise_counters(index, base, rep) + thread_cpu(config, ns)
 
     head = [("family_index", index), ("per_family_instance_index", 0),
             ("run_name", run_name)]
@@ -349,15 +396,15 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
         out.append([("name", run_name)] + head + [
             ("run_type", "iteration"), ("repetitions", REPS), ("repetition_index", rep),
             ("threads", 1), ("iterations", iterations), ("real_time", round6(ns * k)),
-            ("cpu_time", round6(ns * k * cpu_ratio)), ("time_unit", "ns")] + counters(ns)
+            ("cpu_time", round6(ns * k * cpu_ratio)), ("time_unit", "ns")] + counters(ns, rep)
             + label)
 
-    per_sample = [dict(counters(ns)) for ns in samples]
+    per_sample = [dict(counters(ns, rep)) for rep, ns in enumerate(samples)]
     times = [ns * k for ns in samples]
 
     def aggregate(name: str, unit: str, f) -> list:
         counter_values = [(key, round6(f([c[key] for c in per_sample])))
-                          for key, _ in counters(median)]
+                          for key, _ in counters(samples[0])]
         return [("name", f"{run_name}_{name}")] + head + [
             ("run_type", "aggregate"), ("repetitions", REPS), ("threads", 1),
             ("aggregate_name", name), ("aggregate_unit", unit), ("iterations", REPS),

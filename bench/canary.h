@@ -1,0 +1,176 @@
+// Interference caught while it happens. Before every configuration the bench
+// times a short fixed canary: a compute-bound loop (a dependent chain of
+// multiply-xorshift steps) and a memory-bound one (a dependent chase of random
+// reads over a buffer larger than L2, allocated once). Beside it, per
+// repetition, the host's steal time (/proc/stat) and, per configuration, the
+// 1-minute load average. A configuration is flagged noisy when either loop
+// strays more than a margin above the run's best canary so far, or when the
+// host stole more of a repetition than the margin allows.
+//
+// Why both loops: a process hammering memory on the other core slows the
+// lookups that live in L2/L3 by up to 2x while the bench's own CPU time stays
+// at 97% of its wall time (the ring/bucketed at 65,500 tokens), so
+// time-slicing is not the signal; the memory chase sees the shared cache and
+// memory controller, the compute chain sees a slower or time-sliced core.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace chbench::bench {
+
+// One canary: the wall-clock nanoseconds of each loop (each the best of a few
+// rounds, see Canary).
+struct CanarySample {
+  double compute_ns = 0;
+  double memory_ns = 0;
+};
+
+// The element-wise minimum; a 0 (no value) gives way to the other side.
+CanarySample best_of(const CanarySample& a, const CanarySample& b) noexcept;
+
+// How far `sample` strays above `best`: the larger of compute_ns ÷
+// best.compute_ns and memory_ns ÷ best.memory_ns (a loop whose best is 0 counts
+// as 1). Below 1 when the sample is faster than the best.
+double canary_ratio(const CanarySample& sample, const CanarySample& best) noexcept;
+
+// When a configuration is noisy.
+struct NoiseRule {
+  // --noise-margin: a fraction (0.15 = 15%).
+  double margin = 0.15;
+  // Steal below this never flags: /proc/stat counts in ticks of 10 ms
+  // (USER_HZ 100), so one tick in a 70 ms repetition must not.
+  double min_steal_ms = 20;
+
+  // The canary strayed: canary_ratio(sample, best) > 1 + margin.
+  bool strayed(const CanarySample& sample, const CanarySample& best) const noexcept;
+  // The host stole too much of a repetition of `wall_ms`: more than
+  // max(min_steal_ms, margin × wall_ms) over all CPUs.
+  bool stolen(double steal_ms, double wall_ms) const noexcept;
+};
+
+// The run's best canary so far, and the verdict on each new one: the flagging
+// logic, apart from any timing.
+class CanaryJudge {
+ public:
+  struct Verdict {
+    double ratio = 1;      // canary_ratio(sample, the best before it)
+    bool strayed = false;  // NoiseRule::strayed
+  };
+  CanaryJudge(NoiseRule rule, CanarySample best) : rule_(rule), best_(best) {}
+  // Judges `sample` against the best so far, then keeps the better of the
+  // two, loop by loop, as the best.
+  Verdict judge(const CanarySample& sample);
+  const CanarySample& best() const noexcept { return best_; }
+  const NoiseRule& rule() const noexcept { return rule_; }
+
+ private:
+  NoiseRule rule_;
+  CanarySample best_;
+};
+
+// The memory loop's buffer: 4 × the L2 size, at most half the L3 (so that on
+// a quiet machine the chase runs from L2 and L3, and a neighbour that fills
+// the shared cache or the memory bus shows), at least 1 MiB; 8 MiB when the
+// sizes are unknown (0). Bytes.
+std::size_t canary_buffer_bytes(std::size_t l2_bytes, std::size_t l3_bytes) noexcept;
+
+// The two loops. Not thread-safe; one per process is enough.
+class Canary {
+ public:
+  // Each loop's fixed work: multiply-xorshift steps and dependent reads, and
+  // the rounds of each whose best is the sample. About 0.5 ms a round on a
+  // 2.6 GHz Zen core, 3-4 ms in all with the buffer's warm-up.
+  static constexpr uint64_t kComputeSteps = 200'000;
+  static constexpr uint64_t kMemorySteps = 40'000;
+  static constexpr int kRounds = 3;
+
+  // Allocates and links the buffer (`buffer_bytes` rounded down to 64-byte
+  // lines, at least 2): one random cycle through every line (Sattolo's
+  // algorithm, fixed seed), so every read depends on the one before and no
+  // prefetcher can guess it.
+  explicit Canary(std::size_t buffer_bytes);
+  ~Canary();
+  Canary(const Canary&) = delete;
+  Canary& operator=(const Canary&) = delete;
+
+  // Reads the buffer once in order (it comes back into the caches the last
+  // configuration evicted it from), then times kRounds rounds of each loop;
+  // each loop's sample is its fastest round.
+  CanarySample run();
+  std::size_t buffer_bytes() const noexcept;
+
+ private:
+  struct Line;
+  double compute_round();
+  double memory_round();
+  std::unique_ptr<Line[]> lines_;
+  std::size_t count_ = 0;
+  uint32_t at_ = 0;     // where the chase goes on
+  uint64_t state_ = 1;  // where the compute chain goes on
+};
+
+// Steal time of all CPUs since boot in ms: the 8th value of the "cpu" line
+// of `stat_file` (normally /proc/stat, in USER_HZ = 100 ticks a second);
+// 0 when the file, the line or the column is absent (no hypervisor
+// accounting, another OS). Never throws.
+double host_steal_ms(const std::string& stat_file = "/proc/stat");
+
+// The 1-minute load average (getloadavg), or -1 when unavailable.
+double load_average_1m() noexcept;
+
+// What the bench records with each repetition (timed.cc).
+struct NoiseRecord {
+  CanarySample canary;      // before the configuration
+  double canary_ratio = 1;  // canary ÷ the run's best before the configuration
+  double canary_ms = 0;     // wall time the canary took, warm-up included
+  double steal_ms = 0;      // host steal during this repetition's timed loop
+  double load_avg_1m = 0;   // at the configuration's canary
+  bool noisy = false;       // canary strayed, or steal over the rule's bound
+};
+
+// The run's canary: calibrated once, run before each configuration, the best
+// so far kept; per repetition the steal read around the timed loop.
+class NoiseMonitor {
+ public:
+  static constexpr int kCalibrationRounds = 10;
+
+  // `baseline`: the best canary of an earlier run of the same machine (a
+  // retry of its noisy configurations): the calibration keeps whichever is
+  // faster, loop by loop, so a retry is judged by the first run's standard.
+  NoiseMonitor(NoiseRule rule, std::size_t buffer_bytes, std::optional<CanarySample> baseline,
+               std::string stat_file = "/proc/stat");
+
+  // The best of kCalibrationRounds canaries (and the baseline), the run's
+  // first best. Call before the first configuration.
+  void calibrate();
+  const CanarySample& calibration() const noexcept { return calibration_; }
+  const CanarySample& best() const noexcept { return judge_.best(); }
+  const NoiseRule& rule() const noexcept { return judge_.rule(); }
+  std::size_t buffer_bytes() const noexcept { return canary_.buffer_bytes(); }
+
+  // Before configuration `index` is prepared: runs the canary when `index`
+  // differs from the last one seen (once per configuration; per repetition
+  // under random interleaving, which alternates them), judges it against the
+  // best so far and then keeps the better of the two as the best.
+  void before_config(std::size_t index);
+  // Around a repetition's timed loop.
+  void start_repetition();
+  NoiseRecord finish_repetition(double wall_ms) const;
+
+ private:
+  CanaryJudge judge_;
+  Canary canary_;
+  std::optional<CanarySample> baseline_;
+  std::string stat_file_;
+  CanarySample calibration_;
+  std::size_t index_ = SIZE_MAX;
+  NoiseRecord config_;  // the current configuration's canary part
+  bool strayed_ = false;
+  double steal_start_ = 0;
+};
+
+}  // namespace chbench::bench

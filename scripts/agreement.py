@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""Do two runs agree? Compares the median ns/key of every configuration two
+bench JSON files both measured (two runs of the same sweep, back to back on
+one machine): the share that agree within a tolerance, overall, per family
+and on the rings of at most --max-tokens tokens; the worst; and the same
+without the configurations either run flagged noisy (bench/canary.h).
+
+Usage: /usr/bin/python3 scripts/agreement.py A.json B.json [--tolerance F]
+                                             [--max-tokens N]
+Two figures agree when the larger ÷ the smaller is at most 1 + F (default
+0.05). Exit status: 0; 2 on unusable input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import cli
+from chbench_plots.errors import InputError
+from chbench_plots.load import load
+from chbench_plots.numeric import integer, sig3
+
+PROG = "agreement.py"
+
+
+def ratio(a, b) -> float:
+    """The larger median ÷ the smaller."""
+    return max(a.ns, b.ns) / min(a.ns, b.ns)
+
+
+def share(pairs: list, tolerance: float) -> str:
+    """'34 of 35 (97.1 %)' agreeing within the tolerance."""
+    if not pairs:
+        return "none measured"
+    agree = sum(ratio(a, b) <= 1 + tolerance for a, b in pairs)
+    return f"{integer(agree)} of {integer(len(pairs))} ({agree / len(pairs):.1%})"
+
+
+def lines(pairs: list, tolerance: float, max_tokens: int) -> list:
+    """The summary of a list of (result in A, result in B) pairs."""
+    out = [f"  all: {share(pairs, tolerance)}"]
+    small = [(a, b) for a, b in pairs if a.tokens and a.tokens <= max_tokens]
+    out.append(f"  rings of at most {integer(max_tokens)} tokens: {share(small, tolerance)}")
+    for family in dict.fromkeys(a.family for a, _ in pairs):
+        mine = [(a, b) for a, b in pairs if a.family == family]
+        out.append(f"  family {family}: {share(mine, tolerance)}")
+    if pairs:
+        a, b = max(pairs, key=lambda p: ratio(*p))
+        out.append(f"  worst: {a.run_name.removesuffix('/real_time')}: {sig3(a.ns)} against "
+                   f"{sig3(b.ns)} ns/key ({sig3(b.ns / a.ns)}×)")
+    return out
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Command line entry point; returns the exit status."""
+    parser = cli.Parser(prog=PROG, description="How many configurations two bench runs "
+                        "agree on, within a tolerance.")
+    parser.add_argument("a", type=Path, help="a bench JSON file")
+    parser.add_argument("b", type=Path, help="another, of the same sweep")
+    parser.add_argument("--tolerance", type=float, default=0.05, metavar="F",
+                        help="agreement: larger ÷ smaller median at most 1 + F (default 0.05)")
+    parser.add_argument("--max-tokens", type=int, default=65_536, metavar="N",
+                        help="the small rings' bound (default 65,536 tokens)")
+    args = parser.parse_args(argv)
+    try:
+        if not 0 < args.tolerance <= 10:
+            raise InputError(f"--tolerance takes 0 to 10 (a fraction), not {args.tolerance:g}")
+        if args.max_tokens < 1:
+            raise InputError("--max-tokens takes a positive count")
+        runs = [load(args.a, need_registry=False), load(args.b, need_registry=False)]
+    except InputError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 2
+    measured = [{r.run_name: r for r in run.results if r.ns} for run in runs]
+    pairs = [(a, measured[1][name]) for name, a in measured[0].items() if name in measured[1]]
+    if not pairs:
+        print(f"{PROG}: error: {args.a} and {args.b} measured no configuration in common",
+              file=sys.stderr)
+        return 2
+    quiet = [(a, b) for a, b in pairs if not a.noisy and not b.noisy]
+    print(f"{integer(len(pairs))} configurations in both runs; agreeing within "
+          f"{args.tolerance:.0%}:")
+    print("\n".join(lines(pairs, args.tolerance, args.max_tokens)))
+    print(f"without the {integer(len(pairs) - len(quiet))} flagged noisy in either run:")
+    print("\n".join(lines(quiet, args.tolerance, args.max_tokens)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+#!/usr/bin/python3
+"""The re-timing of noisy configurations, for `scripts/run.sh --retry-noisy N`.
+
+The bench flags a configuration `noisy` (a counter of every repetition) when
+its canary strayed from the run's best or the host stole too much of a
+repetition (bench/canary.h). run.sh, after the sweep, asks this script for
+the flagged configurations as --benchmark_filter expressions, runs the bench
+again on them with the first run's best canary as the standard
+(--canary-baseline), and merges what it measured back into bench.json: a
+configuration's entries (repetitions and aggregates) are replaced by the
+retry's when the retry is quieter: not flagged, or flagged with a smaller
+canary ratio. Each replaced entry gets `retry_round`; retries.json records
+every configuration retried, before and after, round by round; `finish`
+writes the summary into the context as `chbench_retries` for the report.
+
+Usage: /usr/bin/python3 scripts/retry_noisy.py COMMAND ...
+  filters BENCH_JSON [--per-filter N]   one anchored, escaped POSIX ERE per line,
+                                        each naming at most N flagged configurations
+  baseline BENCH_JSON                   COMPUTE_NS,MEMORY_NS: the run's best canary
+  merge BENCH_JSON RETRY_JSON --round K --record RETRIES_JSON
+  finish BENCH_JSON --record RETRIES_JSON --max-rounds N
+
+Google Benchmark writes the "threads" key twice in each entry; the files are
+read and written as lists of pairs, so every key survives the merge.
+Exit status: 0; 2 on unusable input (one line on stderr), nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Optional
+
+import cli
+
+PROG = "retry_noisy.py"
+NOISE_KEY = "chbench_noise"
+RETRIES_KEY = "chbench_retries"
+# Characters a POSIX extended regular expression gives a meaning.
+ERE_SPECIAL = set("\\.[]()*+?{}|^$")
+
+
+class InputError(Exception):
+    """Unusable input: the message is the one line printed."""
+
+
+# --------------------------------------------------------------------------
+# JSON as lists of pairs (duplicate keys kept)
+
+
+class Pairs(list):
+    """A JSON object as its (key, value) pairs, in order."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The last value of `key` (as json.loads would keep), or default."""
+        for k, v in reversed(self):
+            if k == key:
+                return v
+        return default
+
+    def set(self, key: str, value: Any) -> None:
+        """Replaces every `key` by one pair at the first's place, or appends it."""
+        at = next((i for i, (k, _) in enumerate(self) if k == key), None)
+        if at is None:
+            self.append((key, value))
+            return
+        self[at] = (key, value)
+        self[at + 1:] = [(k, v) for k, v in self[at + 1:] if k != key]
+
+
+def read(path: Path) -> Pairs:
+    """A bench JSON file as Pairs, with its "benchmarks" list checked."""
+    try:
+        data = json.loads(path.read_bytes(), object_pairs_hook=Pairs)
+    except OSError as err:
+        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    except (ValueError, RecursionError) as err:
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"{path} is not valid JSON ({detail})") from None
+    if not isinstance(data, Pairs) or not isinstance(data.get("benchmarks"), list):
+        raise InputError(f"{path} is not a Google Benchmark JSON file (no \"benchmarks\" list)")
+    return data
+
+
+def dump(value: Any, indent: int = 0) -> str:
+    """JSON text of Pairs, lists and scalars; objects of entries on one line
+    each are what the bench's readers take either way."""
+    pad = "  " * (indent + 1)
+    if isinstance(value, Pairs):
+        if not value:
+            return "{}"
+        inner = ",\n".join(f"{pad}{json.dumps(k)}: {dump(v, indent + 1)}" for k, v in value)
+        return "{\n" + inner + "\n" + "  " * indent + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[]"
+        inner = ",\n".join(pad + dump(v, indent + 1) for v in value)
+        return "[\n" + inner + "\n" + "  " * indent + "]"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    return json.dumps(value)
+
+
+def write(path: Path, text: str) -> None:
+    """Replaces `path` by `text`, through a temporary file beside it."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------
+# Configurations and their noise
+
+
+def number(value: Any) -> Optional[float]:
+    """A finite float, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def run_name(entry: Pairs) -> Optional[str]:
+    """The configuration an entry belongs to."""
+    name = entry.get("run_name")
+    return name if isinstance(name, str) else None
+
+
+def groups(data: Pairs) -> dict:
+    """run_name -> its entries, in the file's order."""
+    out: dict = {}
+    for e in data.get("benchmarks"):
+        if isinstance(e, Pairs) and run_name(e):
+            out.setdefault(run_name(e), []).append(e)
+    return out
+
+
+def noise_of(entries: list) -> dict:
+    """A configuration's noise: flagged, worst canary ratio, steal, median
+    ns/key, and whether it errored."""
+    reps = [e for e in entries if e.get("run_type", "iteration") == "iteration"]
+    mean = next((e for e in entries if e.get("aggregate_name") == "mean"), None)
+    rows = reps or ([mean] if mean else [])
+    flags = [v for v in (number(e.get("noisy")) for e in rows) if v is not None]
+    ratios = [v for v in (number(e.get("canary_ratio")) for e in rows) if v is not None]
+    steal = [v for v in (number(e.get("steal_ms")) for e in rows) if v is not None]
+    ns = [v for v in (number(e.get("ns_per_key")) for e in reps) if v is not None]
+    return {"noisy": any(v > 0 for v in flags), "recorded": bool(flags),
+            "canary_ratio": max(ratios) if ratios else None,
+            "steal_ms": sum(steal) if steal else None,
+            "ns_per_key": statistics.median(ns) if ns else None,
+            "error": any(e.get("error_occurred") for e in entries)}
+
+
+def flagged(data: Pairs) -> list:
+    """The run names of the configurations flagged noisy, in order."""
+    return [name for name, entries in groups(data).items()
+            if noise_of(entries)["noisy"] and not noise_of(entries)["error"]]
+
+
+def ere_escape(text: str) -> str:
+    """`text` as a POSIX ERE that matches it literally."""
+    return "".join("\\" + ch if ch in ERE_SPECIAL else ch for ch in text)
+
+
+def filters(names: list, per_filter: int) -> list:
+    """Anchored alternations of the escaped names, per_filter names each."""
+    return ["^(" + "|".join(ere_escape(n) for n in names[i:i + per_filter]) + ")$"
+            for i in range(0, len(names), per_filter)]
+
+
+def baseline(data: Pairs) -> Optional[str]:
+    """'COMPUTE_NS,MEMORY_NS': the best canary of the run, loop by loop (the
+    calibration and every configuration's), or None without one."""
+    best = [math.inf, math.inf]
+    context = data.get("context")
+    noise = context.get(NOISE_KEY) if isinstance(context, Pairs) else None
+    try:
+        rule = json.loads(noise) if isinstance(noise, str) else {}
+    except ValueError:
+        rule = {}
+    for sample in (rule.get("calibration"), rule.get("best_at_start")):
+        if isinstance(sample, dict):
+            best = [min(best[0], number(sample.get("compute_ns")) or math.inf),
+                    min(best[1], number(sample.get("memory_ns")) or math.inf)]
+    for e in data.get("benchmarks"):
+        if isinstance(e, Pairs) and e.get("run_type", "iteration") == "iteration":
+            best = [min(best[0], number(e.get("canary_compute_ns")) or math.inf),
+                    min(best[1], number(e.get("canary_memory_ns")) or math.inf)]
+    if not all(math.isfinite(b) and b > 0 for b in best):
+        return None
+    return f"{best[0]:.1f},{best[1]:.1f}"
+
+
+# --------------------------------------------------------------------------
+# Merging a retry
+
+
+def quieter(new: dict, old: dict) -> bool:
+    """Whether a retry's measurement should replace the flagged one."""
+    if new["error"] or not new["recorded"]:
+        return False
+    if not new["noisy"]:
+        return True
+    return (new["canary_ratio"] is not None and old["canary_ratio"] is not None
+            and new["canary_ratio"] < old["canary_ratio"])
+
+
+def merge(data: Pairs, retry: Pairs, round_no: int) -> list:
+    """Replaces, in `data`, each flagged configuration the retry measured
+    more quietly; returns a record per configuration retried."""
+    old_groups, new_groups = groups(data), groups(retry)
+    wanted = set(flagged(data))
+    records, replaced = [], {}
+    for name, new_entries in new_groups.items():
+        if name not in wanted:
+            continue
+        old, new = noise_of(old_groups[name]), noise_of(new_entries)
+        swap = quieter(new, old)
+        records.append({"name": name, "round": round_no, "replaced": swap,
+                        "before": {k: old[k] for k in ("noisy", "canary_ratio", "steal_ms",
+                                                       "ns_per_key")},
+                        "after": {k: new[k] for k in ("noisy", "canary_ratio", "steal_ms",
+                                                      "ns_per_key", "error")}})
+        if swap:
+            for e in new_entries:
+                e.set("retry_round", round_no)
+            replaced[name] = new_entries
+    out, done = [], set()
+    for e in data.get("benchmarks"):
+        name = run_name(e) if isinstance(e, Pairs) else None
+        if name in replaced:
+            if name not in done:
+                out += replaced[name]
+                done.add(name)
+            continue
+        out.append(e)
+    data.set("benchmarks", out)
+    return records
+
+
+def read_record(path: Path) -> dict:
+    """retries.json as it stands, or a new one."""
+    if not path.exists():
+        return {"rounds": [], "configurations": []}
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise InputError(f"cannot read the retries record {path}: {err}") from None
+    if not isinstance(record, dict) or not isinstance(record.get("rounds"), list):
+        raise InputError(f"{path} is not a retries record (no \"rounds\" list)")
+    return record
+
+
+def command_merge(bench: Path, retry: Path, round_no: int, record_path: Path) -> str:
+    """Merges one retry file; returns the summary line."""
+    data, new = read(bench), read(retry)
+    record = read_record(record_path)
+    records = merge(data, new, round_no)
+    still = flagged(data)
+    record["rounds"].append({"round": round_no, "retry_file": retry.name,
+                             "retried": [r["name"] for r in records],
+                             "replaced": sum(r["replaced"] for r in records),
+                             "still_noisy": still})
+    record["configurations"] += records
+    write(bench, dump(data) + "\n")
+    write(record_path, json.dumps(record, indent=2) + "\n")
+    return (f"round {round_no}: {len(records)} re-timed, "
+            f"{sum(r['replaced'] for r in records)} replaced by a quieter measurement, "
+            f"{len(still)} still flagged")
+
+
+def command_finish(bench: Path, record_path: Path, max_rounds: int) -> str:
+    """Writes the context's chbench_retries summary; returns the summary line."""
+    data = read(bench)
+    record = read_record(record_path)
+    record["max_rounds"] = max_rounds
+    configurations = record.get("configurations", [])
+    retried = {c["name"] for c in configurations}
+    replaced = {c["name"] for c in configurations if c.get("replaced")}
+    still = flagged(data)
+    summary = {"max_rounds": max_rounds,
+               "rounds_run": len({r["round"] for r in record["rounds"]}),
+               "retried": len(retried), "replaced": len(replaced),
+               "still_noisy": len(still), "record": record_path.name}
+    record["summary"] = summary
+    context = data.get("context")
+    if not isinstance(context, Pairs):
+        context = Pairs()
+        data.insert(0, ("context", context))
+    context.set(RETRIES_KEY, json.dumps(summary, separators=(",", ":")))
+    write(bench, dump(data) + "\n")
+    write(record_path, json.dumps(record, indent=2) + "\n")
+    return (f"{len(retried)} configurations re-timed in {summary['rounds_run']} rounds, "
+            f"{len(replaced)} replaced, {len(still)} still flagged")
+
+
+def main(argv: Optional[list] = None) -> int:
+    """Command line entry point; returns the exit status."""
+    parser = cli.Parser(prog=PROG, description="Re-timing noisy configurations "
+                        "(scripts/run.sh --retry-noisy).")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("filters", prog=PROG, help="--benchmark_filter expressions, one per line")
+    p.add_argument("bench", type=Path)
+    p.add_argument("--per-filter", type=int, default=100, metavar="N")
+    p = sub.add_parser("baseline", prog=PROG, help="the run's best canary, COMPUTE_NS,MEMORY_NS")
+    p.add_argument("bench", type=Path)
+    p = sub.add_parser("merge", prog=PROG, help="merge a retry's JSON into bench.json")
+    p.add_argument("bench", type=Path)
+    p.add_argument("retry", type=Path)
+    p.add_argument("--round", type=int, required=True, dest="round_no")
+    p.add_argument("--record", type=Path, required=True)
+    p = sub.add_parser("finish", prog=PROG, help="record the retries in bench.json's context")
+    p.add_argument("bench", type=Path)
+    p.add_argument("--record", type=Path, required=True)
+    p.add_argument("--max-rounds", type=int, required=True)
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "filters":
+            if args.per_filter < 1:
+                raise InputError("--per-filter takes a positive count")
+            for line in filters(flagged(read(args.bench)), args.per_filter):
+                print(line)
+        elif args.command == "baseline":
+            value = baseline(read(args.bench))
+            if value:
+                print(value)
+        elif args.command == "merge":
+            print(command_merge(args.bench, args.retry, args.round_no, args.record))
+        else:
+            print(command_finish(args.bench, args.record, args.max_rounds))
+    except InputError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
