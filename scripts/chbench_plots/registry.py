@@ -1,7 +1,7 @@
 """The run's kernel registry: what each scheme and kernel is, as the bench
 that measured them says.
 
-The bench writes the library's registry (kernels/include/chbench/scheme.h:
+The bench writes the library's registry (kernels/chbench/scheme.h:
 SchemeInfo, KernelInfo) into its Google Benchmark context under the key
 CONTEXT_KEY, as a JSON *string*:
 

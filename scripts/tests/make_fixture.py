@@ -40,7 +40,7 @@ from pathlib import Path
 REPS = 3
 OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
 
-# The registry at the library's commit ce2f39d (kernels/src/schemes.cc), in
+# The registry at the library's commit ce2f39d (then kernels/src/schemes.cc; now kernels/chbench/kernels.def), in
 # its order, with the bench's stream baseline.
 SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes"]),
            ("hrw", "rendezvous (HRW)", []), ("jump", "jump hash", []),

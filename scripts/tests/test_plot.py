@@ -590,7 +590,7 @@ class Units(unittest.TestCase):
         self.assertEqual(numeric.si(999.9), "1.00 k")
 
     def test_rivals_from_the_registry(self):
-        # The fixture's registry: what the bench writes from kernels/src/schemes.cc.
+        # The fixture's registry: what the bench writes from the registry (kernels/chbench/kernels.def).
         reg = registry.from_context({"chbench_registry": registry_text()}, "x")
         cases = {"hrw/simd_keys": "hrw/scalar", "hrw/simd_nodes": "hrw/scalar",
                  "jump/simd": "jump/scalar", "modn/simd": "modn/scalar",
