@@ -34,12 +34,15 @@ using VEytzinger = hn::Vec<DEytzinger>;
 // Prefetches the 64-byte line holding the descendants of node k three levels
 // down (slots 8k ... 8k + 7 of a 64-byte aligned table, as allocate_table
 // gives), so that it is in L1 when the descent reaches them: the scalar
-// RingEytzinger's prefetch, one per lane. A prefetch never faults, so slots
-// past the end are harmless; the address is formed as an integer, keeping the
-// pointer arithmetic in range.
-HWY_INLINE void PrefetchDescendants(const int64_t* tokens, int64_t k) {
+// RingEytzinger's prefetch, one per lane. Lines past the table's end are
+// never prefetched (k is clamped to last_line = n / 8): a prefetch does not
+// fault, but where memory is mapped past the end it fetches real lines and
+// evicts the table (see RingEytzinger::prefetch). The address is formed as an
+// integer, keeping the pointer arithmetic in range.
+HWY_INLINE void PrefetchDescendants(const int64_t* tokens, int64_t k, int64_t last_line) {
+  const int64_t line = k < last_line ? k : last_line;
   __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(tokens) +
-                                                   static_cast<std::uintptr_t>(k) * 64));
+                                                   static_cast<std::uintptr_t>(line) * 64));
 }
 
 // Eytzinger descent for U vectors of keys over `tokens` (ToOrdered, BFS order,
@@ -70,7 +73,8 @@ void RingEytzingerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
         node(u) = hn::Sub(hn::Add(node(u), node(u)), hn::VecFromMask(di, hn::Lt(t, x(u))));
         hn::Store(node(u), di, next + u * lanes);
       }
-      for (std::size_t i = 0; i < U * lanes; ++i) PrefetchDescendants(tokens, next[i]);
+      for (std::size_t i = 0; i < U * lanes; ++i)
+        PrefetchDescendants(tokens, next[i], static_cast<int64_t>(n / 8));
     }
     HWY_ALIGN int64_t path[U * kMaxLanes64];
     for (std::size_t u = 0; u < U; ++u) {
