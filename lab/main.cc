@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands/balance.h"
@@ -101,19 +102,20 @@ Setup setup_from(const Options& o) {
   s.format = parse_format(o.format);
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
-  s.nodes = parse_nodes(o.nodes, vnodes);
-  s.nodes.table_size = o.table_size;
+  NodeSet nodes = parse_nodes(o.nodes, vnodes);
+  nodes.table_size = o.table_size;
   if (!o.weights.empty()) {
     if (s.placement.profile != Profile::kKetama)
       throw std::invalid_argument("--weights applies to --profile ketama only");
-    s.placement.weights = parse_weights(o.weights, s.nodes);
+    s.placement.weights = parse_weights(o.weights, nodes);
   }
+  s.fleet = Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
   s.kernel = o.kernel;
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
   if (s.placement.profile)
-    profile_cluster(s.placement, s.nodes);  // throws for a cluster the profile refuses
+    profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
   else
-    scheme_info(s.scheme).check(s.nodes);
+    scheme_info(s.scheme).check(s.fleet);
   return s;
 }
 
@@ -128,14 +130,14 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
 // while building and holding it); move builds two; balance keeps, per
 // repetition, every node's name and counts (about 96 bytes a node).
 void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance) {
-  const uint64_t n = s.nodes.size();
-  uint64_t bytes = saturating_mul(table_bytes(s.placement, s.nodes, s.kernel), move ? 2 : 1);
+  const uint64_t n = s.fleet.size();
+  uint64_t bytes = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
   if (balance) bytes = saturating_mul(uint64_t{o.rings} * n, 96) + bytes;
   const bool vnodes = scheme_info(s.scheme).takes(kParamVnodes);
   check_memory(
       bytes,
       "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
-          (vnodes ? ", V = " + std::to_string(s.nodes.vnodes) : std::string()) +
+          (vnodes ? ", V = " + std::to_string(s.fleet.nodes().vnodes) : std::string()) +
           (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
 }
 

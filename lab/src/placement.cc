@@ -61,13 +61,18 @@ const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel)
   return find_kernel(placement.scheme, kernel.empty() ? default_kernel_name(placement) : kernel);
 }
 
-// A fleet whose table in the profile's scheme holds as many entries as the
-// profile's own table: ketama's continuum points as ring tokens (rounded up
-// to whole tokens per server), Redis's slot table as a Maglev table of 16384
-// slots; the other profiles' tables are their scheme's over the same nodes.
+// A node list whose table in the profile's scheme holds as many entries as
+// the profile's own table: ketama's continuum points as ring tokens (rounded
+// up to whole tokens per server), Redis's slot table as a Maglev table of
+// 16384 slots; the other profiles' tables are their scheme's over as many
+// nodes. The estimates read only N, V and M, so its names are left empty:
+// no name is copied (N empty strings, 32 B each, freed before any table is
+// built).
 NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
-  NodeSet sized = nodes;
-  if (placement.profile == Profile::kRedis) sized.table_size = 16384;
+  NodeSet sized;
+  sized.names.resize(nodes.size());
+  sized.vnodes = nodes.vnodes;
+  sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
   uint64_t total_weight = 0, points = 0;
@@ -85,6 +90,13 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
   sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
   return sized;
+}
+
+// The estimate of kernel (or "reference") over `fleet`.
+uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,
+                            std::string_view kernel) {
+  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(fleet);
+  return kernel_of(placement, kernel).table_bytes(fleet);
 }
 
 }  // namespace
@@ -128,10 +140,10 @@ std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& 
 }
 
 uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel) {
-  const Fleet sized =
-      placement.profile ? Fleet(profile_sized_nodes(placement, fleet.nodes())) : fleet;
-  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(sized);
-  return kernel_of(placement, kernel).table_bytes(sized);
+  // A scheme's estimate reads `fleet` itself: never a copy of it.
+  if (!placement.profile) return scheme_table_bytes(placement, fleet, kernel);
+  return scheme_table_bytes(placement, Fleet(profile_sized_nodes(placement, fleet.nodes())),
+                            kernel);
 }
 
 // ---- Fleet changes ----------------------------------------------------------------
@@ -396,12 +408,20 @@ ShareStats share_stats(std::span<const uint64_t> counts) {
 }
 
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
-  NodeSet out = nodes;
+  NodeSet out;
+  out.vnodes = nodes.vnodes;
+  out.table_size = nodes.table_size;
+  out.names.reserve(nodes.size());
+  for (const auto& name : nodes.names) out.names.push_back(replica_name(name, r));
+  return out;
+}
+
+std::string replica_name(std::string_view name, uint32_t r) {
+  std::string out(name);
   if (r == 0) return out;
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "@" + to_string().
-  std::string suffix(1, '@');
-  suffix += std::to_string(r);
-  for (auto& name : out.names) name += suffix;
+  out += '@';
+  out += std::to_string(r);
   return out;
 }
 
