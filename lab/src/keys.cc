@@ -51,7 +51,7 @@ void check_memory(uint64_t bytes, const std::string& what) {
   if (available == 0 || bytes <= available / 10 * 9) return;
   char msg[160];
   std::snprintf(msg, sizeof msg,
-                " would need about %.1f GiB but only %.1f GiB of memory is available",
+                " would need about %.1f GiB, more than 90%% of the %.1f GiB of memory available",
                 static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
   throw std::invalid_argument(what + msg);
 }

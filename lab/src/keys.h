@@ -26,8 +26,8 @@ inline constexpr uint64_t kMaxKeys = 10'000'000'000;
 inline constexpr std::size_t kMaxKeyBytes = 65536;
 
 // Refuses work that would not fit in memory before anything is allocated:
-// throws std::invalid_argument ("<what> would need about X GiB but only Y GiB
-// of memory is available") when `bytes` exceeds nine tenths of
+// throws std::invalid_argument ("<what> would need about X GiB, more than 90%
+// of the Y GiB of memory available") when `bytes` exceeds nine tenths of
 // available_memory_bytes(). Does nothing when the available memory is unknown.
 void check_memory(uint64_t bytes, const std::string& what);
 
