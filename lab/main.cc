@@ -86,6 +86,23 @@ std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& sp
   return by_name;
 }
 
+// --kernel as make_table takes it: "bucketed", or the full name
+// "ring/bucketed" (or "ring/reference") when its scheme is the placement's
+// (for a profile, profile_scheme()'s), the scheme named by name or alias.
+// Throws std::invalid_argument for a full name of another scheme.
+std::string kernel_option(const Setup& s, const std::string& kernel) {
+  const std::size_t slash = kernel.find('/');
+  if (slash == std::string::npos) return kernel;
+  const Scheme scheme = parse_scheme(kernel.substr(0, slash));  // throws for an unknown one
+  if (scheme != s.scheme)
+    throw std::invalid_argument("--kernel " + kernel + " is a kernel of scheme " +
+                                std::string(scheme_name(scheme)) + ", not of " +
+                                (s.placement.profile ? "the " + placement_name(s) + " profile's " +
+                                                           std::string(scheme_name(s.scheme))
+                                                     : std::string(scheme_name(s.scheme))));
+  return kernel.substr(slash + 1);
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
@@ -110,7 +127,7 @@ Setup setup_from(const Options& o) {
     s.placement.weights = parse_weights(o.weights, nodes);
   }
   s.fleet = Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
-  s.kernel = o.kernel;
+  s.kernel = kernel_option(s, o.kernel);
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
   if (s.placement.profile)
     profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
@@ -216,7 +233,8 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                       " (default 100), cassandra profile num_tokens (default 256)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
-                  "kernel of the scheme, or 'reference' (default: the scheme's fastest in the "
+                  "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "
+                  "(default: the scheme's fastest in the "
                   "registry: " +
                       default_kernels() + "; a profile's own default)");
   cmd->add_option("--threads", o.threads, "oneTBB threads (default 0: all cores)")
