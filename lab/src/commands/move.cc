@@ -27,9 +27,7 @@ MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& ke
   if (s.placement.profile == Profile::kKafka && !request.remove.empty())
     throw std::invalid_argument(
         "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
-  MoveReport r{.keys = &keys,
-               .before = s.fleet,
-               .after = apply_change(s.scheme, s.fleet, request.add, request.remove)};
+  MoveReport r(keys, s.fleet, apply_change(s.scheme, s.fleet, request.add, request.remove));
   r.list = request.list;
   // Every key may move (mod-N moves almost all): the list must fit as a whole.
   if (r.list)

@@ -35,6 +35,8 @@ struct Flow {
 
 // The result of a move, everything the writers print.
 struct MoveReport {
+  MoveReport(const KeySet& k, const Fleet& b, Fleet a) : keys(&k), before(b), after(std::move(a)) {}
+
   const KeySet* keys = nullptr;  // the keys measured (for the moved-key listing)
   // The Setup's fleet, by reference (the report must not outlive it), and the
   // fleet after the change (apply_change: a copy, changed).
