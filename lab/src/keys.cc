@@ -211,8 +211,7 @@ NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
     if (n > 0xffffffffu)
       throw std::invalid_argument("the node count " + std::string(spec) +
                                   " exceeds the 2^32 - 1 nodes an index can name");
-    // A name (32 bytes) and its entry in validate()'s set of names (~64).
-    check_memory(n * 96, "N = " + std::string(spec) + " nodes");
+    check_memory(n * kNodeBytes, "N = " + std::string(spec) + " nodes");
     nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
   } else {
     nodes.vnodes = vnodes;
