@@ -152,10 +152,13 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
               kCanaryEstimateSeconds * configs.size() * (model.interleaved ? model.repetitions : 1),
               kCanaryEstimateSeconds * 1e3, model.interleaved ? "repetition" : "configuration");
   const std::size_t peak = plan.peak_step();
+  // As check_memory counts it: the plan's caches, or the configuration's own
+  // bytes (its node names included) where those are more.
   std::printf(
       "memory at the peak about %.1f MiB, at %s (what earlier configurations left "
       "included)\n",
-      plan.step(peak).peak_bytes / 1048576.0, configs[peak].name().c_str());
+      std::max(plan.step(peak).peak_bytes, config_bytes(configs[peak])) / 1048576.0,
+      configs[peak].name().c_str());
   std::printf("Highway targets: compiled %s; this CPU runs %s; dispatch picks %s\n",
               simd::target_names(simd::compiled_targets()).c_str(),
               simd::target_names(simd::runnable_targets()).c_str(),
