@@ -172,15 +172,16 @@ int64_t parse_target(const std::string& name) {
 }
 
 // The registry's limits for the kernel's scheme, and its knob's range. The
-// memory comes first: the registry's estimates need the fleet itself, whose
-// node names are checked to fit before it is made, and SchemeInfo::check
-// validates every name (seconds for 10^8 of them).
+// memory comes first: SchemeInfo::check needs the fleet itself, whose node
+// names (fleet_name_bytes: every copy alive) and key pool are checked to fit
+// before it is made, and it validates every name (seconds for 10^8 of them).
+// config_bytes builds no large fleet (plan.h).
 void check_custom(const Config& c, const Options& o, bool named) {
   const SchemeInfo& s = c.kernel->scheme_info();
   if (c.nodes > s.max_nodes)
     fail("N = " + std::to_string(c.nodes) + " exceeds the " + std::to_string(s.max_nodes) +
          " nodes " + std::string(s.title) + " takes");
-  check_fits(c.name(), uint64_t{c.nodes} * sizeof(std::string) + c.pool() * 16);
+  check_fits(c.name(), fleet_name_bytes(c.nodes) + c.pool() * 16);
   check_fits(c.name(), config_bytes(c));
   s.check(*default_fleet(c.nodes, c.vnodes));
   if (!o.in_flight) return;
@@ -281,7 +282,8 @@ void check_fits(const std::string& what, uint64_t bytes) {
   if (available == 0 || bytes <= available / 10 * 9) return;
   char msg[512];
   std::snprintf(msg, sizeof msg,
-                "%s would need about %.1f GiB but only %.1f GiB of memory is available; "
+                "%s would need about %.1f GiB, more than 90%% of the %.1f GiB of memory "
+                "available; "
                 "lower --nodes, --vnodes or --keys",
                 what.c_str(), bytes / 1073741824.0, available / 1073741824.0);
   fail(msg);

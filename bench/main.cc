@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -128,31 +129,36 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
                 const Plan& plan, const TimeModel& model, bool quick) {
   for (const auto& c : configs)
     std::printf("%-60s %10.1f MiB\n", c.name().c_str(), config_bytes(c) / 1048576.0);
-  std::printf("%zu configurations\n", configs.size());
+  std::printf("%zu configuration%s\n", configs.size(), configs.size() == 1 ? "" : "s");
   std::size_t i = 0;
   for (const auto& f : sweep) {
     double seconds = 0;
     for (std::size_t j = 0; j < f.configs.size(); ++j) seconds += plan.step(i++).seconds;
     const std::string name(f.family ? f.family->name : "custom");
-    std::printf("family %-10s %5zu configurations, estimated %7s", name.c_str(), f.configs.size(),
-                clock_string(seconds).c_str());
+    std::printf("family %-10s %5zu configuration%s, estimated %7s", name.c_str(), f.configs.size(),
+                f.configs.size() == 1 ? "" : "s", clock_string(seconds).c_str());
     if (quick && f.family)
-      std::printf(" (quick budget %s)", clock_string(f.family->quick_budget_s).c_str());
+      std::printf(" (quick budget %s; budget kept %zu of %zu points)",
+                  clock_string(f.family->quick_budget_s).c_str(), f.points_kept, f.points_quick);
     std::printf("\n");
   }
   std::printf(
-      "estimated time %s for %zu configurations: %u repetitions of at least %g s each, and "
+      "estimated time %s for %zu configuration%s: %u repetitions of at least %g s each, and "
       "building and checking (README, Bench options)%s\n",
-      clock_string(plan.seconds()).c_str(), configs.size(), model.repetitions, model.min_time_s,
+      clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s",
+      model.repetitions, model.min_time_s,
       model.interleaved ? ", each repetition prepared on its own (random interleaving)" : "");
   std::printf("noise canary: about %.1f s of it (%.0f ms before each %s)\n",
               kCanaryEstimateSeconds * configs.size() * (model.interleaved ? model.repetitions : 1),
               kCanaryEstimateSeconds * 1e3, model.interleaved ? "repetition" : "configuration");
   const std::size_t peak = plan.peak_step();
+  // As check_memory counts it: the plan's caches, or the configuration's own
+  // bytes (its node names included) where those are more.
   std::printf(
       "memory at the peak about %.1f MiB, at %s (what earlier configurations left "
       "included)\n",
-      plan.step(peak).peak_bytes / 1048576.0, configs[peak].name().c_str());
+      std::max(plan.step(peak).peak_bytes, config_bytes(configs[peak])) / 1048576.0,
+      configs[peak].name().c_str());
   std::printf("Highway targets: compiled %s; this CPU runs %s; dispatch picks %s\n",
               simd::target_names(simd::compiled_targets()).c_str(),
               simd::target_names(simd::runnable_targets()).c_str(),
@@ -237,8 +243,9 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
   benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
   benchmark::AddCustomContext("chbench_repetitions", std::to_string(model.repetitions));
   ProgressReporter progress(plan);
-  std::fprintf(stderr, "chbench_bench: %zu configurations, %u repetitions each, about %s\n",
-               configs.size(), model.repetitions, clock_string(plan.seconds()).c_str());
+  std::fprintf(stderr, "chbench_bench: %zu configuration%s, %u repetitions each, about %s\n",
+               configs.size(), configs.size() == 1 ? "" : "s", model.repetitions,
+               clock_string(plan.seconds()).c_str());
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&progress);
   benchmark::Shutdown();
   if (bench.failures() > 0) {
@@ -303,6 +310,10 @@ int main(int argc, char** argv) {
   std::vector<FamilySweep> sweep;
   try {
     sweep = configs_from(o);
+  } catch (const std::bad_alloc&) {
+    // The checks build fleets (SchemeInfo::check); the memory they are
+    // refused for is the one-line message, like check_fits.
+    fail("checking the options ran out of memory; lower --nodes, --vnodes or --keys");
   } catch (const std::exception& e) {
     fail(e.what());
   }

@@ -51,9 +51,20 @@ constexpr uint64_t kSortedRingBytes = 12;
 // The sorted (token, node) entries the ring and the ring reference are made from.
 constexpr uint64_t kEntryBytes = 16;
 
+// estimate(fleet) over the configuration's fleet, or, past kEstimateNodes
+// nodes, over kEstimateNodes nodes scaled up (config_bytes): no large fleet
+// of names is built to estimate.
+template <class Estimate>
+uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
+  if (c.nodes <= kEstimateNodes) return estimate(*default_fleet(c.nodes, c.vnodes));
+  const uint64_t small = estimate(*default_fleet(kEstimateNodes, c.vnodes));
+  return sat_mul(small / kEstimateNodes + 1, c.nodes);
+}
+
 uint64_t reference_bytes(const Config& c) {
   if (c.is_stream() || c.profile) return 0;
-  return c.kernel->scheme_info().reference_bytes(*default_fleet(c.nodes, c.vnodes));
+  return scaled_estimate(
+      c, [&](const Fleet& f) { return c.kernel->scheme_info().reference_bytes(f); });
 }
 
 uint64_t table_bytes(const Config& c) {
@@ -62,7 +73,7 @@ uint64_t table_bytes(const Config& c) {
     // Maglev's, in the reference and the kernel.
     return sat_add(sat_mul(uint64_t{c.nodes} * std::max<uint64_t>(c.vnodes, 160), 56), 65537 * 16);
   }
-  return c.kernel->table_bytes(*default_fleet(c.nodes, c.vnodes));
+  return scaled_estimate(c, [&](const Fleet& f) { return c.kernel->table_bytes(f); });
 }
 
 // The pool's own memory: hashes, the kernel's owners, the reference's owners,
@@ -73,10 +84,14 @@ uint64_t pool_bytes(const Config& c) {
 
 }  // namespace
 
+uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 2 * 32 + 56); }
+
 uint64_t config_bytes(const Config& c) {
-  if (c.profile) return sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c));
+  const uint64_t names = fleet_name_bytes(c.nodes);
+  if (c.profile)
+    return sat_add(names, sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
   if (c.is_stream()) return pool_bytes(c);
-  return sat_add(pool_bytes(c), sat_add(reference_bytes(c), table_bytes(c)));
+  return sat_add(names, sat_add(pool_bytes(c), sat_add(reference_bytes(c), table_bytes(c))));
 }
 
 // ---- the time model ---------------------------------------------------------------------

@@ -135,11 +135,23 @@ class Plan {
 };
 
 // Peak bytes one configuration needs on its own, without what earlier ones
-// left: its key pool, owners and reference owners, the reference
-// (SchemeInfo::reference_bytes) and the table (KernelInfo::table_bytes) from
-// the registry's estimates; a profile's estimate for profiles. An upper
-// estimate; saturates.
+// left: its key pool, owners and reference owners, the node names of its
+// fleet (fleet_name_bytes), the reference (SchemeInfo::reference_bytes) and
+// the table (KernelInfo::table_bytes) from the registry's estimates; a
+// profile's estimate for profiles. An upper estimate; saturates. Builds no
+// fleet over kEstimateNodes nodes: the registry's estimates read only N, V
+// and M and grow linearly in N (or N V) past their small-table steps, so a
+// larger N is estimated from a fleet of kEstimateNodes nodes scaled by
+// N / kEstimateNodes (fixed parts scaled too: an overestimate).
+inline constexpr uint32_t kEstimateNodes = 1u << 16;
 uint64_t config_bytes(const Config& c);
+
+// Bytes the node names of a default fleet of n nodes take while it is alive:
+// 32 B per std::string (node-0 ... node-4294967295 are at most 15 characters,
+// held in the string itself, so no heap bytes), times the copies alive (the
+// Fleet's node list and its initial list: 2), plus validate()'s set of names
+// while SchemeInfo::check runs (about 56 B a name). Saturates.
+uint64_t fleet_name_bytes(uint64_t n);
 
 // "1:05" for 65 seconds; "12:00:05" past an hour.
 std::string clock_string(double seconds);

@@ -66,6 +66,10 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
     std::iota(which.begin(), which.end(), 0);
     if (!o.full) which = within_budget(points, f.quick_budget_s);
     FamilySweep sweep{&f, {}};
+    if (!o.full) {
+      sweep.points_kept = which.size();
+      sweep.points_quick = points.size();
+    }
     for (std::size_t i : which) {
       const auto configs = narrowed(o, points[i]);
       sweep.configs.insert(sweep.configs.end(), configs.begin(), configs.end());

@@ -29,6 +29,9 @@ struct SweepOptions {
 struct FamilySweep {
   const Family* family;
   std::vector<Config> configs;
+  // The quick sweep: how many of the family's quick points its budget kept,
+  // of how many (both 0 for the full sweep and custom configurations).
+  std::size_t points_kept = 0, points_quick = 0;
 };
 
 // The full sweep: every point of every family. The quick sweep: each family's

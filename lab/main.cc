@@ -23,6 +23,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands/balance.h"
@@ -85,6 +86,28 @@ std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& sp
   return by_name;
 }
 
+// --kernel as make_table takes it: "bucketed", or the full name
+// "ring/bucketed" (or "ring/reference") when its scheme is the placement's
+// (for a profile, profile_scheme()'s), the scheme named by name or alias.
+// Throws std::invalid_argument for a full name of another scheme.
+std::string kernel_option(const Setup& s, const std::string& kernel) {
+  const std::size_t slash = kernel.find('/');
+  if (slash == std::string::npos) return kernel;
+  Scheme scheme{};
+  try {
+    scheme = parse_scheme(kernel.substr(0, slash));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--kernel " + kernel + ": " + e.what());
+  }
+  if (scheme != s.scheme)
+    throw std::invalid_argument("--kernel " + kernel + " is a kernel of scheme " +
+                                std::string(scheme_name(scheme)) + ", not of " +
+                                (s.placement.profile ? "the " + placement_name(s) + " profile's " +
+                                                           std::string(scheme_name(s.scheme))
+                                                     : std::string(scheme_name(s.scheme))));
+  return kernel.substr(slash + 1);
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
@@ -101,20 +124,26 @@ Setup setup_from(const Options& o) {
   s.format = parse_format(o.format);
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
-  s.nodes = parse_nodes(o.nodes, vnodes);
-  s.nodes.table_size = o.table_size;
+  NodeSet nodes = parse_nodes(o.nodes, vnodes);
+  nodes.table_size = o.table_size;
   if (!o.weights.empty()) {
     if (s.placement.profile != Profile::kKetama)
       throw std::invalid_argument("--weights applies to --profile ketama only");
-    s.placement.weights = parse_weights(o.weights, s.nodes);
+    s.placement.weights = parse_weights(o.weights, nodes);
   }
-  s.kernel = o.kernel;
+  s.fleet = Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
+  s.kernel = kernel_option(s, o.kernel);
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
   if (s.placement.profile)
-    profile_cluster(s.placement, s.nodes);  // throws for a cluster the profile refuses
+    profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
   else
-    scheme_info(s.scheme).check(s.nodes);
+    scheme_info(s.scheme).check(s.fleet);
   return s;
+}
+
+uint64_t saturating_add(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                      : a + b;
 }
 
 uint64_t saturating_mul(uint64_t a, uint64_t b) {
@@ -123,19 +152,39 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
              : a * b;
 }
 
+// What the lab holds per node besides the tables (keys.h: kNodeBytes for
+// every command), measured like kNodeBytes (peak RSS at N = 10^6 and 10^7,
+// jump and hrw, 2 threads: owners 118 B a node, move 196, balance 118, balance
+// over 2 rings with hrw 188) and rounded up by about a fifth:
+// - move, on top: the fleet after the change (a second Fleet: names and
+//   initial list), the name index matching the two (about 56 B) and the four
+//   node maps (16 B), less validate()'s set, gone by then (196 B measured, 240
+//   budgeted in all);
+constexpr uint64_t kMoveNodeBytes = 96;
+// - balance, per ring: the counts kept in the report (8 B a node) and, for
+//   the ring scheme, the circle shares (8 B); each thread's counts and the
+//   circle's sums are freed before validate()'s peak is reached again;
+constexpr uint64_t kBalanceNodeBytes = 16;
+// - balance over more than one ring: one replica fleet of names at a time.
+constexpr uint64_t kReplicaNodeBytes = 64;
+
 // Refuses a command whose tables would not fit in memory, before any is
 // built: the registry's estimate of the table (table_bytes: the kernel's peak
-// while building and holding it); move builds two; balance keeps, per
-// repetition, every node's name and counts (about 96 bytes a node).
+// while building and holding it; move builds two), and the lab's own bytes a
+// node (kNodeBytes and those above).
 void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance) {
-  const uint64_t n = s.nodes.size();
-  uint64_t bytes = saturating_mul(table_bytes(s.placement, s.nodes, s.kernel), move ? 2 : 1);
-  if (balance) bytes = saturating_mul(uint64_t{o.rings} * n, 96) + bytes;
+  const uint64_t n = s.fleet.size();
+  uint64_t bytes = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
+  bytes = saturating_add(bytes, saturating_mul(n, kNodeBytes + (move ? kMoveNodeBytes : 0)));
+  if (balance) {
+    bytes = saturating_add(bytes, saturating_mul(uint64_t{o.rings} * n, kBalanceNodeBytes));
+    if (o.rings > 1) bytes = saturating_add(bytes, saturating_mul(n, kReplicaNodeBytes));
+  }
   const bool vnodes = scheme_info(s.scheme).takes(kParamVnodes);
   check_memory(
       bytes,
       "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
-          (vnodes ? ", V = " + std::to_string(s.nodes.vnodes) : std::string()) +
+          (vnodes ? ", V = " + std::to_string(s.fleet.nodes().vnodes) : std::string()) +
           (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
 }
 
@@ -214,7 +263,8 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                       " (default 100), cassandra profile num_tokens (default 256)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
-                  "kernel of the scheme, or 'reference' (default: the scheme's fastest in the "
+                  "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "
+                  "(default: the scheme's fastest in the "
                   "registry: " +
                       default_kernels() + "; a profile's own default)");
   cmd->add_option("--threads", o.threads, "oneTBB threads (default 0: all cores)")

@@ -70,9 +70,9 @@ expect 2 "thread count|--threads must be at least 1" --threads 0
 expect 2 "Could not convert" --nodes -3
 # A ring past 2^32 - 1 tokens: its node names alone would not fit here, and
 # memory is checked before the registry's limits (which validate every name).
-expect 2 "would need about .* GiB but only" --schemes ring --nodes 4000000000 --vnodes 4000
-expect 2 "GiB of memory is available" --schemes ring --nodes 10000000 --vnodes 400
-expect 2 "GiB of memory is available" --keys 100000000000
+expect 2 "would need about .* GiB, more than 90% of the" --schemes ring --nodes 4000000000 --vnodes 4000
+expect 2 "GiB of memory available" --schemes ring --nodes 10000000 --vnodes 400
+expect 2 "GiB of memory available" --keys 100000000000
 expect 2 "quick|full|sweep" --sweep medium
 expect 2 "not in range" --threads 100000
 expect 2 "not in range" --keys -1
@@ -108,9 +108,9 @@ expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '0,5'" --canary-ba
 expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '1,2,3'" --canary-baseline 1,2,3
 # Sweeps and configurations that need more memory than the machine has:
 # refused before anything is allocated.
-expect 2 "would need about .* GiB but only" --schemes ring --nodes 4294967295 --vnodes 1
-expect 2 "would need about .* GiB but only" --kernels hrw/scalar --nodes 4294967295 --keys 10
-expect 2 "would need about .* GiB but only" --sweep full --families batch --keys 1000000000000
+expect 2 "would need about .* GiB, more than 90% of the" --schemes ring --nodes 4294967295 --vnodes 1
+expect 2 "would need about .* GiB, more than 90% of the" --kernels hrw/scalar --nodes 4294967295 --keys 10
+expect 2 "would need about .* GiB, more than 90% of the" --sweep full --families batch --keys 1000000000000
 # A results file that cannot be written (as root too: a path under a regular
 # file, /proc, a folder): refused before the sweep, not after it.
 printf 'not a folder\n' >"$tmp/regular"
@@ -139,7 +139,7 @@ expect 0 "4 configurations" --families latency --kernels ring/stree,ring/buckete
   --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
 expect 2 "not a valid regular expression" '--benchmark_filter=(('
-expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,ring/stream \
+expect 0 "configurations?," --families latency,clustered --kernels ring/bucketed,ring/stream \
   --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 
 # --list: each family's count and estimated time, and the total; the quick
@@ -148,7 +148,7 @@ expect 0 "configurations" --families latency,clustered --kernels ring/bucketed,r
 "${bench[@]}" --list >"$tmp/list" 2>"$tmp/err"
 echo "exit $?" >>"$tmp/list"
 has "$tmp/list" "^exit 0$" "--list runs"
-has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}\)$" \
+has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}; budget kept [0-9]+ of [0-9]+ points\)$" \
   "--list gives each family's count, estimate and budget"
 has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations: 3 repetitions of at least 0.05 s" \
   "--list gives the total estimate and the model's repetitions"
@@ -187,7 +187,7 @@ expect 0 "note: random interleaving" --kernels jump/scalar,ring/eytzinger --node
   --repetitions 2 --min-time 0 --benchmark_enable_random_interleaving=true "${run_flags[@]}"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
-expect 0 "1 configurations" --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
+expect 0 "1 configuration," --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
   --repetitions 1 --min-time 0 "${run_flags[@]}"
 
 # run.sh with this bench: a sweep that needs more memory than the machine has
@@ -210,7 +210,7 @@ if ((${#bench[@]} == 1)); then
 fi
 
 # A real run: every kernel of every scheme, tiny, into a JSON file.
-expect 0 "configurations" --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
+expect 0 "configurations?," --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json "${run_flags[@]}"
 for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
   has "$tmp/run.json" "$field" "the results JSON has no $field"
@@ -239,7 +239,7 @@ else
 fi
 # An earlier run's baseline, recorded; family threads records each thread's
 # CPU time.
-expect 0 "configurations" --families threads --kernels jump/scalar --benchmark_filter='threads:1/' \
+expect 0 "1 configuration," --families threads --kernels jump/scalar --benchmark_filter='threads:1/' \
   --repetitions 1 --min-time 0 --noise-margin 0.5 --canary-baseline 250000.5,400000 \
   --benchmark_out="$tmp/threads.json" --benchmark_out_format=json "${run_flags[@]}"
 has "$tmp/threads.json" '"thread_cpu_ms_0": [0-9]' "family threads records the CPU time of thread 0"
@@ -304,7 +304,7 @@ else
   expect 0 "WARNING: emulated CPU" "${small[@]}" --cpuinfo "$tmp/qemu" --allow-emulated \
     --benchmark_out="$tmp/marked.json" --benchmark_out_format=json
   has "$tmp/marked.json" '"chbench_emulated": "yes: the CPU model is' "--allow-emulated marks the run"
-  expect 0 "1 configurations" "${small[@]}" --cpuinfo "$native"
+  expect 0 "1 configuration," "${small[@]}" --cpuinfo "$native"
   # --list only prints, so it runs anywhere.
   "${bench[@]}" --list --kernels jump/scalar --cpuinfo "$foreign" >"$tmp/out" 2>&1
   echo "exit $?" >>"$tmp/out"
@@ -313,7 +313,7 @@ fi
 
 # The profiles family: ketama through our kernels and through libmemcached, on
 # the same keys, each checked against the profile's reference before timing.
-expect 0 "configurations" --families profiles --repetitions 1 --min-time 0 \
+expect 0 "configurations?," --families profiles --repetitions 1 --min-time 0 \
   --benchmark_filter='ketama/.*/N:10/' --benchmark_out="$tmp/profiles.json" \
   --benchmark_out_format=json "${run_flags[@]}"
 for field in chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \

@@ -38,7 +38,7 @@ struct Family {
   std::string_view name;   // on the command line and in benchmark names
   std::string_view title;  // what varies, for --help and the results' registry
   // Most seconds the quick sweep may spend on this family, by the estimate
-  // of estimate.h with the quick defaults; the budgets add up to under five
+  // of plan.h with the quick defaults; the budgets add up to under five
   // minutes.
   double quick_budget_s;
   // The quick (context.full false) or full points, in the order they run.

@@ -5,7 +5,7 @@ namespace chbench::bench {
 
 namespace {
 
-// Budgets: seconds of the quick sweep by the estimate (estimate.h) with the
+// Budgets: seconds of the quick sweep by the estimate (plan.h) with the
 // quick defaults; together under five minutes on a 2-core machine, with room
 // left for the estimate's error.
 constinit const Family kFamilies[] = {

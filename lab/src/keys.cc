@@ -51,7 +51,7 @@ void check_memory(uint64_t bytes, const std::string& what) {
   if (available == 0 || bytes <= available / 10 * 9) return;
   char msg[160];
   std::snprintf(msg, sizeof msg,
-                " would need about %.1f GiB but only %.1f GiB of memory is available",
+                " would need about %.1f GiB, more than 90%% of the %.1f GiB of memory available",
                 static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
   throw std::invalid_argument(what + msg);
 }
@@ -211,8 +211,7 @@ NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
     if (n > 0xffffffffu)
       throw std::invalid_argument("the node count " + std::string(spec) +
                                   " exceeds the 2^32 - 1 nodes an index can name");
-    // A name (32 bytes) and its entry in validate()'s set of names (~64).
-    check_memory(n * 96, "N = " + std::string(spec) + " nodes");
+    check_memory(n * kNodeBytes, "N = " + std::string(spec) + " nodes");
     nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
   } else {
     nodes.vnodes = vnodes;

@@ -26,10 +26,22 @@ inline constexpr uint64_t kMaxKeys = 10'000'000'000;
 inline constexpr std::size_t kMaxKeyBytes = 65536;
 
 // Refuses work that would not fit in memory before anything is allocated:
-// throws std::invalid_argument ("<what> would need about X GiB but only Y GiB
-// of memory is available") when `bytes` exceeds nine tenths of
+// throws std::invalid_argument ("<what> would need about X GiB, more than 90%
+// of the Y GiB of memory available") when `bytes` exceeds nine tenths of
 // available_memory_bytes(). Does nothing when the available memory is unknown.
 void check_memory(uint64_t bytes, const std::string& what);
+
+// What every lab command holds per node besides the tables, in bytes: the
+// fleet's names (32 B a std::string; names up to 15 characters hold no heap
+// bytes) in the NodeSet and, while the Fleet keeps it, its initial list, and
+// SchemeInfo::check's validate() set of names (about 56 B a name). Set from
+// peak RSS (/usr/bin/time -v) less the 7 MB of an N = 1 run, at N = 10^6 and
+// 10^7 with owners --scheme jump (no table): 118 B a node at both, rounded up
+// by about a fifth for the margin (longer names, allocator slack). When the
+// Fleet stops keeping its initial list for a fleet with no history, the lab
+// holds 32 B a node less and this can come down. parse_nodes refuses a count
+// past it; main.cc adds each command's own per-node bytes.
+inline constexpr uint64_t kNodeBytes = 144;
 
 // The keys a command works on: either the default keys user:1 ... user:K, kept
 // as a count only (their hashes are recomputed where needed, so memory does not

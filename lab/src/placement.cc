@@ -61,13 +61,18 @@ const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel)
   return find_kernel(placement.scheme, kernel.empty() ? default_kernel_name(placement) : kernel);
 }
 
-// A fleet whose table in the profile's scheme holds as many entries as the
-// profile's own table: ketama's continuum points as ring tokens (rounded up
-// to whole tokens per server), Redis's slot table as a Maglev table of 16384
-// slots; the other profiles' tables are their scheme's over the same nodes.
+// A node list whose table in the profile's scheme holds as many entries as
+// the profile's own table: ketama's continuum points as ring tokens (rounded
+// up to whole tokens per server), Redis's slot table as a Maglev table of
+// 16384 slots; the other profiles' tables are their scheme's over as many
+// nodes. The estimates read only N, V and M, so its names are left empty:
+// no name is copied (N empty strings, 32 B each, freed before any table is
+// built).
 NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
-  NodeSet sized = nodes;
-  if (placement.profile == Profile::kRedis) sized.table_size = 16384;
+  NodeSet sized;
+  sized.names.resize(nodes.size());
+  sized.vnodes = nodes.vnodes;
+  sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
   uint64_t total_weight = 0, points = 0;
@@ -85,6 +90,13 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
   sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
   return sized;
+}
+
+// The estimate of kernel (or "reference") over `fleet`.
+uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,
+                            std::string_view kernel) {
+  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(fleet);
+  return kernel_of(placement, kernel).table_bytes(fleet);
 }
 
 }  // namespace
@@ -128,10 +140,10 @@ std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& 
 }
 
 uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel) {
-  const Fleet sized =
-      placement.profile ? Fleet(profile_sized_nodes(placement, fleet.nodes())) : fleet;
-  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(sized);
-  return kernel_of(placement, kernel).table_bytes(sized);
+  // A scheme's estimate reads `fleet` itself: never a copy of it.
+  if (!placement.profile) return scheme_table_bytes(placement, fleet, kernel);
+  return scheme_table_bytes(placement, Fleet(profile_sized_nodes(placement, fleet.nodes())),
+                            kernel);
 }
 
 // ---- Fleet changes ----------------------------------------------------------------
@@ -163,23 +175,31 @@ Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::stri
   check_distinct(add, "--add");
   check_distinct(remove, "--remove");
   const NodeSet& nodes = before.nodes();
-  const auto index = index_of(nodes);
-  std::vector<bool> gone(nodes.size(), false);
-  for (const auto& name : remove) {
-    const auto it = index.find(name);
-    if (it == index.end())
-      throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
-    gone[it->second] = true;
+  {
+    // The index (about 56 B a node) is gone before the copy below.
+    const auto index = index_of(nodes);
+    std::vector<bool> gone(nodes.size(), false);
+    for (const auto& name : remove) {
+      const auto it = index.find(name);
+      if (it == index.end())
+        throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
+      gone[it->second] = true;
+    }
+    if (scheme_info(scheme).removal == Removal::kLastOnly)
+      check_last_only(scheme, nodes, gone, remove.size());
+    for (const auto& name : add)
+      if (index.count(name))
+        throw std::invalid_argument("node '" + name + "' in --add is already in --nodes");
   }
-  if (scheme_info(scheme).removal == Removal::kLastOnly)
-    check_last_only(scheme, nodes, gone, remove.size());
-  for (const auto& name : add)
-    if (index.count(name))
-      throw std::invalid_argument("node '" + name + "' in --add is already in --nodes");
   if (remove.size() == nodes.size())
     throw std::invalid_argument(add.empty() ? "removing every node leaves no node (N = 0)"
                                             : "removing every node leaves no node (N = 0) "
                                               "before the added ones join");
+  // validate()'s limit; the rest of validate(after) holds already: `before`
+  // is valid, the removed names exist, the added ones are distinct, new and
+  // (below) not empty. Not running it spares its set of every name.
+  if (uint64_t{nodes.size()} - remove.size() + add.size() > 0xffffffffu)
+    throw std::invalid_argument("more than 2^32 - 1 nodes cannot be indexed by uint32_t");
   Fleet after = before;
   for (const auto& name : remove) after.leave(name);
   for (const auto& name : add) {
@@ -188,7 +208,6 @@ Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::stri
       throw std::invalid_argument("node " + std::to_string(after.size()) + " has an empty name");
     after.join(name);
   }
-  validate(after.nodes());
   return after;
 }
 
@@ -396,12 +415,20 @@ ShareStats share_stats(std::span<const uint64_t> counts) {
 }
 
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
-  NodeSet out = nodes;
+  NodeSet out;
+  out.vnodes = nodes.vnodes;
+  out.table_size = nodes.table_size;
+  out.names.reserve(nodes.size());
+  for (const auto& name : nodes.names) out.names.push_back(replica_name(name, r));
+  return out;
+}
+
+std::string replica_name(std::string_view name, uint32_t r) {
+  std::string out(name);
   if (r == 0) return out;
   // Built by appending: GCC 12 warns falsely (-Wrestrict) on "@" + to_string().
-  std::string suffix(1, '@');
-  suffix += std::to_string(r);
-  for (auto& name : out.names) name += suffix;
+  out += '@';
+  out += std::to_string(r);
   return out;
 }
 

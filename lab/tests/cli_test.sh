@@ -71,7 +71,12 @@ for scheme in modn ring hrw jump maglev; do
     fail "owners $scheme: kernel '$kernel' is not the registry's default ($defaults)"
   run owners --scheme $scheme --nodes 7 --keys 500 --format json --kernel "${kernel#*/}"
   cmp -s "$tmp/out" "$tmp/default.json" || fail "owners $scheme: default differs from --kernel ${kernel#*/}"
+  # The full name "scheme/kernel" is the same kernel.
+  run owners --scheme $scheme --nodes 7 --keys 500 --format json --kernel "$kernel"
+  cmp -s "$tmp/out" "$tmp/default.json" || fail "owners $scheme: default differs from --kernel $kernel"
 done
+bad "--kernel of another scheme" "is a kernel of scheme jump, not of ring" \
+  owners --scheme ring --nodes 3 --keys 3 --kernel jump/scalar
 
 # ---- owners ----------------------------------------------------------------------
 run owners --scheme ring --nodes 5 --keys 1000 --format csv
@@ -217,7 +222,7 @@ bad "negative V" "vnodes" owners --scheme ring --nodes 3 --keys 3 --vnodes -1
 bad "negative threads" "threads" owners --scheme ring --nodes 3 --keys 3 --threads -1
 bad "negative rings" "rings" balance --scheme hrw --nodes 3 --rings -2
 bad "N beyond uint32" "exceeds the 2^32 - 1" owners --scheme jump --nodes 99999999999 --keys 3
-bad "N that needs more memory than the machine has" "nodes would need about .* GiB" \
+bad "N that needs more memory than the machine has" "nodes would need about .* GiB, more than 90% of the" \
   owners --scheme modn --nodes 4000000000 --keys 3
 bad "ring that needs more memory than the machine has" "would need about .* GiB" \
   balance --scheme ring --nodes 2000000 --vnodes 2000

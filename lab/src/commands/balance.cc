@@ -68,21 +68,24 @@ BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
   BalanceReport r;
   r.rings = rings;
   r.circle = !s.placement.profile && s.scheme == Scheme::kRing;
-  r.nodes = s.nodes.size();
+  r.nodes = s.nodes().size();
   r.keys = keys.size();
-  for (uint32_t i = 0; i < rings; ++i) {
-    r.sets.push_back(replica_nodes(s.nodes, i));
+  r.base = &s.nodes();
+  r.results.push_back(measure_balance(s.placement, s.fleet, keys, s.kernel));
+  for (uint32_t i = 1; i < rings; ++i) {
+    // One replica at a time, dropped once measured: only its counts are kept.
+    const Fleet replica(replica_nodes(s.nodes(), i));
     // Ketama weights follow their servers into the replica ("@r" names).
     Placement placement = s.placement;
     placement.weights.clear();
-    for (uint32_t n = 0; n < s.nodes.size(); ++n) {
-      const auto w = s.placement.weights.find(s.nodes.names[n]);
-      if (w != s.placement.weights.end()) placement.weights[r.sets.back().names[n]] = w->second;
-    }
-    r.results.push_back(measure_balance(placement, r.sets.back(), keys, s.kernel));
-    r.key_stats.push_back(share_stats(std::span<const uint64_t>(r.results.back().node_keys)));
+    for (const auto& [name, weight] : s.placement.weights)
+      placement.weights[replica_name(name, i)] = weight;
+    r.results.push_back(measure_balance(placement, replica, keys, s.kernel));
+  }
+  for (uint32_t i = 0; i < rings; ++i) {
+    r.key_stats.push_back(share_stats(std::span<const uint64_t>(r.results[i].node_keys)));
     if (r.circle)
-      r.circle_stats.push_back(share_stats(std::span<const double>(r.results.back().circle)));
+      r.circle_stats.push_back(share_stats(std::span<const double>(r.results[i].circle)));
   }
   r.key_busiest = spread(r.key_stats, &ShareStats::busiest_over_mean);
   r.key_std = spread(r.key_stats, &ShareStats::std_pct);
@@ -90,7 +93,7 @@ BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
     r.circle_busiest = spread(r.circle_stats, &ShareStats::busiest_over_mean);
     r.circle_std = spread(r.circle_stats, &ShareStats::std_pct);
   }
-  const uint64_t v = r.circle ? s.nodes.vnodes : 0;
+  const uint64_t v = r.circle ? s.nodes().vnodes : 0;
   r.theory_keys = 100.0 * key_share_std_theory(r.nodes, v, r.keys);
   if (r.circle) r.theory_circle = 100.0 * ring_share_std_theory(r.nodes, v);
   if (r.circle && v == 1) r.theory_busiest = ring_busiest_theory_v1(r.nodes);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "chbench/nodes.h"
@@ -30,13 +31,19 @@ struct BalanceReport {
   bool circle = false;  // the ring scheme: circle shares measured
   uint32_t nodes = 0;   // per ring
   uint64_t keys = 0;
-  std::vector<NodeSet> sets;                        // ring r's nodes (replica_nodes(s.nodes, r))
-  std::vector<Balance> results;                     // per ring
-  std::vector<ShareStats> key_stats, circle_stats;  // per ring (circle: ring scheme only)
+  // Ring 0's nodes: the Setup's fleet (the report must not outlive it). Ring
+  // r's names are replica_name(name, r), made when printed: no ring's names
+  // are kept.
+  const NodeSet* base = nullptr;
+  std::vector<Balance> results;                             // per ring
+  std::vector<ShareStats> key_stats, circle_stats;          // per ring (circle: ring scheme only)
   Spread key_busiest, key_std, circle_busiest, circle_std;  // over the rings
   double theory_keys = 0;                                   // key_share_std_theory, % of fair
   double theory_circle = 0;              // ring_share_std_theory, % of fair (ring scheme only)
   std::optional<double> theory_busiest;  // H_N, for the ring at V = 1
+
+  // The name of node i in ring `ring`.
+  std::string name(uint32_t ring, uint32_t i) const { return replica_name(base->names[i], ring); }
 };
 
 // True for a placement that places keys by node position, not by name

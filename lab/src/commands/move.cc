@@ -27,11 +27,8 @@ MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& ke
   if (s.placement.profile == Profile::kKafka && !request.remove.empty())
     throw std::invalid_argument(
         "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
-  MoveReport r;
-  r.keys = &keys;
+  MoveReport r(keys, s.fleet, apply_change(s.scheme, s.fleet, request.add, request.remove));
   r.list = request.list;
-  r.before = Fleet(s.nodes);
-  r.after = apply_change(s.scheme, r.before, request.add, request.remove);
   // Every key may move (mod-N moves almost all): the list must fit as a whole.
   if (r.list)
     check_memory(keys.size() * sizeof(MovedKey),

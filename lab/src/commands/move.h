@@ -35,8 +35,13 @@ struct Flow {
 
 // The result of a move, everything the writers print.
 struct MoveReport {
+  MoveReport(const KeySet& k, const Fleet& b, Fleet a) : keys(&k), before(b), after(std::move(a)) {}
+
   const KeySet* keys = nullptr;  // the keys measured (for the moved-key listing)
-  Fleet before, after;
+  // The Setup's fleet, by reference (the report must not outlive it), and the
+  // fleet after the change (apply_change: a copy, changed).
+  const Fleet& before;
+  Fleet after;
   MoveResult result;
   std::vector<Flow> from_removed;  // one per result.removed, in list order
   std::vector<Flow> to_added;      // one per result.added, in list order
@@ -46,7 +51,7 @@ struct MoveReport {
 };
 
 // Checks the request (a change at all; Kafka only adds partitions; with
-// --list, that every key fits in memory), applies it to s.nodes and measures
+// --list, that every key fits in memory), applies it to s.fleet and measures
 // the move. Throws std::invalid_argument for a refused request, and like
 // apply_change and measure_move.
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys);

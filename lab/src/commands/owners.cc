@@ -20,7 +20,7 @@ std::string hash_value(Profile p, uint64_t h) {
 }
 
 void run_owners(const Setup& s, const KeySet& keys, Writer& writer) {
-  const auto table = make_table(s.placement, s.nodes, s.kernel);
+  const auto table = make_table(s.placement, s.fleet, s.kernel);
   const std::optional<Profile> profile = s.placement.profile;
   writer.owners_begin(s, keys);
   constexpr uint64_t kSlice = uint64_t{1} << 16;
@@ -35,7 +35,7 @@ void run_owners(const Setup& s, const KeySet& keys, Writer& writer) {
       key.clear();
       keys.append_key(first + i, key);
       if (profile) hash = hash_value(*profile, hashes[i]);
-      writer.owner({first + i, key, s.nodes.names[slice[i]], hash});
+      writer.owner({first + i, key, s.nodes().names[slice[i]], hash});
     }
   }
   writer.owners_end();

@@ -20,7 +20,7 @@ std::string scheme_label(const Setup& s, uint32_t vnodes) {
   // Redis's slot table is a Maglev-like table of fixed size: no M to show.
   const bool table_size = s.placement.profile ? s.placement.profile == Profile::kMaglev
                                               : scheme_info(s.scheme).takes(kParamTableSize);
-  if (table_size) label += " (M = " + std::to_string(s.nodes.table_size) + ")";
+  if (table_size) label += " (M = " + std::to_string(s.nodes().table_size) + ")";
   return label;
 }
 

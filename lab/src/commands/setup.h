@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "chbench/fleet.h"
 #include "chbench/nodes.h"
 #include "chbench/scheme.h"
 #include "placement.h"
@@ -17,9 +18,14 @@ struct Setup {
   Scheme scheme{};  // for a profile, the scheme whose kernels it uses
   Placement placement;
   Format format{};
-  NodeSet nodes;            // the fleet the command starts from (V and M included)
+  // The fleet the command starts from (V and M included), made once by moving
+  // the parsed NodeSet in; every command and estimate reads it by reference
+  // (a copy would hold every name again: 32 B/node and more).
+  Fleet fleet;
   std::string kernel;       // as given to make_table ("" = the default)
   std::string kernel_name;  // "scheme/kernel" for reports (kernel_full_name)
+
+  const NodeSet& nodes() const noexcept { return fleet.nodes(); }
 };
 
 // True where --vnodes means something: a scheme that takes kParamVnodes (the

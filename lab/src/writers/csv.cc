@@ -71,7 +71,7 @@ class CsvWriter final : public Writer {
       for (uint32_t i = 0; i < r.nodes; ++i) {
         const uint64_t keys = r.results[ring].node_keys[i];
         b_ += std::to_string(ring) + ',';
-        append_csv(b_, r.sets[ring].names[i]);
+        append_csv(b_, r.name(ring, i));
         b_ += fmt(",%" PRIu64 ",%.9g,", keys, ratio(keys, r.keys));
         if (r.circle) b_ += fmt("%.9g", r.results[ring].circle[i]);
         b_ += '\n';

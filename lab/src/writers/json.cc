@@ -18,7 +18,7 @@ std::string json_string(std::string_view s) {
 
 std::string dump(const json& j) { return j.dump(1, ' ', false, json::error_handler_t::replace); }
 
-json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes.vnodes) : json(nullptr); }
+json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes().vnodes) : json(nullptr); }
 
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
@@ -54,7 +54,7 @@ class JsonWriter final : public Writer {
     column_ = s.placement.profile ? hash_column(*s.placement.profile) : nullptr;
     json head = {{"command", "owners"},        {"scheme", scheme_name(s.scheme)},
                  {"profile", profile_json(s)}, {"vnodes", vnodes_json(s)},
-                 {"kernel", s.kernel_name},    {"nodes", s.nodes.names},
+                 {"kernel", s.kernel_name},    {"nodes", s.nodes().names},
                  {"keys", keys.size()}};
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
@@ -165,8 +165,7 @@ class JsonWriter final : public Writer {
     json nodes = json::array();
     for (uint32_t i = 0; i < r.nodes; ++i) {
       const uint64_t keys = r.results[ring].node_keys[i];
-      json node = {
-          {"name", r.sets[ring].names[i]}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
+      json node = {{"name", r.name(ring, i)}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
       if (r.circle) node["circle_share"] = r.results[ring].circle[i];
       nodes.push_back(node);
     }

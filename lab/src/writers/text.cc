@@ -42,7 +42,7 @@ class TextWriter final : public Writer {
   }
 
   void balance(const Setup& s, const BalanceReport& r) override {
-    b_ += "scheme    " + scheme_label(s, s.nodes.vnodes) + ", kernel " + s.kernel_name + "\n";
+    b_ += "scheme    " + scheme_label(s, s.nodes().vnodes) + ", kernel " + s.kernel_name + "\n";
     b_ += fmt("nodes     %u", r.nodes);
     if (r.rings > 1)
       b_ += fmt(" per ring, %u rings (names suffixed @1 ... @%u)", r.rings, r.rings - 1);
@@ -120,7 +120,7 @@ class TextWriter final : public Writer {
     b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
     b_ += r.circle ? fmt(" %12s\n", "circle share") : "\n";
     for (uint32_t i = 0; i < r.nodes; ++i) {
-      b_ += fmt("%-20s %12" PRIu64 " %12s", s.nodes.names[i].c_str(), b.node_keys[i],
+      b_ += fmt("%-20s %12" PRIu64 " %12s", s.nodes().names[i].c_str(), b.node_keys[i],
                 pct(ratio(b.node_keys[i], r.keys)).c_str());
       b_ += r.circle ? fmt(" %12s\n", pct(b.circle[i]).c_str()) : "\n";
       out_.maybe_flush();
