@@ -15,6 +15,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chbench/fleet.h"
@@ -577,6 +578,19 @@ TEST_CASE("fleet: joins and leaves, with their history", "[fleet]") {
   const Fleet implicit = start;
   CHECK(implicit.nodes().names == start.names);
   CHECK(implicit.history().empty());
+
+  // Without history a fleet holds each name once: initial() is the current
+  // list, and a moved-in NodeSet keeps its storage (no name copied).
+  NodeSet big = chbench::default_nodes(1000);
+  const std::string* storage = big.names.data();
+  Fleet moved(std::move(big));
+  CHECK(moved.nodes().names.data() == storage);
+  CHECK(&moved.initial() == &moved.nodes().names);
+  // The first change keeps the starting names; later ones leave them alone.
+  const std::vector<std::string> before = moved.nodes().names;
+  moved.leave("node-0").join("node-0");
+  CHECK(moved.initial() == before);
+  CHECK(&moved.initial() != &moved.nodes().names);
 }
 
 TEST_CASE("fleet: bad changes are refused and change nothing", "[fleet][errors]") {
