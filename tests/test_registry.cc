@@ -437,6 +437,8 @@ TEST_CASE("registry: every SIMD kernel has a scalar rival of its scheme", "[regi
   }
 }
 
+// What must hold of ranks, and no more: a new kernel takes any free rank
+// (they are spaced by 10) without renumbering other kernels' files.
 TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, never a baseline",
           "[registry]") {
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
@@ -450,10 +452,6 @@ TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, nev
       CHECK(ranks.insert(k->rank).second);
       CHECK(k->rank >= def.rank);
       if (k != &def) CHECK(k->rank > def.rank);
-      // A slow baseline ranks below (after) every kernel a client would pick.
-      if (k->baseline)
-        for (const KernelInfo* other : chbench::kernels_of(s.id))
-          if (!other->baseline) CHECK(k->rank > other->rank);
     }
   }
   // Facts among today's kernels, as measured, that a kernel added later does

@@ -140,8 +140,11 @@ struct KernelInfo {
   // A slow baseline kept for comparison (std::lower_bound), left out where
   // only the kernels a client would pick are timed (family profiles).
   bool baseline;
-  // The scheme's default kernel is the one of lowest rank (the fastest as
-  // measured; see its file). Unique within a scheme.
+  // Where the kernel stands in its scheme by measured speed: lower is faster,
+  // and the lowest is the scheme's default. Unique within a scheme; never
+  // lowest for a baseline. Ranks are spaced by 10 (10, 20, 30, ...) so a new
+  // kernel takes a free value between its neighbours, saying where it stands,
+  // without renumbering other kernels' files.
   int rank;
   const Knob* knob;  // nullptr when the kernel has none
 

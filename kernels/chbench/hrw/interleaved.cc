@@ -58,7 +58,7 @@ constinit const KernelInfo registry::hrw_interleaved{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 3,
+    .rank = 30,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_interleaved, RendezvousInterleaved>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them

@@ -35,7 +35,7 @@ constinit const KernelInfo registry::hrw_scalar{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 2,
+    .rank = 40,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_scalar, RendezvousScalar>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them

@@ -180,7 +180,7 @@ constinit const KernelInfo registry::hrw_simd_keys{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_keys, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,

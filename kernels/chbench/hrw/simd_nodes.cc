@@ -184,7 +184,7 @@ constinit const KernelInfo registry::hrw_simd_nodes{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_nodes, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
