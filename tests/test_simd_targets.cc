@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/jump/jump.h"
 #include "chbench/modn/modn.h"
 #include "chbench/nodes.h"

@@ -2,9 +2,9 @@
 // Name-Based Mappings to Increase Hit Rates", IEEE/ACM ToN 6(1), 1998 (tech.
 // report 1996), section 3. Every node scores the key; the highest score wins.
 // Score and ties are SPEC.md's: w(h, n) = fmix64(h ^ seed_n), lower index wins.
-// The reference (reference.cc) scores node by node; the kernels are
-// hrw/scalar, hrw/simd_nodes and hrw/simd_keys, one file each (the SIMD ones
-// share RendezvousSimd, simd.h).
+// The reference (reference.cc) scores node by node; the kernels are one file
+// each, as kernels.def lists them (the SIMD ones share RendezvousSimd,
+// rendezvous_simd.h).
 #pragma once
 
 #include <cstdint>

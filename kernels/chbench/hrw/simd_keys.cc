@@ -1,5 +1,5 @@
 // hrw/simd_keys: rendezvous with vectors of keys in lanes and a loop over the
-// nodes (RendezvousSimd::owners_across_keys, simd.h), for every Highway
+// nodes (RendezvousSimd::owners_across_keys, rendezvous_simd.h), for every Highway
 // target, and its registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/hrw/simd_keys.cc"
@@ -133,7 +133,7 @@ HWY_AFTER_NAMESPACE();
 #include <memory>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"

@@ -1,5 +1,5 @@
 // hrw/simd_nodes: rendezvous one key at a time with the node seeds in lanes
-// and a max-reduction (RendezvousSimd::owners_across_nodes, simd.h), for
+// and a max-reduction (RendezvousSimd::owners_across_nodes, rendezvous_simd.h), for
 // every Highway target, and its registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/hrw/simd_nodes.cc"
@@ -137,7 +137,7 @@ HWY_AFTER_NAMESPACE();
 #include <memory>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
