@@ -169,6 +169,14 @@ struct KernelInfo {
   // std::invalid_argument if entries is empty or has 2^32 or more entries.
   std::unique_ptr<OwnerTable> (*make_over_table)(std::vector<uint32_t> entries) = nullptr;
 
+  // Rendezvous kernels only (nullptr elsewhere): the kernel over given node
+  // seeds rather than seeds hashed from node names (seeds[n] is node n's,
+  // equal seeds allowed: equal scores, the lower index wins), for seeds no
+  // node list yields (repeated or equal ones). Over rendezvous_seeds(nodes)
+  // it places every key as make(nodes) does. Throws std::invalid_argument if
+  // seeds is empty or has 2^32 or more entries, std::bad_alloc as make.
+  std::unique_ptr<OwnerTable> (*make_over_seeds)(std::span<const uint64_t> seeds) = nullptr;
+
   std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
     return make(fleet, knob_value);
   }

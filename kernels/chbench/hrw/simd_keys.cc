@@ -158,6 +158,7 @@ namespace {
 class SimdKeysTable final : public OwnerTable {
  public:
   explicit SimdKeysTable(const NodeSet& nodes) : simd_(rendezvous_seeds(nodes)) {}
+  explicit SimdKeysTable(std::span<const uint64_t> seeds) : simd_(seeds) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd_.owners_across_keys(h, out);
   }
@@ -185,6 +186,7 @@ constinit const KernelInfo registry::hrw_simd_keys{
     .make = &glue::make_with<registry::hrw_simd_keys, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<SimdKeysTable>,
 };
 
 }  // namespace chbench

@@ -162,6 +162,7 @@ namespace {
 class SimdNodesTable final : public OwnerTable {
  public:
   explicit SimdNodesTable(const NodeSet& nodes) : simd_(rendezvous_seeds(nodes)) {}
+  explicit SimdNodesTable(std::span<const uint64_t> seeds) : simd_(seeds) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd_.owners_across_nodes(h, out);
   }
@@ -189,6 +190,7 @@ constinit const KernelInfo registry::hrw_simd_nodes{
     .make = &glue::make_with<registry::hrw_simd_nodes, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<SimdNodesTable>,
 };
 
 }  // namespace chbench
