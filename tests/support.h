@@ -10,11 +10,15 @@
 #include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +33,59 @@ inline constexpr uint64_t kSeed = 0x6368'6265'6e63'6821ULL;
 
 // Written to output slots past a batch's end; a kernel must leave it alone.
 inline constexpr uint32_t kGuard = 0xdeadbeefu;
+
+// ---- Which kernels the per-kernel tests run ------------------------------------
+
+// The kernels the per-kernel tests iterate, in registry order: every kernel of
+// the registry, or, when the environment variable CHBENCH_TEST_KERNELS is set
+// and not empty, only the kernels it names (a comma list of full names,
+// "ring/bucketed,hrw/scalar"). Tests of the registry's metadata (unique
+// ranks, rivals) iterate chbench::all_kernels() instead. A name no kernel
+// has stops the test executable (exit status 2) with a message naming the
+// variable, the name and the kernels there are.
+inline const std::vector<const chbench::KernelInfo*>& test_kernels() {
+  static const std::vector<const chbench::KernelInfo*> kernels = [] {
+    const auto all = chbench::all_kernels();
+    const char* env = std::getenv("CHBENCH_TEST_KERNELS");
+    if (env == nullptr || *env == '\0')
+      return std::vector<const chbench::KernelInfo*>(all.begin(), all.end());
+    std::vector<const chbench::KernelInfo*> chosen;
+    std::string_view list(env);
+    while (true) {
+      const std::size_t comma = list.find(',');
+      const std::string_view name = list.substr(0, comma);
+      try {
+        const chbench::KernelInfo* k = &chbench::find_kernel(name);
+        if (std::find(chosen.begin(), chosen.end(), k) == chosen.end()) chosen.push_back(k);
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "CHBENCH_TEST_KERNELS='%s': '%.*s': %s\n", env,
+                     static_cast<int>(name.size()), name.data(), e.what());
+        std::exit(2);
+      }
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+    }
+    std::vector<const chbench::KernelInfo*> ordered;  // registry order
+    for (const chbench::KernelInfo* k : all)
+      if (std::find(chosen.begin(), chosen.end(), k) != chosen.end()) ordered.push_back(k);
+    return ordered;
+  }();
+  return kernels;
+}
+
+// The kernels of `scheme` among test_kernels(), in registry order.
+inline std::vector<const chbench::KernelInfo*> test_kernels_of(chbench::Scheme scheme) {
+  std::vector<const chbench::KernelInfo*> out;
+  for (const chbench::KernelInfo* k : test_kernels())
+    if (k->scheme == scheme) out.push_back(k);
+  return out;
+}
+
+// True when test_kernels() is the whole registry (CHBENCH_TEST_KERNELS unset):
+// checks that count over every kernel hold only then.
+inline bool testing_every_kernel() {
+  return test_kernels().size() == chbench::all_kernels().size();
+}
 
 // ---- An independent model of SPEC.md ----------------------------------------
 

@@ -10,6 +10,7 @@
 #include "chbench/nodes.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
+#include "support.h"
 
 using Catch::Matchers::Contains;
 using chbench::NodeSet;
@@ -70,7 +71,7 @@ TEST_CASE("default_nodes names node-0 ... node-(n-1) and rejects n = 0 or V = 0"
 TEST_CASE("every kernel and every reference refuses a bad node list", "[registry][errors]") {
   for (const auto& bad : bad_node_sets()) {
     INFO(bad.what);
-    for (const chbench::KernelInfo* k : chbench::all_kernels()) {
+    for (const chbench::KernelInfo* k : chbench_test::test_kernels()) {
       INFO(k->full_name());
       CHECK_THROWS_AS(k->build(bad.nodes), std::invalid_argument);
       CHECK_THROWS_AS(k->scheme_info().check(bad.nodes), std::invalid_argument);
@@ -81,7 +82,7 @@ TEST_CASE("every kernel and every reference refuses a bad node list", "[registry
     }
   }
   // The empty node set, as the issue names it.
-  for (const chbench::KernelInfo* k : chbench::all_kernels()) {
+  for (const chbench::KernelInfo* k : chbench_test::test_kernels()) {
     INFO(k->full_name());
     CHECK_THROWS_AS(k->build(NodeSet{}), std::invalid_argument);
   }
@@ -93,7 +94,7 @@ TEST_CASE("a ring of more than 2^32 - 1 tokens is refused before it is built", "
   CHECK_NOTHROW(chbench::validate(nodes));
   CHECK_THROWS_AS(chbench::ring_entries(nodes), std::length_error);
   CHECK_THROWS_AS(chbench::build_reference(chbench::Scheme::kRing, nodes), std::length_error);
-  for (const auto* k : chbench::kernels_of(chbench::Scheme::kRing)) {
+  for (const auto* k : chbench_test::test_kernels_of(chbench::Scheme::kRing)) {
     INFO(k->full_name());
     CHECK_THROWS_AS(k->build(nodes), std::length_error);
   }

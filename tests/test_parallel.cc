@@ -40,7 +40,7 @@ TEST_CASE("ThreadTeam gives every kernel's plain owners with 1 and 2 threads", "
   for (unsigned threads : {1u, 2u}) {
     chbench::ThreadTeam team(threads);
     CHECK(team.requested() == threads);
-    for (const chbench::KernelInfo* kernel : chbench::all_kernels()) {
+    for (const chbench::KernelInfo* kernel : chbench_test::test_kernels()) {
       INFO(threads << " threads, kernel " << kernel->full_name());
       const auto table = kernel->build(nodes);
       const auto plain = chbench_test::owners_of(*table, keys);

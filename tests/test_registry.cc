@@ -15,10 +15,12 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "chbench/fleet.h"
 #include "chbench/hash.h"
+#include "chbench/hrw/hrw.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/nodes.h"
@@ -315,7 +317,7 @@ TEST_CASE("registry: memory estimates bound what the built tables hold", "[regis
       INFO("reference of " << s.name);
       CHECK(s.reference_bytes(nodes) >= s.reference(nodes)->memory_bytes());
     }
-    for (const KernelInfo* k : chbench::all_kernels()) {
+    for (const KernelInfo* k : chbench_test::test_kernels()) {
       const uint64_t estimate = k->table_bytes(nodes);
       const std::size_t held = k->build(nodes)->memory_bytes();
       INFO("kernel " << k->full_name() << ": estimate " << estimate << " B, table " << held
@@ -341,6 +343,8 @@ TEST_CASE("registry: kernels are grouped by scheme and found by name", "[registr
     CHECK(k->table_bytes != nullptr);
     // Rings of given tokens exist for the ring only.
     CHECK((k->make_over_ring != nullptr) == (k->scheme == Scheme::kRing));
+    // Chosen node seeds exist for rendezvous only.
+    CHECK((k->make_over_seeds != nullptr) == (k->scheme == Scheme::kRendezvous));
     CHECK(&k->scheme_info() == &chbench::scheme_info(k->scheme));
     CHECK(k->full_name() ==
           std::string(chbench::scheme_name(k->scheme)) + "/" + std::string(k->name));
@@ -436,6 +440,8 @@ TEST_CASE("registry: every SIMD kernel has a scalar rival of its scheme", "[regi
   }
 }
 
+// What must hold of ranks, and no more: a new kernel takes any free rank
+// (they are spaced by 10) without renumbering other kernels' files.
 TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, never a baseline",
           "[registry]") {
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
@@ -449,10 +455,6 @@ TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, nev
       CHECK(ranks.insert(k->rank).second);
       CHECK(k->rank >= def.rank);
       if (k != &def) CHECK(k->rank > def.rank);
-      // A slow baseline ranks below (after) every kernel a client would pick.
-      if (k->baseline)
-        for (const KernelInfo* other : chbench::kernels_of(s.id))
-          if (!other->baseline) CHECK(k->rank > other->rank);
     }
   }
   // Facts among today's kernels, as measured, that a kernel added later does
@@ -469,6 +471,31 @@ TEST_CASE("registry: ranks are unique per scheme, the lowest is the default, nev
   CHECK_FALSE(chbench::find_kernel("ring/eytzinger").baseline);
 }
 
+TEST_CASE("registry: every rendezvous kernel over a node list's seeds places keys as from it",
+          "[registry][hrw]") {
+  // make_over_seeds is how the tests and the fuzzer reach seeds no node list
+  // yields (repeated, equal); over rendezvous_seeds(nodes) it must be the
+  // kernel make(nodes) builds.
+  std::mt19937_64 rng(kSeed + 83);
+  std::size_t kernels = 0;
+  for (const KernelInfo* k : chbench::kernels_of(Scheme::kRendezvous)) {
+    INFO("kernel " << k->full_name());
+    REQUIRE(k->make_over_seeds != nullptr);
+    ++kernels;
+    for (uint32_t n : {1u, 2u, 7u, 130u, 513u}) {
+      INFO("N = " << n);
+      const NodeSet nodes = chbench::default_nodes(n);
+      const auto keys = keys_for(nodes, 2000, rng);
+      const auto seeds = chbench::rendezvous_seeds(nodes);
+      const auto want = owners_of(*k->build(nodes), keys);
+      CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->make_over_seeds(seeds), keys)) ==
+            "");
+    }
+    CHECK_THROWS_AS(k->make_over_seeds(std::span<const uint64_t>()), std::invalid_argument);
+  }
+  CHECK(kernels >= 1);
+}
+
 TEST_CASE("registry: knobs refuse values outside their range, and every sweep value works",
           "[registry][knob]") {
   std::mt19937_64 rng(kSeed + 81);
@@ -476,7 +503,7 @@ TEST_CASE("registry: knobs refuse values outside their range, and every sweep va
   const auto keys = keys_for(nodes, 2000, rng);
   const auto ring = chbench::SortedRing<uint64_t>::from_entries(chbench::ring_entries(nodes));
   std::size_t knobs = 0;
-  for (const KernelInfo* k : chbench::all_kernels()) {
+  for (const KernelInfo* k : chbench_test::test_kernels()) {
     INFO("kernel " << k->full_name());
     const auto want = owners_of(*chbench::build_reference(k->scheme, nodes), keys);
     const auto works = [&](unsigned value) {
@@ -523,7 +550,8 @@ TEST_CASE("registry: knobs refuse values outside their range, and every sweep va
     CHECK_THROWS_WITH(k->build(nodes, knob.max + 1), Contains(std::string(knob.name)));
     CHECK_THROWS_WITH(k->build(nodes, knob.max + 1), Contains(std::to_string(knob.max)));
   }
-  CHECK(knobs >= 2);  // the S-tree's lockstep group and the bucket index's prefetch distance
+  if (chbench_test::testing_every_kernel())
+    CHECK(knobs >= 2);  // the S-tree's lockstep group and the bucket index's prefetch distance
 }
 
 // ---- fleets ----------------------------------------------------------------------
@@ -577,6 +605,19 @@ TEST_CASE("fleet: joins and leaves, with their history", "[fleet]") {
   const Fleet implicit = start;
   CHECK(implicit.nodes().names == start.names);
   CHECK(implicit.history().empty());
+
+  // Without history a fleet holds each name once: initial() is the current
+  // list, and a moved-in NodeSet keeps its storage (no name copied).
+  NodeSet big = chbench::default_nodes(1000);
+  const std::string* storage = big.names.data();
+  Fleet moved(std::move(big));
+  CHECK(moved.nodes().names.data() == storage);
+  CHECK(&moved.initial() == &moved.nodes().names);
+  // The first change keeps the starting names; later ones leave them alone.
+  const std::vector<std::string> before = moved.nodes().names;
+  moved.leave("node-0").join("node-0");
+  CHECK(moved.initial() == before);
+  CHECK(&moved.initial() != &moved.nodes().names);
 }
 
 TEST_CASE("fleet: bad changes are refused and change nothing", "[fleet][errors]") {
@@ -623,7 +664,7 @@ TEST_CASE("fleet: every kernel built from a changed fleet matches the reference 
     const auto want = owners_of(*s.reference(fleet), keys);
     if (history_free.count(s.id))
       CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*s.reference(fresh), keys)) == "");
-    for (const KernelInfo* k : chbench::kernels_of(s.id)) {
+    for (const KernelInfo* k : chbench_test::test_kernels_of(s.id)) {
       INFO("kernel " << k->full_name());
       CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->build(fleet), keys)) == "");
       if (history_free.count(s.id)) CHECK(k->table_bytes(fleet) == k->table_bytes(fresh));

@@ -1,5 +1,5 @@
 // Every kernel of every scheme against its scheme's reference (the loop runs
-// over chbench::all_kernels(), so a new kernel is checked without naming it),
+// over chbench_test::test_kernels(), so a new kernel is checked without naming it),
 // and the references against SPEC.md: an independent model built here from
 // XXH3 and the spec's formulas, hand-computed owners, and literal values.
 #include <xxhash.h>
@@ -71,11 +71,11 @@ std::span<const uint64_t> keys_for(Scheme scheme, const NodeSet& nodes,
   return keys.first(std::min(keys.size(), limit));
 }
 
-// Compares every kernel of all_kernels() with its scheme's reference on `keys`
+// Compares every kernel of test_kernels() with its scheme's reference on `keys`
 // (a prefix of them for rendezvous), and adds the keys compared to `counts`.
 void compare_all_kernels(const NodeSet& nodes, std::span<const uint64_t> keys, Counts& counts) {
   std::map<Scheme, std::vector<uint32_t>> expected;
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     const auto use = keys_for(kernel->scheme, nodes, keys);
     if (!expected.count(kernel->scheme))
       expected[kernel->scheme] = owners_of(*chbench::build_reference(kernel->scheme, nodes), use);
@@ -130,7 +130,7 @@ TEST_CASE("every kernel matches its reference on random node sets", "[schemes][r
   }
 
   // At least a million keys per kernel over the run.
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     INFO("kernel " << kernel->full_name());
     CHECK(counts[kernel->full_name()] >= kMillion);
   }
@@ -157,7 +157,7 @@ TEST_CASE("every kernel matches its reference on the default keys", "[schemes][r
     INFO("default keys user:1 ... user:" << kMillion << ", N = " << n << ", V = " << v);
     compare_all_kernels(chbench::default_nodes(n, v), keys, counts);
   }
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     INFO("kernel " << kernel->full_name());
     CHECK(counts[kernel->full_name()] >= kMillion);
   }
@@ -176,7 +176,7 @@ TEST_CASE("with one node every kernel answers 0", "[schemes][reference]") {
         CHECK(first_mismatch<uint64_t>(keys, zeros,
                                        owners_of(*chbench::build_reference(s, nodes), keys)) == "");
       }
-      for (const KernelInfo* kernel : chbench::all_kernels()) {
+      for (const KernelInfo* kernel : chbench_test::test_kernels()) {
         INFO("kernel " << kernel->full_name());
         CHECK(first_mismatch<uint64_t>(keys, zeros, owners_of(*kernel->build(nodes), keys)) == "");
       }
@@ -187,7 +187,7 @@ TEST_CASE("with one node every kernel answers 0", "[schemes][reference]") {
 TEST_CASE("every kernel accepts an empty batch", "[schemes]") {
   const NodeSet nodes = chbench::default_nodes(5, 3);
   std::vector<uint32_t> out = {kGuard};
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     INFO("kernel " << kernel->full_name());
     kernel->build(nodes)->owners({}, std::span<uint32_t>(out).first(0));
     CHECK(out[0] == kGuard);
@@ -243,7 +243,7 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
                    << ", scheme " << chbench::scheme_name(s));
       CHECK(first_mismatch<uint64_t>(keys, want,
                                      owners_of(*chbench::build_reference(s, nodes), keys)) == "");
-      for (const auto* kernel : chbench::kernels_of(s)) {
+      for (const auto* kernel : chbench_test::test_kernels_of(s)) {
         INFO("kernel " << kernel->full_name());
         CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*kernel->build(nodes), keys)) == "");
       }
@@ -277,7 +277,7 @@ TEST_CASE("literal owners of the default keys user:1 ... user:12", "[schemes][sp
     INFO("N = " << g.n << ", V = " << g.v << ", scheme " << chbench::scheme_name(g.scheme));
     const NodeSet nodes = chbench::default_nodes(g.n, g.v);
     CHECK(owners_of(*chbench::build_reference(g.scheme, nodes), keys) == g.owners);
-    for (const auto* kernel : chbench::kernels_of(g.scheme)) {
+    for (const auto* kernel : chbench_test::test_kernels_of(g.scheme)) {
       INFO("kernel " << kernel->full_name());
       CHECK(owners_of(*kernel->build(nodes), keys) == g.owners);
     }
@@ -306,7 +306,7 @@ TEST_CASE("mod-N is h % N", "[schemes][spec]") {
     const NodeSet nodes = chbench::default_nodes(row.n);
     const std::vector<uint64_t> key = {row.h};
     CHECK(owners_of(*chbench::build_reference(Scheme::kModN, nodes), key)[0] == row.owner);
-    for (const auto* kernel : chbench::kernels_of(Scheme::kModN)) {
+    for (const auto* kernel : chbench_test::test_kernels_of(Scheme::kModN)) {
       INFO("kernel " << kernel->full_name());
       CHECK(owners_of(*kernel->build(nodes), key)[0] == row.owner);
     }
@@ -344,7 +344,7 @@ TEST_CASE("rendezvous on three nodes, scores computed by hand", "[schemes][spec]
   CHECK(first_mismatch<uint64_t>(
             keys, want, owners_of(*chbench::build_reference(Scheme::kRendezvous, nodes), keys)) ==
         "");
-  for (const auto* kernel : chbench::kernels_of(Scheme::kRendezvous)) {
+  for (const auto* kernel : chbench_test::test_kernels_of(Scheme::kRendezvous)) {
     INFO("kernel " << kernel->full_name());
     CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*kernel->build(nodes), keys)) == "");
   }
@@ -369,7 +369,7 @@ TEST_CASE("rendezvous: equal scores go to the lower index", "[schemes][spec][hrw
 }
 
 TEST_CASE("ring kernels report memory proportional to their tokens", "[schemes][ring][memory]") {
-  for (const KernelInfo* kernel : chbench::kernels_of(Scheme::kRing)) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels_of(Scheme::kRing)) {
     INFO("kernel " << kernel->full_name());
     for (uint32_t v : {1u, 10u, 100u, 1000u}) {
       const NodeSet nodes = chbench::default_nodes(100, v);
@@ -410,7 +410,7 @@ TEST_CASE("every ring kernel on clustered tokens, built over a given ring", "[sc
         keys.push_back(chbench::into_cluster(h, window));
       chbench_test::append_random(keys, 2'000, rng);
       const auto want = owners_of(*reference, keys);
-      for (const auto* kernel : chbench::kernels_of(Scheme::kRing)) {
+      for (const auto* kernel : chbench_test::test_kernels_of(Scheme::kRing)) {
         // The kernel's default, and for a kernel with a knob (keys in flight)
         // its extremes and two values between.
         std::vector<unsigned> knobs = {0};

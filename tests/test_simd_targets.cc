@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/jump/jump.h"
 #include "chbench/modn/modn.h"
 #include "chbench/nodes.h"
@@ -93,7 +93,7 @@ std::vector<uint32_t> in_pieces(std::span<const uint64_t> keys, const Run& run) 
 // Every registry kernel against its scheme's reference: one batch, then pieces.
 void compare_registry(const NodeSet& nodes, std::span<const uint64_t> keys) {
   std::map<Scheme, std::vector<uint32_t>> expected;
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     if (!expected.count(kernel->scheme))
       expected[kernel->scheme] =
           chbench_test::owners_of(*chbench::build_reference(kernel->scheme, nodes), keys);
@@ -143,14 +143,16 @@ void check_rendezvous(std::span<const uint64_t> seeds, std::span<const uint64_t>
   std::vector<uint32_t> want(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     want[i] = chbench_test::model_hrw_owner(seed_list, keys[i]);
-  const chbench::simd::RendezvousSimd hrw(seeds);
   INFO("N = " << seeds.size());
-  CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
-                                   hrw.owners_across_nodes(in, out);
-                                 })) == "");
-  CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
-                                   hrw.owners_across_keys(in, out);
-                                 })) == "");
+  // Every kernel that takes chosen seeds (KernelInfo::make_over_seeds).
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
+    if (kernel->make_over_seeds == nullptr) continue;
+    INFO("kernel " << kernel->full_name());
+    const auto table = kernel->make_over_seeds(seeds);
+    CHECK(first_mismatch<uint64_t>(keys, want, in_pieces(keys, [&](auto in, auto out) {
+                                     table->owners(in, out);
+                                   })) == "");
+  }
 }
 
 // The knob values a ring kernel is built with on ring number `index`: its
@@ -173,7 +175,7 @@ void check_ring(std::vector<RingEntry<uint64_t>> entries, std::span<const uint64
     want[i] = chbench::ring_reference_owner<uint64_t>(entries, keys[i]);
   const auto ring = SortedRing<uint64_t>::from_entries(entries);
   INFO(entries.size() << " entries, " << ring.tokens.size() << " distinct tokens");
-  for (const KernelInfo* kernel : chbench::kernels_of(Scheme::kRing)) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels_of(Scheme::kRing)) {
     for (unsigned knob : knobs_for(*kernel, index)) {
       INFO("kernel " << kernel->full_name() << ", knob " << knob);
       const auto table = kernel->make_over_ring(ring, knob);
@@ -238,7 +240,7 @@ void check_current_target(std::mt19937_64& rng) {
   {
     INFO("registry, empty batch");
     std::vector<uint32_t> out = {kGuard};
-    for (const KernelInfo* kernel : chbench::all_kernels()) {
+    for (const KernelInfo* kernel : chbench_test::test_kernels()) {
       kernel->build(chbench::default_nodes(3, 2))->owners({}, std::span<uint32_t>(out).first(0));
       CHECK(out[0] == kGuard);
     }
@@ -457,7 +459,7 @@ TEST_CASE("ForcedTarget forces each runnable target and restores dispatch", "[si
 }
 
 TEST_CASE("the SIMD kernels and their building blocks reject bad input", "[simd]") {
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     if (!kernel->simd) continue;
     INFO("kernel " << kernel->full_name());
     CHECK_THROWS_AS(kernel->build(NodeSet{}), std::invalid_argument);
@@ -494,7 +496,7 @@ TEST_CASE("every SIMD kernel keeps to its spans at every batch length, on every 
   const NodeSet nodes = chbench::default_nodes(37, 5);
   std::vector<uint64_t> pool = adversarial_keys(nodes, 200, rng);
   pool.resize(129);
-  for (const KernelInfo* kernel : chbench::all_kernels()) {
+  for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     if (!kernel->simd) continue;
     INFO("kernel " << kernel->full_name());
     const auto reference = chbench::build_reference(kernel->scheme, nodes);

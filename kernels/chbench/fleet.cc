@@ -6,7 +6,11 @@
 
 namespace chbench {
 
-Fleet::Fleet(NodeSet nodes) : nodes_(std::move(nodes)), initial_(nodes_.names) {}
+Fleet::Fleet(NodeSet nodes) : nodes_(std::move(nodes)) {}
+
+void Fleet::keep_initial() {
+  if (history_.empty()) initial_ = nodes_.names;
+}
 
 std::vector<std::string> Fleet::removed() const {
   std::vector<std::string> out;
@@ -25,6 +29,7 @@ Fleet& Fleet::join(std::string name) {
   auto& names = nodes_.names;
   if (std::find(names.begin(), names.end(), name) != names.end())
     throw std::invalid_argument("node '" + name + "' is already in the fleet");
+  keep_initial();
   names.push_back(name);
   history_.push_back({FleetChange::Kind::kJoin, std::move(name)});
   return *this;
@@ -40,6 +45,7 @@ Fleet& Fleet::leave(std::string_view name) {
                                 "' is the last one; a fleet keeps at least one node");
   // `name` may view the very string erased here (leave(nodes().names[i])):
   // keep the node's own name before the erase moves or frees it.
+  keep_initial();
   std::string gone = std::move(*it);
   names.erase(it);
   history_.push_back({FleetChange::Kind::kLeave, std::move(gone)});

@@ -34,14 +34,19 @@ class Fleet {
  public:
   Fleet() = default;
   // Implicit: a NodeSet is a fleet that never changed. Does not validate
-  // (schemes do, when built).
+  // (schemes do, when built). Takes the NodeSet by value and moves it in:
+  // `Fleet(std::move(nodes))` copies no name, and a fleet without history
+  // holds each name once.
   Fleet(NodeSet nodes);  // NOLINT(google-explicit-constructor)
 
   // The nodes in service now, with V and M.
   const NodeSet& nodes() const noexcept { return nodes_; }
   uint32_t size() const noexcept { return nodes_.size(); }
-  // The node names the fleet started from, before any change.
-  const std::vector<std::string>& initial() const noexcept { return initial_; }
+  // The node names the fleet started from, before any change (the current
+  // names while the history is empty).
+  const std::vector<std::string>& initial() const noexcept {
+    return history_.empty() ? nodes_.names : initial_;
+  }
   // Every change applied, oldest first.
   std::span<const FleetChange> history() const noexcept { return history_; }
   // The nodes that left and have not joined again, in the order they left.
@@ -57,8 +62,12 @@ class Fleet {
   Fleet& apply(const FleetChange& change);
 
  private:
+  // Keeps the starting names in initial_ before the first change; a fleet
+  // without history leaves initial_ empty (initial() is nodes_.names).
+  void keep_initial();
+
   NodeSet nodes_;
-  std::vector<std::string> initial_;
+  std::vector<std::string> initial_;  // filled by the first join or leave
   std::vector<FleetChange> history_;
 };
 

@@ -69,4 +69,12 @@ std::unique_ptr<OwnerTable> make_with(const Fleet& f, unsigned knob) {
   return Build(f.nodes());
 }
 
+// KernelInfo::make_over_seeds of a rendezvous kernel whose table class is
+// constructed from the seeds (std::span<const uint64_t>; it throws as
+// make_over_seeds says).
+template <class Table>
+std::unique_ptr<OwnerTable> make_over_seeds(std::span<const uint64_t> seeds) {
+  return std::make_unique<Table>(seeds);
+}
+
 }  // namespace chbench::glue

@@ -140,8 +140,11 @@ struct KernelInfo {
   // A slow baseline kept for comparison (std::lower_bound), left out where
   // only the kernels a client would pick are timed (family profiles).
   bool baseline;
-  // The scheme's default kernel is the one of lowest rank (the fastest as
-  // measured; see its file). Unique within a scheme.
+  // Where the kernel stands in its scheme by measured speed: lower is faster,
+  // and the lowest is the scheme's default. Unique within a scheme; never
+  // lowest for a baseline. Ranks are spaced by 10 (10, 20, 30, ...) so a new
+  // kernel takes a free value between its neighbours, saying where it stands,
+  // without renumbering other kernels' files.
   int rank;
   const Knob* knob;  // nullptr when the kernel has none
 
@@ -165,6 +168,14 @@ struct KernelInfo {
   // the scheme itself (Redis Cluster's slot table). Throws
   // std::invalid_argument if entries is empty or has 2^32 or more entries.
   std::unique_ptr<OwnerTable> (*make_over_table)(std::vector<uint32_t> entries) = nullptr;
+
+  // Rendezvous kernels only (nullptr elsewhere): the kernel over given node
+  // seeds rather than seeds hashed from node names (seeds[n] is node n's,
+  // equal seeds allowed: equal scores, the lower index wins), for seeds no
+  // node list yields (repeated or equal ones). Over rendezvous_seeds(nodes)
+  // it places every key as make(nodes) does. Throws std::invalid_argument if
+  // seeds is empty or has 2^32 or more entries, std::bad_alloc as make.
+  std::unique_ptr<OwnerTable> (*make_over_seeds)(std::span<const uint64_t> seeds) = nullptr;
 
   std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
     return make(fleet, knob_value);

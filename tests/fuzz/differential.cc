@@ -1,6 +1,6 @@
 // Differential fuzzer (libFuzzer): every kernel against its scheme's reference.
 //
-// Each input is decoded (with LLVM's FuzzedDataProvider) into one of four
+// Each input is decoded (with LLVM's FuzzedDataProvider) into one of five
 // cases, then run on one Highway target, also decoded: the best one
 // (dispatch as usual) or any single target this build and CPU can run,
 // forced with simd::ForcedTarget, the SCALAR/EMU128 fallback included.
@@ -26,7 +26,8 @@
 //              the registry built over it (KernelInfo::make_over_ring), knobs
 //              from the input as above, against ring_reference_owner().
 //   seeds      rendezvous over node seeds taken from the input (equal seeds,
-//              so equal scores at any lane), both SIMD kernels against
+//              so equal scores at any lane): every registry kernel built
+//              over them (KernelInfo::make_over_seeds) against
 //              rendezvous_owner().
 //   profiles   a production profile (ketama with weights, Redis Cluster,
 //              Kafka, Cassandra, Maglev; docs/profiles.md) over a decoded
@@ -65,7 +66,6 @@
 #include <vector>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
 #include "chbench/jump/jump.h"
 #include "chbench/modn/modn.h"
 #include "chbench/nodes.h"
@@ -450,13 +450,14 @@ void run_seeds(FuzzedDataProvider& in, Context& c) {
   Owners want(batch.keys.size());
   for (std::size_t i = 0; i < want.size(); ++i)
     want[i] = chbench::rendezvous_owner(batch.keys[i], seeds);
-  const chbench::simd::RendezvousSimd hrw(seeds);
-  check(
-      c, "RendezvousSimd::owners_across_nodes",
-      [&](auto k, auto o) { hrw.owners_across_nodes(k, o); }, batch, want);
-  check(
-      c, "RendezvousSimd::owners_across_keys",
-      [&](auto k, auto o) { hrw.owners_across_keys(k, o); }, batch, want);
+  // Every kernel that takes chosen seeds (KernelInfo::make_over_seeds: the
+  // rendezvous ones, a kernel added later included).
+  for (const chbench::KernelInfo* kernel : chbench::all_kernels()) {
+    if (kernel->make_over_seeds == nullptr) continue;
+    const auto table = kernel->make_over_seeds(seeds);
+    const Lookup lookup = [&](auto keys, auto out) { table->owners(keys, out); };
+    check(c, kernel->full_name(), lookup, batch, want, table.get());
+  }
 }
 
 // ---- production profiles ----------------------------------------------------------

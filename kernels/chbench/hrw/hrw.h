@@ -2,13 +2,14 @@
 // Name-Based Mappings to Increase Hit Rates", IEEE/ACM ToN 6(1), 1998 (tech.
 // report 1996), section 3. Every node scores the key; the highest score wins.
 // Score and ties are SPEC.md's: w(h, n) = fmix64(h ^ seed_n), lower index wins.
-// The reference (reference.cc) scores node by node; the kernels are
-// hrw/scalar, hrw/simd_nodes and hrw/simd_keys, one file each (the SIMD ones
-// share RendezvousSimd, simd.h).
+// The reference (reference.cc) scores node by node; the kernels are one file
+// each, as kernels.def lists them (the SIMD ones share RendezvousSimd,
+// rendezvous_simd.h).
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "chbench/hash.h"
@@ -19,6 +20,15 @@ namespace chbench {
 // Node seeds s_n = XXH3_64bits(name_n), in node order. Throws
 // std::invalid_argument on an invalid node list.
 std::vector<uint64_t> rendezvous_seeds(const NodeSet& nodes);
+
+// A copy of chosen seeds for a kernel made over them
+// (KernelInfo::make_over_seeds). Throws std::invalid_argument if seeds is
+// empty or has 2^32 or more entries (owners are 32-bit node indices).
+inline std::vector<uint64_t> chosen_seeds(std::span<const uint64_t> seeds) {
+  if (seeds.empty() || seeds.size() > UINT32_MAX)
+    throw std::invalid_argument("rendezvous needs 1 to 2^32 - 1 node seeds");
+  return {seeds.begin(), seeds.end()};
+}
 
 // SPEC.md's score of key hash h at a node with seed s.
 constexpr uint64_t rendezvous_score(uint64_t h, uint64_t seed) noexcept { return fmix64(h ^ seed); }

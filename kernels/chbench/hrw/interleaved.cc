@@ -23,6 +23,7 @@ namespace {
 class RendezvousInterleaved final : public OwnerTable {
  public:
   explicit RendezvousInterleaved(const NodeSet& nodes) : seeds_(rendezvous_seeds(nodes)) {}
+  explicit RendezvousInterleaved(std::span<const uint64_t> seeds) : seeds_(chosen_seeds(seeds)) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     std::size_t i = 0;
     for (; i + 4 <= h.size(); i += 4) four_owners(&h[i], &out[i]);
@@ -58,11 +59,12 @@ constinit const KernelInfo registry::hrw_interleaved{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 3,
+    .rank = 30,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_interleaved, RendezvousInterleaved>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<RendezvousInterleaved>,
 };
 
 }  // namespace chbench

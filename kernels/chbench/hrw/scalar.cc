@@ -17,6 +17,7 @@ namespace {
 class RendezvousScalar final : public OwnerTable {
  public:
   explicit RendezvousScalar(const NodeSet& nodes) : seeds_(rendezvous_seeds(nodes)) {}
+  explicit RendezvousScalar(std::span<const uint64_t> seeds) : seeds_(chosen_seeds(seeds)) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = rendezvous_owner(h[i], seeds_);
   }
@@ -35,11 +36,12 @@ constinit const KernelInfo registry::hrw_scalar{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 2,
+    .rank = 40,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_scalar, RendezvousScalar>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<RendezvousScalar>,
 };
 
 }  // namespace chbench

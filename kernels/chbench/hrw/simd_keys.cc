@@ -1,5 +1,5 @@
 // hrw/simd_keys: rendezvous with vectors of keys in lanes and a loop over the
-// nodes (RendezvousSimd::owners_across_keys, simd.h), for every Highway
+// nodes (RendezvousSimd::owners_across_keys, rendezvous_simd.h), for every Highway
 // target, and its registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/hrw/simd_keys.cc"
@@ -133,7 +133,7 @@ HWY_AFTER_NAMESPACE();
 #include <memory>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
@@ -158,6 +158,7 @@ namespace {
 class SimdKeysTable final : public OwnerTable {
  public:
   explicit SimdKeysTable(const NodeSet& nodes) : simd_(rendezvous_seeds(nodes)) {}
+  explicit SimdKeysTable(std::span<const uint64_t> seeds) : simd_(seeds) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd_.owners_across_keys(h, out);
   }
@@ -180,11 +181,12 @@ constinit const KernelInfo registry::hrw_simd_keys{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_keys, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<SimdKeysTable>,
 };
 
 }  // namespace chbench

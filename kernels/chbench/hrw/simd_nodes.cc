@@ -1,5 +1,5 @@
 // hrw/simd_nodes: rendezvous one key at a time with the node seeds in lanes
-// and a max-reduction (RendezvousSimd::owners_across_nodes, simd.h), for
+// and a max-reduction (RendezvousSimd::owners_across_nodes, rendezvous_simd.h), for
 // every Highway target, and its registry entry.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/hrw/simd_nodes.cc"
@@ -137,7 +137,7 @@ HWY_AFTER_NAMESPACE();
 #include <memory>
 
 #include "chbench/hrw/hrw.h"
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
@@ -162,6 +162,7 @@ namespace {
 class SimdNodesTable final : public OwnerTable {
  public:
   explicit SimdNodesTable(const NodeSet& nodes) : simd_(rendezvous_seeds(nodes)) {}
+  explicit SimdNodesTable(std::span<const uint64_t> seeds) : simd_(seeds) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd_.owners_across_nodes(h, out);
   }
@@ -184,11 +185,12 @@ constinit const KernelInfo registry::hrw_simd_nodes{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_nodes, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
+    .make_over_seeds = &glue::make_over_seeds<SimdNodesTable>,
 };
 
 }  // namespace chbench

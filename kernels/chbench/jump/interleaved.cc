@@ -43,7 +43,7 @@ constinit const KernelInfo registry::jump_interleaved{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = nullptr,
     .make = &glue::make_plain<registry::jump_interleaved, JumpInterleaved>,
     .table_bytes = &glue::no_bytes,

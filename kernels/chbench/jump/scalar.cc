@@ -33,7 +33,7 @@ constinit const KernelInfo registry::jump_scalar{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 2,
+    .rank = 30,
     .knob = nullptr,
     .make = &glue::make_plain<registry::jump_scalar, JumpScalar>,
     .table_bytes = &glue::no_bytes,

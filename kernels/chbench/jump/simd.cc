@@ -136,7 +136,7 @@ constinit const KernelInfo registry::jump_simd{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::jump_simd, build_jump_simd>,
     .table_bytes = &glue::no_bytes,

@@ -24,7 +24,7 @@ constinit const KernelInfo registry::maglev_scalar{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = nullptr,
     .make = &glue::make_with<registry::maglev_scalar, build_maglev_scalar>,
     .table_bytes =

@@ -127,7 +127,7 @@ constinit const KernelInfo registry::maglev_simd{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::maglev_simd, build_maglev_simd>,
     .table_bytes =

@@ -37,7 +37,7 @@ constinit const KernelInfo registry::modn_scalar{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = nullptr,
     .make = &glue::make_plain<registry::modn_scalar, ModNScalar>,
     .table_bytes = &glue::no_bytes,

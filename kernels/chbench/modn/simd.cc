@@ -117,7 +117,7 @@ constinit const KernelInfo registry::modn_simd{
     .simd = true,
     .rival = "scalar",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::modn_simd, build_modn_simd>,
     .table_bytes = &glue::no_bytes,

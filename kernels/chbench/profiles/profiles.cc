@@ -1,4 +1,4 @@
-// Production placement profiles (see chbench/profiles.h and docs/profiles.md).
+// Production placement profiles (see chbench/profiles/profiles.h and docs/profiles.md).
 // Compiled with -ffp-contract=off: ketama's point counts and Redis's slot
 // ranges are computed in float exactly as libmemcached and redis-cli do.
 #include "chbench/profiles/profiles.h"

@@ -1,6 +1,6 @@
 // Multi-lane MD5 for ketama key hashes: one key per 32-bit lane, the 64 steps
 // of RFC 1321 run on whole vectors (see ketama_key_hashes_shifted in
-// chbench/profile_hash.h).
+// chbench/profiles/profile_hash.h).
 //
 // The message words and chain states live in arrays of vectors, which SVE's
 // sizeless vector types cannot form: on aarch64 this file is compiled for NEON

@@ -13,7 +13,7 @@ constinit const KernelInfo registry::ring_branchless{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 4,
+    .rank = 50,
     .knob = nullptr,
     .make = &glue::ring_make<registry::ring_branchless, RingBranchless,
                              glue::ring_over<registry::ring_branchless, RingBranchless>>,

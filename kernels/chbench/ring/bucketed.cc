@@ -121,7 +121,7 @@ constinit const KernelInfo registry::ring_bucketed{
     .simd = true,
     .rival = "eytzinger",
     .baseline = false,
-    .rank = 0,
+    .rank = 10,
     .knob = &kBucketDistance,
     .make = &glue::ring_make<registry::ring_bucketed, RingBucketed,
                              glue::ring_over_knob<registry::ring_bucketed, RingBucketed>>,

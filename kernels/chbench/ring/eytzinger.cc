@@ -13,7 +13,7 @@ constinit const KernelInfo registry::ring_eytzinger{
     .simd = false,
     .rival = "",
     .baseline = false,
-    .rank = 2,
+    .rank = 30,
     .knob = nullptr,
     .make = &glue::ring_make<registry::ring_eytzinger, RingEytzinger,
                              glue::ring_over<registry::ring_eytzinger, RingEytzinger>>,

@@ -13,7 +13,7 @@ constinit const KernelInfo registry::ring_lower_bound{
     .simd = false,
     .rival = "",
     .baseline = true,
-    .rank = 6,
+    .rank = 70,
     .knob = nullptr,
     .make = &glue::ring_make<registry::ring_lower_bound, RingLowerBound,
                              glue::ring_over<registry::ring_lower_bound, RingLowerBound>>,

@@ -108,7 +108,7 @@ constinit const KernelInfo registry::ring_simd_branchless{
     .simd = true,
     .rival = "branchless",
     .baseline = true,
-    .rank = 5,
+    .rank = 60,
     .knob = nullptr,
     .make = &glue::ring_make_with<registry::ring_simd_branchless, build>,
     .table_bytes = &glue::ring_bytes<12>,

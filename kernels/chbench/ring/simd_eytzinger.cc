@@ -164,7 +164,7 @@ constinit const KernelInfo registry::ring_simd_eytzinger{
     .simd = true,
     .rival = "eytzinger",
     .baseline = false,
-    .rank = 3,
+    .rank = 40,
     .knob = nullptr,
     .make = &glue::ring_make_with<registry::ring_simd_eytzinger, build>,
     .table_bytes = &glue::ring_bytes<12>,

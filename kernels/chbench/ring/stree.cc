@@ -63,7 +63,7 @@ constinit const KernelInfo registry::ring_stree{
     .simd = true,
     .rival = "eytzinger",
     .baseline = false,
-    .rank = 1,
+    .rank = 20,
     .knob = &kSTreeGroup,
     .make = &glue::ring_make<registry::ring_stree, RingSTree,
                              glue::ring_over_knob<registry::ring_stree, RingSTree>>,

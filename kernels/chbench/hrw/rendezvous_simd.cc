@@ -1,6 +1,6 @@
-// RendezvousSimd's table (simd.h): the pre-mixed seeds both SIMD rendezvous
+// RendezvousSimd's table (rendezvous_simd.h): the pre-mixed seeds both SIMD rendezvous
 // kernels (simd_nodes.cc, simd_keys.cc) read, padded for every target.
-#include "chbench/hrw/simd.h"
+#include "chbench/hrw/rendezvous_simd.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The SIMD rendezvous kernels' shared table (Highway): hrw/simd_nodes (node
 // seeds in lanes, simd_nodes.cc) and hrw/simd_keys (keys in lanes,
-// simd_keys.cc), both over the pre-mixed seeds RendezvousSimd holds (simd.cc).
+// simd_keys.cc), both over the pre-mixed seeds RendezvousSimd holds (rendezvous_simd.cc).
 #pragma once
 
 #include <cstddef>
