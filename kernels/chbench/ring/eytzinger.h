@@ -39,12 +39,21 @@ class RingEytzinger {
     // Every path passes the `levels_` complete levels, so that loop has a fixed
     // trip count: its exit is predicted, and the out-of-order core can overlap
     // consecutive keys instead of flushing on a mispredicted exit per key.
-    for (unsigned level = 0; level < levels_; ++level) {
-      // One cache line holds kLine tokens; the descendants of k that many levels
-      // down are contiguous from k * kLine, so one prefetch covers them.
-      prefetch(t, std::min(k * kLine, n_));
+    // One cache line holds kLine tokens; the descendants of k that many levels
+    // down are contiguous from k * kLine, so one prefetch covers them (see
+    // prefetch_levels() for which levels prefetch).
+    const unsigned inside = prefetch_levels();
+    unsigned level = 0;
+    for (; level < inside; ++level) {
+      prefetch(t, k * kLine);
       k = 2 * k + static_cast<std::size_t>(t[k] < x);
     }
+    if (level < levels_) {
+      prefetch(t, std::min(k * kLine, n_));
+      k = 2 * k + static_cast<std::size_t>(t[k] < x);
+      ++level;
+    }
+    for (; level < levels_; ++level) k = 2 * k + static_cast<std::size_t>(t[k] < x);
     // The last, partial level: one more step where the path is still inside
     // the tree, written as a select so that it stays branch-free.
     const std::size_t next = 2 * k + static_cast<std::size_t>(t[std::min(k, n_)] < x);
@@ -61,12 +70,23 @@ class RingEytzinger {
     for (; i + kGroup <= keys.size(); i += kGroup) {
       std::size_t k[kGroup];
       for (std::size_t g = 0; g < kGroup; ++g) k[g] = 1;
-      for (unsigned level = 0; level < levels_; ++level) {
+      const unsigned inside = prefetch_levels();
+      unsigned level = 0;
+      for (; level < inside; ++level)
+        for (std::size_t g = 0; g < kGroup; ++g) {
+          prefetch(t, k[g] * kLine);
+          k[g] = 2 * k[g] + static_cast<std::size_t>(t[k[g]] < keys[i + g]);
+        }
+      if (level < levels_) {
         for (std::size_t g = 0; g < kGroup; ++g) {
           prefetch(t, std::min(k[g] * kLine, n_));
           k[g] = 2 * k[g] + static_cast<std::size_t>(t[k[g]] < keys[i + g]);
         }
+        ++level;
       }
+      for (; level < levels_; ++level)
+        for (std::size_t g = 0; g < kGroup; ++g)
+          k[g] = 2 * k[g] + static_cast<std::size_t>(t[k[g]] < keys[i + g]);
       for (std::size_t g = 0; g < kGroup; ++g) {
         const std::size_t next =
             2 * k[g] + static_cast<std::size_t>(t[std::min(k[g], n_)] < keys[i + g]);
@@ -87,13 +107,21 @@ class RingEytzinger {
   // speed on 16M tokens; 32: slower on 64k tokens, from register pressure).
   static constexpr std::size_t kGroup = 16;
 
-  // Near the leaves the descendants lie past the array's end; the index is
-  // clamped to the last slot (callers pass min(k * kLine, n)). A prefetch
-  // never faults, but one past the end is not free: where the process has
-  // memory mapped there (the sorted ring a table was built from, say), it
-  // fetches real lines, which cost bandwidth and evict the table from L3
-  // (1.8x slower at 1M tokens, measured). The address is formed as an
-  // integer, keeping the pointer arithmetic in range.
+  // The descent prefetches the line three levels below each node (kLine = 8
+  // tokens of 64 bits). On the first prefetch_levels() levels that line lies
+  // inside the complete levels; on the next it may lie past the array's end,
+  // so its index is clamped to the last slot; on the last two it always would,
+  // so they prefetch nothing. A prefetch never faults, but one past the end is
+  // not free: where the process has memory mapped there (the sorted ring a
+  // table was built from, say), it fetches real lines, which cost bandwidth
+  // and evict the table from L3 (ring/eytzinger 1.8x slower at 1M tokens,
+  // measured).
+  unsigned prefetch_levels() const noexcept {
+    constexpr unsigned kDown = std::countr_zero(kLine);  // levels below a prefetched node
+    return levels_ > kDown ? levels_ - kDown : 0;
+  }
+  // The address is formed as an integer, keeping the pointer arithmetic in
+  // range.
   static void prefetch(const Token* base, std::size_t index) noexcept {
     __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(base) +
                                                      index * sizeof(Token)));

@@ -35,12 +35,11 @@ using VEytzinger = hn::Vec<DEytzinger>;
 // down (slots 8k ... 8k + 7 of a 64-byte aligned table, as allocate_table
 // gives), so that it is in L1 when the descent reaches them: the scalar
 // RingEytzinger's prefetch, one per lane. Lines past the table's end are
-// never prefetched (k is clamped to last_line = n / 8): a prefetch does not
+// never prefetched (the caller clamps k to n / 8, in vectors): a prefetch does not
 // fault, but where memory is mapped past the end it fetches real lines and
 // evicts the table (see RingEytzinger::prefetch). The address is formed as an
 // integer, keeping the pointer arithmetic in range.
-HWY_INLINE void PrefetchDescendants(const int64_t* tokens, int64_t k, int64_t last_line) {
-  const int64_t line = k < last_line ? k : last_line;
+HWY_INLINE void PrefetchDescendants(const int64_t* tokens, int64_t line) {
   __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(tokens) +
                                                    static_cast<std::uintptr_t>(line) * 64));
 }
@@ -58,6 +57,7 @@ void RingEytzingerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
   const hn::RebindToUnsigned<decltype(di)> d;
   const std::size_t lanes = hn::Lanes(di);
   const VEytzinger size = hn::Set(di, static_cast<int64_t>(n));
+  const VEytzinger last_line = hn::Set(di, static_cast<int64_t>(n / 8));
   ForEachBlock<8>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
     CHBENCH_VECTORS(VEytzinger, x, U);
     CHBENCH_VECTORS(VEytzinger, node, U);
@@ -71,10 +71,9 @@ void RingEytzingerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
         const VEytzinger t = hn::GatherIndex(di, tokens, node(u));
         // 2k + (t < x): the mask is -1 where true.
         node(u) = hn::Sub(hn::Add(node(u), node(u)), hn::VecFromMask(di, hn::Lt(t, x(u))));
-        hn::Store(node(u), di, next + u * lanes);
+        hn::Store(hn::Min(node(u), last_line), di, next + u * lanes);
       }
-      for (std::size_t i = 0; i < U * lanes; ++i)
-        PrefetchDescendants(tokens, next[i], static_cast<int64_t>(n / 8));
+      for (std::size_t i = 0; i < U * lanes; ++i) PrefetchDescendants(tokens, next[i]);
     }
     HWY_ALIGN int64_t path[U * kMaxLanes64];
     for (std::size_t u = 0; u < U; ++u) {
