@@ -84,7 +84,7 @@ uint64_t pool_bytes(const Config& c) {
 
 }  // namespace
 
-uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 2 * 32 + 56); }
+uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 32 + 56); }
 
 uint64_t config_bytes(const Config& c) {
   const uint64_t names = fleet_name_bytes(c.nodes);

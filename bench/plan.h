@@ -148,8 +148,8 @@ uint64_t config_bytes(const Config& c);
 
 // Bytes the node names of a default fleet of n nodes take while it is alive:
 // 32 B per std::string (node-0 ... node-4294967295 are at most 15 characters,
-// held in the string itself, so no heap bytes), times the copies alive (the
-// Fleet's node list and its initial list: 2), plus validate()'s set of names
+// held in the string itself, so no heap bytes), once (a Fleet without history
+// keeps no initial list of its own), plus validate()'s set of names
 // while SchemeInfo::check runs (about 56 B a name). Saturates.
 uint64_t fleet_name_bytes(uint64_t n);
 

@@ -154,8 +154,9 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
 
 // What the lab holds per node besides the tables (keys.h: kNodeBytes for
 // every command), measured like kNodeBytes (peak RSS at N = 10^6 and 10^7,
-// jump and hrw, 2 threads: owners 118 B a node, move 196, balance 118, balance
-// over 2 rings with hrw 188) and rounded up by about a fifth:
+// jump and hrw, 2 threads, while a Fleet still copied its names: owners 118 B
+// a node, move 196, balance 118, balance over 2 rings with hrw 188; owners is
+// 88 B since) and rounded up by about a fifth:
 // - move, on top: the fleet after the change (a second Fleet: names and
 //   initial list), the name index matching the two (about 56 B) and the four
 //   node maps (16 B), less validate()'s set, gone by then (196 B measured, 240

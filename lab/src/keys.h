@@ -33,15 +33,13 @@ void check_memory(uint64_t bytes, const std::string& what);
 
 // What every lab command holds per node besides the tables, in bytes: the
 // fleet's names (32 B a std::string; names up to 15 characters hold no heap
-// bytes) in the NodeSet and, while the Fleet keeps it, its initial list, and
+// bytes; a Fleet without history keeps no second list) and
 // SchemeInfo::check's validate() set of names (about 56 B a name). Set from
-// peak RSS (/usr/bin/time -v) less the 7 MB of an N = 1 run, at N = 10^6 and
-// 10^7 with owners --scheme jump (no table): 118 B a node at both, rounded up
-// by about a fifth for the margin (longer names, allocator slack). When the
-// Fleet stops keeping its initial list for a fleet with no history, the lab
-// holds 32 B a node less and this can come down. parse_nodes refuses a count
+// peak RSS (/usr/bin/time -v) less the 7 MB of an N = 1 run, at N = 10^7 with
+// owners --scheme jump (no table): 88 B a node, rounded up by about a fifth
+// for the margin (longer names, allocator slack). parse_nodes refuses a count
 // past it; main.cc adds each command's own per-node bytes.
-inline constexpr uint64_t kNodeBytes = 144;
+inline constexpr uint64_t kNodeBytes = 108;
 
 // The keys a command works on: either the default keys user:1 ... user:K, kept
 // as a count only (their hashes are recomputed where needed, so memory does not
