@@ -8,6 +8,19 @@ namespace chbench {
 
 Fleet::Fleet(NodeSet nodes) : nodes_(std::move(nodes)) {}
 
+Fleet Fleet::of_buckets(uint32_t n) {
+  if (n == 0) throw std::invalid_argument("the bucket count must be at least 1 (N = 0)");
+  Fleet f;
+  f.buckets_ = n;
+  return f;
+}
+
+void Fleet::name_buckets() {
+  if (named()) return;
+  nodes_.names = default_nodes(buckets_, nodes_.vnodes).names;
+  buckets_ = 0;
+}
+
 void Fleet::keep_initial() {
   if (history_.empty()) initial_ = nodes_.names;
 }
@@ -26,6 +39,7 @@ std::vector<std::string> Fleet::removed() const {
 
 Fleet& Fleet::join(std::string name) {
   if (name.empty()) throw std::invalid_argument("a joining node needs a name");
+  name_buckets();
   auto& names = nodes_.names;
   if (std::find(names.begin(), names.end(), name) != names.end())
     throw std::invalid_argument("node '" + name + "' is already in the fleet");
@@ -36,6 +50,7 @@ Fleet& Fleet::join(std::string name) {
 }
 
 Fleet& Fleet::leave(std::string_view name) {
+  name_buckets();
   auto& names = nodes_.names;
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end())

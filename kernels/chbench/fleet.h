@@ -39,9 +39,19 @@ class Fleet {
   // holds each name once.
   Fleet(NodeSet nodes);  // NOLINT(google-explicit-constructor)
 
+  // A fleet of `n` buckets 0 ... n-1 whose names (node-0 ... node-(n-1), the
+  // default list) are not held: for the schemes that place keys by the bucket
+  // count alone (mod-N, jump hash and its successors), so that N = 2^31 - 1
+  // costs no memory. nodes().names is empty until a join or leave, which
+  // first fills in the default names. Throws std::invalid_argument if n == 0.
+  static Fleet of_buckets(uint32_t n);
+
   // The nodes in service now, with V and M.
+  // Empty for a fleet of_buckets() (see named()).
   const NodeSet& nodes() const noexcept { return nodes_; }
-  uint32_t size() const noexcept { return nodes_.size(); }
+  uint32_t size() const noexcept { return named() ? nodes_.size() : buckets_; }
+  // False for a fleet of_buckets() whose names have not been filled in.
+  bool named() const noexcept { return buckets_ == 0; }
   // The node names the fleet started from, before any change (the current
   // names while the history is empty).
   const std::vector<std::string>& initial() const noexcept {
@@ -65,10 +75,13 @@ class Fleet {
   // Keeps the starting names in initial_ before the first change; a fleet
   // without history leaves initial_ empty (initial() is nodes_.names).
   void keep_initial();
+  // Fills in the default names of a fleet of_buckets().
+  void name_buckets();
 
   NodeSet nodes_;
   std::vector<std::string> initial_;  // filled by the first join or leave
   std::vector<FleetChange> history_;
+  uint32_t buckets_ = 0;  // of_buckets(n) without names: n; otherwise 0
 };
 
 }  // namespace chbench

@@ -10,6 +10,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
@@ -52,6 +53,21 @@ inline std::optional<unsigned> knob_or_default(unsigned knob) {
 inline void check_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out) {
   if (keys.size() != out.size())
     throw std::invalid_argument("key hashes and owners differ in length");
+}
+
+// The bucket count N of a scheme that places keys on buckets 0 ... N-1 by N
+// alone (mod-N, jump hash and its successors). A named fleet passes
+// validate() first; a fleet of_buckets() has no names to check. Throws
+// std::invalid_argument with a message naming `scheme` when the fleet is
+// invalid or holds more than `max_buckets` buckets.
+uint32_t bucket_count(const Fleet& f, uint64_t max_buckets, std::string_view scheme);
+
+// KernelInfo::make of kernel K (no knob) whose table class is constructed
+// from the bucket count (bucket_count(f, Max, Scheme)).
+template <const KernelInfo& K, class Table, uint64_t Max>
+std::unique_ptr<OwnerTable> make_over_count(const Fleet& f, unsigned knob) {
+  no_knob(K, knob);
+  return std::make_unique<Table>(bucket_count(f, Max, scheme_name(K.scheme)));
 }
 
 // KernelInfo::make of kernel K (no knob) whose table class is constructed

@@ -17,7 +17,7 @@ namespace {
 // back. Each key still takes exactly the paper's steps.
 class JumpInterleaved final : public OwnerTable {
  public:
-  explicit JumpInterleaved(const NodeSet& nodes) : n_(jump_buckets(nodes)) {}
+  explicit JumpInterleaved(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     std::size_t i = 0;
     for (; i + 4 <= h.size(); i += 4) {
@@ -45,7 +45,7 @@ constinit const KernelInfo registry::jump_interleaved{
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
-    .make = &glue::make_plain<registry::jump_interleaved, JumpInterleaved>,
+    .make = &glue::make_over_count<registry::jump_interleaved, JumpInterleaved, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
     .make_over_ring = nullptr,
 };

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-#include "chbench/nodes.h"
+#include "chbench/fleet.h"
 
 namespace chbench {
 
@@ -30,10 +30,10 @@ inline uint32_t jump_hash(uint64_t key, uint32_t num_buckets) noexcept {
   return static_cast<uint32_t>(b);
 }
 
-// The bucket count of a node list: its size, after validate(nodes). Throws
-// std::invalid_argument on an invalid list or more than kJumpMaxBuckets nodes
-// (reference.cc; the scheme's check).
-uint32_t jump_buckets(const NodeSet& nodes);
+// The bucket count of a fleet (glue::bucket_count: a named fleet is
+// validated). Throws std::invalid_argument on an invalid fleet or more than
+// kJumpMaxBuckets buckets (reference.cc; the scheme's check).
+uint32_t jump_buckets(const Fleet& fleet);
 
 namespace simd {
 

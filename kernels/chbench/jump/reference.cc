@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <stdexcept>
 
 #include "chbench/jump/jump.h"
 #include "chbench/kernel_glue.h"
@@ -13,11 +12,8 @@
 
 namespace chbench {
 
-uint32_t jump_buckets(const NodeSet& nodes) {
-  validate(nodes);
-  if (nodes.size() > kJumpMaxBuckets)
-    throw std::invalid_argument("jump hash takes at most 2^31 - 1 buckets (int32_t in the paper)");
-  return nodes.size();
+uint32_t jump_buckets(const Fleet& fleet) {
+  return glue::bucket_count(fleet, kJumpMaxBuckets, "jump hash (int32_t in the paper)");
 }
 
 namespace {
@@ -26,7 +22,7 @@ namespace {
 // int64_t b and j), independent of the kernels' jump_hash().
 class JumpReference final : public OwnerTable {
  public:
-  explicit JumpReference(const NodeSet& nodes) : n_(static_cast<int32_t>(jump_buckets(nodes))) {}
+  explicit JumpReference(const Fleet& f) : n_(static_cast<int32_t>(jump_buckets(f))) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) {
       uint64_t key = h[i];
@@ -48,10 +44,10 @@ class JumpReference final : public OwnerTable {
 }  // namespace
 
 std::unique_ptr<OwnerTable> registry::jump_reference(const Fleet& f) {
-  return std::make_unique<JumpReference>(f.nodes());
+  return std::make_unique<JumpReference>(f);
 }
 
-void registry::jump_check(const Fleet& f) { jump_buckets(f.nodes()); }
+void registry::jump_check(const Fleet& f) { jump_buckets(f); }
 
 uint64_t registry::jump_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 

@@ -14,7 +14,7 @@ namespace {
 
 class JumpScalar final : public OwnerTable {
  public:
-  explicit JumpScalar(const NodeSet& nodes) : n_(jump_buckets(nodes)) {}
+  explicit JumpScalar(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = jump_hash(h[i], n_);
   }
@@ -35,7 +35,7 @@ constinit const KernelInfo registry::jump_scalar{
     .baseline = false,
     .rank = 30,
     .knob = nullptr,
-    .make = &glue::make_plain<registry::jump_scalar, JumpScalar>,
+    .make = &glue::make_over_count<registry::jump_scalar, JumpScalar, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
     .make_over_ring = nullptr,
 };

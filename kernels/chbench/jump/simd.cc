@@ -109,11 +109,7 @@ namespace {
 
 class JumpSimdTable final : public OwnerTable {
  public:
-  explicit JumpSimdTable(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {
-    if (n_ > kJumpMaxBuckets)
-      throw std::invalid_argument(
-          "jump hash takes at most 2^31 - 1 buckets (int32_t in the paper)");
-  }
+  explicit JumpSimdTable(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd::jump_owners(h, n_, out);
   }
@@ -122,10 +118,6 @@ class JumpSimdTable final : public OwnerTable {
  private:
   uint32_t n_;
 };
-
-std::unique_ptr<OwnerTable> build_jump_simd(const NodeSet& nodes) {
-  return std::make_unique<JumpSimdTable>(nodes);
-}
 
 }  // namespace
 
@@ -138,7 +130,7 @@ constinit const KernelInfo registry::jump_simd{
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
-    .make = &glue::make_with<registry::jump_simd, build_jump_simd>,
+    .make = &glue::make_over_count<registry::jump_simd, JumpSimdTable, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
     .make_over_ring = nullptr,
 };

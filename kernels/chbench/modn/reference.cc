@@ -14,7 +14,7 @@ namespace {
 
 class ModNReference final : public OwnerTable {
  public:
-  explicit ModNReference(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {}
+  explicit ModNReference(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = static_cast<uint32_t>(h[i] % n_);
   }
@@ -27,10 +27,10 @@ class ModNReference final : public OwnerTable {
 }  // namespace
 
 std::unique_ptr<OwnerTable> registry::modn_reference(const Fleet& f) {
-  return std::make_unique<ModNReference>(f.nodes());
+  return std::make_unique<ModNReference>(glue::bucket_count(f, 0xffffffffu, "mod-N"));
 }
 
-void registry::modn_check(const Fleet& f) { validate(f.nodes()); }
+void registry::modn_check(const Fleet& f) { glue::bucket_count(f, 0xffffffffu, "mod-N"); }
 
 uint64_t registry::modn_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 

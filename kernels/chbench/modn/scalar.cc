@@ -15,7 +15,7 @@ namespace {
 // reference's arithmetic, kept apart so SIMD kernels have a scalar rival.
 class ModNScalar final : public OwnerTable {
  public:
-  explicit ModNScalar(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {}
+  explicit ModNScalar(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     const uint64_t n = n_;
     const uint64_t* in = h.data();
@@ -39,7 +39,7 @@ constinit const KernelInfo registry::modn_scalar{
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
-    .make = &glue::make_plain<registry::modn_scalar, ModNScalar>,
+    .make = &glue::make_over_count<registry::modn_scalar, ModNScalar, 0xffffffffu>,
     .table_bytes = &glue::no_bytes,
     .make_over_ring = nullptr,
 };

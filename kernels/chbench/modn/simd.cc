@@ -94,7 +94,7 @@ namespace {
 
 class ModNSimdTable final : public OwnerTable {
  public:
-  explicit ModNSimdTable(const NodeSet& nodes) : n_((validate(nodes), nodes.size())) {}
+  explicit ModNSimdTable(uint32_t n) : n_(n) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     simd::mod_n_owners(h, n_, out);
   }
@@ -103,10 +103,6 @@ class ModNSimdTable final : public OwnerTable {
  private:
   uint32_t n_;
 };
-
-std::unique_ptr<OwnerTable> build_modn_simd(const NodeSet& nodes) {
-  return std::make_unique<ModNSimdTable>(nodes);
-}
 
 }  // namespace
 
@@ -119,7 +115,7 @@ constinit const KernelInfo registry::modn_simd{
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
-    .make = &glue::make_with<registry::modn_simd, build_modn_simd>,
+    .make = &glue::make_over_count<registry::modn_simd, ModNSimdTable, 0xffffffffu>,
     .table_bytes = &glue::no_bytes,
     .make_over_ring = nullptr,
 };
