@@ -181,9 +181,9 @@ void check_custom(const Config& c, const Options& o, bool named) {
   if (c.nodes > s.max_nodes)
     fail("N = " + std::to_string(c.nodes) + " exceeds the " + std::to_string(s.max_nodes) +
          " nodes " + std::string(s.title) + " takes");
-  check_fits(c.name(), fleet_name_bytes(c.nodes) + c.pool() * 16);
+  check_fits(c.name(), (config_named(c) ? fleet_name_bytes(c.nodes) : 0) + c.pool() * 16);
   check_fits(c.name(), config_bytes(c));
-  s.check(*default_fleet(c.nodes, c.vnodes));
+  s.check(*config_fleet(c));
   if (!o.in_flight) return;
   const Knob* knob = c.kernel->knob;
   if (!knob && named)

@@ -47,6 +47,18 @@ std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes) {
   return fleet;
 }
 
+bool config_named(const Config& c) {
+  return c.profile || c.kernel == nullptr || !c.kernel->scheme_info().buckets_only;
+}
+
+std::shared_ptr<const Fleet> config_fleet(const Config& c) {
+  if (config_named(c)) return default_fleet(c.nodes, c.vnodes);
+  static std::map<uint32_t, std::shared_ptr<const Fleet>> cache;  // no names: bytes each
+  auto& fleet = cache[c.nodes];
+  if (!fleet) fleet = std::make_shared<const Fleet>(Fleet::of_buckets(c.nodes));
+  return fleet;
+}
+
 namespace {
 
 class StreamTable final : public OwnerTable {

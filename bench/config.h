@@ -82,6 +82,16 @@ inline uint64_t pool_windows(uint64_t keys) {
 // the same n and vnodes (a few are kept). Throws like default_nodes.
 std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes);
 
+// The fleet a configuration is built from: Fleet::of_buckets(c.nodes), no
+// names, for a scheme that places by the bucket count alone
+// (SchemeInfo::buckets_only), else default_fleet(c.nodes, c.vnodes). Both
+// kinds are shared by the callers that ask for the same one. Throws like
+// default_nodes.
+std::shared_ptr<const Fleet> config_fleet(const Config& c);
+
+// True when the configuration's fleet holds node names (config_fleet).
+bool config_named(const Config& c);
+
 // The stream baseline, listed as kernel "ring/stream": reads each key hash and
 // writes one owner (its low 32 bits), no lookup: the memory-bound floor under
 // every ring kernel. Not in the library's registry (it matches no reference),

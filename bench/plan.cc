@@ -56,7 +56,7 @@ constexpr uint64_t kEntryBytes = 16;
 // of names is built to estimate.
 template <class Estimate>
 uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
-  if (c.nodes <= kEstimateNodes) return estimate(*default_fleet(c.nodes, c.vnodes));
+  if (c.nodes <= kEstimateNodes || !config_named(c)) return estimate(*config_fleet(c));
   const uint64_t small = estimate(*default_fleet(kEstimateNodes, c.vnodes));
   return sat_mul(small / kEstimateNodes + 1, c.nodes);
 }
@@ -87,7 +87,7 @@ uint64_t pool_bytes(const Config& c) {
 uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 32 + 56); }
 
 uint64_t config_bytes(const Config& c) {
-  const uint64_t names = fleet_name_bytes(c.nodes);
+  const uint64_t names = config_named(c) ? fleet_name_bytes(c.nodes) : 0;
   if (c.profile)
     return sat_add(names, sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
   if (c.is_stream()) return pool_bytes(c);

@@ -128,7 +128,7 @@ const std::vector<uint32_t>& Workbench::reference_for(const Config& c) {
     if (ring_key(c) || c.window_bits != 0)
       reference = build_ring_reference(entries_for(c));  // the same entries as the shared ring
     else
-      reference = c.kernel->scheme_info().reference(*default_fleet(c.nodes, c.vnodes));
+      reference = c.kernel->scheme_info().reference(*config_fleet(c));
     owners.resize(pool);
     reference->owners(hashes, owners);
   }
@@ -143,7 +143,7 @@ Workbench::Table Workbench::build_table(const Config& c) {
     t.build_ms = ms_since(start);
     return t;
   }
-  const auto fleet = default_fleet(c.nodes, c.vnodes);
+  const auto fleet = config_fleet(c);
   if (ring_key(c)) {
     const Ring& ring = ring_for(c);
     const auto start = std::chrono::steady_clock::now();

@@ -671,3 +671,48 @@ TEST_CASE("fleet: every kernel built from a changed fleet matches the reference 
     }
   }
 }
+
+TEST_CASE("fleet: a fleet of buckets places keys as the default node list of that size",
+          "[fleet][reference]") {
+  // The schemes that say they place by the bucket count alone build from
+  // Fleet::of_buckets(N), which holds no names; every other scheme needs the
+  // names and refuses it as an empty node list.
+  std::mt19937_64 rng(kSeed + 83);
+  CHECK_THROWS_WITH(Fleet::of_buckets(0), Contains("N = 0"));
+  int bucket_schemes = 0;
+  for (uint32_t n : {1u, 2u, 7u, 1000u, 65537u}) {
+    const Fleet buckets = Fleet::of_buckets(n);
+    const Fleet named(chbench::default_nodes(n));
+    REQUIRE(buckets.size() == n);
+    REQUIRE_FALSE(buckets.named());
+    REQUIRE(buckets.nodes().names.empty());
+    const auto keys = keys_for(named.nodes(), 2000, rng);
+    for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+      INFO("scheme " << s.name << ", N = " << n);
+      if (!s.buckets_only) {
+        CHECK_THROWS_AS(s.check(buckets), std::invalid_argument);
+        continue;
+      }
+      bucket_schemes += n == 1;
+      const auto want = owners_of(*s.reference(named), keys);
+      CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*s.reference(buckets), keys)) == "");
+      for (const KernelInfo* k : chbench_test::test_kernels_of(s.id)) {
+        INFO("kernel " << k->full_name());
+        CHECK(first_mismatch<uint64_t>(keys, want, owners_of(*k->build(buckets), keys)) == "");
+      }
+    }
+  }
+  CHECK(bucket_schemes >= 2);  // mod-N and jump at least
+}
+
+TEST_CASE("fleet: a fleet of buckets takes names on its first change", "[fleet]") {
+  Fleet f = Fleet::of_buckets(3);
+  f.leave("node-2");
+  CHECK(f.named());
+  CHECK(f.nodes().names == std::vector<std::string>{"node-0", "node-1"});
+  CHECK(f.initial() == std::vector<std::string>{"node-0", "node-1", "node-2"});
+  CHECK(f.removed() == std::vector<std::string>{"node-2"});
+  f.join("node-9");
+  CHECK(f.size() == 3);
+  CHECK_THROWS_AS(Fleet::of_buckets(2).leave("node-7"), std::invalid_argument);
+}

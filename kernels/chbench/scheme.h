@@ -97,6 +97,12 @@ struct SchemeInfo {
   // estimate computed without building it. Saturates instead of overflowing.
   uint64_t (*reference_bytes)(const Fleet& fleet);
 
+  // True for a scheme that places keys on buckets 0 ... N-1 by the bucket
+  // count alone (mod-N, jump hash and its successors): it builds from
+  // Fleet::of_buckets(N), which holds no names, so the bench and the lab take
+  // it to max_nodes without a byte per node.
+  bool buckets_only = false;
+
   bool takes(Param p) const noexcept { return (params & p) != 0; }
 };
 

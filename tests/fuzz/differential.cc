@@ -18,9 +18,11 @@
 //              exception type. Maglev's table size M comes from the input
 //              (primes, non-primes and M below N included). Node weights
 //              exist only in the ketama profile (see profiles).
-//   counts     the SIMD mod-N and jump arithmetic at any 32-bit N, which no
-//              node list of a test can reach (jump up to 2^31 - 1, mod-N up
-//              to 2^32 - 1), against h % N and jump_hash().
+//   counts     a scheme that places by the bucket count alone
+//              (SchemeInfo::buckets_only: mod-N, jump and its successors)
+//              over Fleet::of_buckets(N) at any 32-bit N, which no node list
+//              of a test can reach, around powers of two too: every kernel
+//              against the reference, a count past max_nodes refused alike.
 //   tokens     a ring built from tokens taken from the input (duplicates over
 //              nodes, 0, 2^63, UINT64_MAX), searched by every ring kernel of
 //              the registry built over it (KernelInfo::make_over_ring), knobs
@@ -67,7 +69,6 @@
 
 #include "chbench/hrw/hrw.h"
 #include "chbench/jump/jump.h"
-#include "chbench/modn/modn.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
 #include "chbench/profiles/profiles.h"
@@ -331,10 +332,9 @@ Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
     case Scheme::kRendezvous:
       anchors = chbench::rendezvous_seeds(nodes);
       break;
-    case Scheme::kModN:
-    case Scheme::kJump:
-    case Scheme::kMaglev: {
-      // Where h % N (Maglev: h % M) wraps.
+    default: {
+      // Where h % N (Maglev: h % M) wraps; multiples of N for the
+      // bucket-count schemes too.
       const uint64_t d = scheme == Scheme::kMaglev ? nodes.table_size : nodes.size();
       for (uint64_t m : {uint64_t{1}, uint64_t{2}, UINT64_MAX / d}) anchors.push_back(m * d);
       break;
@@ -364,33 +364,41 @@ void run_registry(FuzzedDataProvider& in, Context& c) {
       &in);
 }
 
-// ---- N beyond any node list: mod-N and jump arithmetic ----------------------------
+// ---- N beyond any node list: the bucket-count schemes ------------------------------
+
+// The schemes that place by the bucket count alone (SchemeInfo::buckets_only).
+std::vector<Scheme> bucket_schemes() {
+  std::vector<Scheme> out;
+  for (const chbench::SchemeInfo& s : chbench::all_scheme_infos())
+    if (s.buckets_only) out.push_back(s.id);
+  return out;
+}
 
 void run_counts(FuzzedDataProvider& in, Context& c) {
-  const bool jump = in.ConsumeBool();
+  static const std::vector<Scheme> schemes = bucket_schemes();
+  const Scheme scheme = schemes[in.ConsumeIntegralInRange<std::size_t>(0, schemes.size() - 1)];
   const uint32_t n = in.PickValueInArray<uint32_t>(
-      {0u, 1u, 2u, 3u, chbench::kJumpMaxBuckets, chbench::kJumpMaxBuckets + 1, 0xffffffffu,
-       in.ConsumeIntegral<uint32_t>(), in.ConsumeIntegral<uint32_t>() >> 16});
-  c.what = std::string(jump ? "jump" : "mod-N") + " arithmetic, N = " + std::to_string(n);
-  const uint32_t max = jump ? chbench::kJumpMaxBuckets : 0xffffffffu;
-  const auto run = [&](auto keys, auto out) {
-    jump ? chbench::simd::jump_owners(keys, n, out) : chbench::simd::mod_n_owners(keys, n, out);
-  };
-  if (n == 0 || n > max) {
-    try {
-      run(std::span<const uint64_t>(), std::span<uint32_t>());
-    } catch (const std::invalid_argument&) {
-      return;
-    }
-    fail(c, jump ? "simd::jump_owners" : "simd::mod_n_owners", "N out of range was accepted");
+      {1u, 2u, 3u, chbench::kJumpMaxBuckets, chbench::kJumpMaxBuckets + 1, 0xffffffffu,
+       in.ConsumeIntegral<uint32_t>(), in.ConsumeIntegral<uint32_t>() >> 16,
+       uint32_t{1} << in.ConsumeIntegralInRange<int>(0, 31),
+       (uint32_t{1} << in.ConsumeIntegralInRange<int>(1, 31)) - 1,
+       (uint32_t{1} << in.ConsumeIntegralInRange<int>(0, 30)) + 1});
+  c.what = std::string(chbench::scheme_name(scheme)) + " over buckets, N = " + std::to_string(n);
+  const chbench::Fleet fleet = chbench::Fleet::of_buckets(n);
+  std::string ref_error;
+  const auto reference = build([&] { return chbench::build_reference(scheme, fleet); }, ref_error);
+  Batch batch;
+  Owners want;
+  if (reference) {
+    const Keys anchors = {uint64_t{n}, uint64_t{n} * 2, UINT64_MAX / n * n, uint64_t{n} << 32};
+    batch = decode_batch(in, anchors);
+    want.resize(batch.keys.size());
+    reference->owners(batch.keys, want);
   }
-  const Keys anchors = {uint64_t{n}, uint64_t{n} * 2, UINT64_MAX / n * n, uint64_t{n} << 32};
-  const Batch batch = decode_batch(in, anchors);
-  Owners want(batch.keys.size());
-  for (std::size_t i = 0; i < want.size(); ++i)
-    want[i] =
-        jump ? chbench::jump_hash(batch.keys[i], n) : static_cast<uint32_t>(batch.keys[i] % n);
-  check(c, jump ? "simd::jump_owners" : "simd::mod_n_owners", run, batch, want);
+  check_kernels(
+      c, scheme, ref_error, batch, want,
+      [&](const chbench::KernelInfo& kernel, unsigned knob) { return kernel.build(fleet, knob); },
+      &in);
 }
 
 // ---- rings of chosen tokens ----------------------------------------------------------
