@@ -40,7 +40,8 @@ json scheme_json(const SchemeInfo& s) {
           {"aliases", aliases},
           {"params", params},
           {"removal", removal_name(s.removal)},
-          {"max_nodes", s.max_nodes}};
+          {"max_nodes", s.max_nodes},
+          {"buckets_only", s.buckets_only}};
 }
 
 json knob_json(const Knob* knob) {
