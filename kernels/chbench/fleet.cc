@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace chbench {
@@ -64,6 +66,27 @@ Fleet& Fleet::leave(std::string_view name) {
   std::string gone = std::move(*it);
   names.erase(it);
   history_.push_back({FleetChange::Kind::kLeave, std::move(gone)});
+  return *this;
+}
+
+Fleet& Fleet::leave_all(std::span<const std::string> names) {
+  name_buckets();
+  std::unordered_set<std::string> gone;  // copies: `names` may view nodes_.names
+  gone.reserve(names.size());
+  for (const std::string& name : names)
+    if (!gone.insert(name).second) throw std::invalid_argument("node '" + name + "' leaves twice");
+  std::size_t found = 0;
+  for (const std::string& name : nodes_.names) found += gone.count(name);
+  if (found != gone.size()) {
+    for (const std::string& name : names)
+      if (std::find(nodes_.names.begin(), nodes_.names.end(), name) == nodes_.names.end())
+        throw std::invalid_argument("no node '" + name + "' in the fleet");
+  }
+  if (!names.empty() && names.size() >= nodes_.names.size())
+    throw std::invalid_argument("removing every node; a fleet keeps at least one node");
+  keep_initial();
+  for (const std::string& name : names) history_.push_back({FleetChange::Kind::kLeave, name});
+  std::erase_if(nodes_.names, [&](const std::string& name) { return gone.count(name) != 0; });
   return *this;
 }
 

@@ -68,6 +68,11 @@ class Fleet {
   // Removes `name` from the node list. Throws std::invalid_argument when no
   // node has that name, or when it is the last node (a fleet is never empty).
   Fleet& leave(std::string_view name);
+  // Removes the named nodes, as leave() one after the other in that order
+  // would, in time linear in the fleet's size (a scenario removes 90% of a
+  // million nodes). Throws std::invalid_argument, changing nothing, when a
+  // name is not in service or listed twice, or when no node would be left.
+  Fleet& leave_all(std::span<const std::string> names);
   // join or leave, as the change says; throws as they do.
   Fleet& apply(const FleetChange& change);
 

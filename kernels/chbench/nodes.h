@@ -11,11 +11,15 @@ namespace chbench {
 // `vnodes` is the number of virtual nodes (ring tokens) per node and is used by
 // the ring only; every scheme still requires it to be at least 1.
 // `table_size` is Maglev's lookup table size M (a prime; see maglev.h), used by
-// Maglev only.
+// Maglev only. `capacity` is the bucket capacity A of the schemes that keep
+// room for more buckets than nodes (AnchorHash, DxHash; kParamCapacity): 0
+// means the default, 10 times the fleet's initial node count, as SUPSI's
+// framework.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
   uint32_t table_size = 65537;
+  uint32_t capacity = 0;
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
 };
