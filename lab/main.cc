@@ -45,6 +45,8 @@ struct Options {
   std::string profile;
   std::string nodes;
   std::string keys;
+  std::string key_format = "text";
+  bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
   std::string weights;             // ketama profile
   uint32_t table_size = 65537;     // Maglev
@@ -108,39 +110,6 @@ std::string kernel_option(const Setup& s, const std::string& kernel) {
   return kernel.substr(slash + 1);
 }
 
-// Everything a command needs, parsed and checked before anything is printed:
-// the scheme's own limits (SchemeInfo::check) or the profile's.
-Setup setup_from(const Options& o) {
-  Setup s;
-  if (o.scheme.empty() == o.profile.empty())
-    throw std::invalid_argument("give --scheme or --profile (one of them)");
-  if (!o.profile.empty()) {
-    s.placement.profile = parse_profile(o.profile);
-    s.scheme = profile_scheme(*s.placement.profile);
-  } else {
-    s.scheme = parse_scheme(o.scheme);
-  }
-  s.placement.scheme = s.scheme;
-  s.format = parse_format(o.format);
-  const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
-  if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
-  NodeSet nodes = parse_nodes(o.nodes, vnodes);
-  nodes.table_size = o.table_size;
-  if (!o.weights.empty()) {
-    if (s.placement.profile != Profile::kKetama)
-      throw std::invalid_argument("--weights applies to --profile ketama only");
-    s.placement.weights = parse_weights(o.weights, nodes);
-  }
-  s.fleet = Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
-  s.kernel = kernel_option(s, o.kernel);
-  s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
-  if (s.placement.profile)
-    profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
-  else
-    scheme_info(s.scheme).check(s.fleet);
-  return s;
-}
-
 uint64_t saturating_add(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
                                                       : a + b;
@@ -162,18 +131,102 @@ uint64_t saturating_mul(uint64_t a, uint64_t b) {
 //   node maps (16 B), less validate()'s set, gone by then (196 B measured, 240
 //   budgeted in all);
 constexpr uint64_t kMoveNodeBytes = 96;
-// - balance, per ring: the counts kept in the report (8 B a node) and, for
-//   the ring scheme, the circle shares (8 B); each thread's counts and the
-//   circle's sums are freed before validate()'s peak is reached again;
-constexpr uint64_t kBalanceNodeBytes = 16;
+// - balance, per ring: the counts kept in the report (kCountBytes a node)
+//   and, for the ring scheme, the circle shares (8 B); each thread's counts
+//   (up to 2^16 nodes; the threads share one array above) and the circle's
+//   sums are freed before validate()'s peak is reached again;
+constexpr uint64_t kCountBytes = 8;
+constexpr uint64_t kBalanceNodeBytes = kCountBytes + 8;
 // - balance over more than one ring: one replica fleet of names at a time.
 constexpr uint64_t kReplicaNodeBytes = 64;
+
+// The fleet of --nodes. For a scheme that places keys by the bucket count
+// alone (SchemeInfo::buckets_only) and a count N: Fleet::of_buckets(N), which
+// holds no names (N up to the scheme's max_nodes costs no memory), unless a
+// move's change names buckets otherwise than node-<i> (bucket_change(), which
+// also refuses a bad change before any memory is estimated); every other
+// fleet holds its names (parse_nodes, with its memory guard).
+Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes) {
+  const std::optional<uint32_t> count = parse_node_count(o.nodes);
+  if (count && *count > 0 && !s.placement.profile && scheme_info(s.scheme).buckets_only) {
+    Fleet buckets = Fleet::of_buckets(*count);
+    if (bucket_change(s.scheme, buckets, o.move.add, o.move.remove)) return buckets;
+    // The move names a bucket otherwise: every name is held, as for any
+    // other scheme's move (parse_nodes' own guard would not say why).
+    check_memory(saturating_mul(*count, kNodeBytes + kMoveNodeBytes),
+                 "N = " + o.nodes +
+                     " nodes held by name (this change names a bucket otherwise than node-<i>; "
+                     "removing the last ones or adding node-" +
+                     o.nodes + ", ... in order would not)");
+  }
+  NodeSet nodes = parse_nodes(o.nodes, vnodes);
+  nodes.table_size = o.table_size;
+  return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
+}
+
+// Everything a command needs, parsed and checked before anything is printed:
+// the scheme's own limits (SchemeInfo::check) or the profile's.
+Setup setup_from(const Options& o) {
+  Setup s;
+  if (o.scheme.empty() == o.profile.empty())
+    throw std::invalid_argument("give --scheme or --profile (one of them)");
+  if (!o.profile.empty()) {
+    s.placement.profile = parse_profile(o.profile);
+    s.scheme = profile_scheme(*s.placement.profile);
+  } else {
+    s.scheme = parse_scheme(o.scheme);
+  }
+  s.placement.scheme = s.scheme;
+  s.format = parse_format(o.format);
+  s.key_format = parse_key_format(o.key_format);
+  if (s.key_format == KeyFormat::kHash && !o.keys_given)
+    throw std::invalid_argument(
+        "--key-format hash needs --keys FILE or '-': the default, 100000, counts the keys "
+        "user:1 ... user:100000, strings to be hashed");
+  if (s.key_format == KeyFormat::kHash && s.placement.profile)
+    throw std::invalid_argument(
+        "--key-format hash gives key hashes, but the " + placement_name(s) +
+        " profile hashes each key string its own way: give the keys as text, or use --scheme "
+        "(every scheme takes key hashes)");
+  const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
+  if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
+  s.fleet = fleet_from(s, o, vnodes);
+  if (!o.weights.empty()) {
+    if (s.placement.profile != Profile::kKetama)
+      throw std::invalid_argument("--weights applies to --profile ketama only");
+    s.placement.weights = parse_weights(o.weights, s.nodes());
+  }
+  s.kernel = kernel_option(s, o.kernel);
+  s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
+  if (s.placement.profile)
+    profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
+  else
+    scheme_info(s.scheme).check(s.fleet);
+  return s;
+}
+
+// A fleet of buckets (setup_from: a buckets_only scheme, --nodes N) holds no
+// names, and a move keeps it one (bucket_change): its tables are the
+// registry's estimate (none for today's such schemes) and a move matches
+// buckets by index, its flows counted for the keys that move only. Only
+// balance's key counts grow with N: kCountBytes a bucket.
+void check_buckets_fit(const Setup& s, bool move, bool balance) {
+  const uint64_t n = s.fleet.size();
+  const uint64_t tables = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
+  const std::string scheme(scheme_name(s.scheme));
+  check_memory(tables, "the " + scheme + " table(s) of N = " + std::to_string(n));
+  if (balance)
+    check_memory(saturating_add(tables, saturating_mul(n, kCountBytes)),
+                 "balance's key count of every one of N = " + std::to_string(n) + " " + scheme +
+                     " buckets (8 B a bucket)");
+}
 
 // Refuses a command whose tables would not fit in memory, before any is
 // built: the registry's estimate of the table (table_bytes: the kernel's peak
 // while building and holding it; move builds two), and the lab's own bytes a
 // node (kNodeBytes and those above).
 void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance) {
+  if (!s.fleet.named()) return check_buckets_fit(s, move, balance);
   const uint64_t n = s.fleet.size();
   uint64_t bytes = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
   bytes = saturating_add(bytes, saturating_mul(n, kNodeBytes + (move ? kMoveNodeBytes : 0)));
@@ -225,6 +278,17 @@ std::string removal_notes() {
   return notes;
 }
 
+// The schemes that place keys by the bucket count alone, with their limits:
+// "modn (N <= 4294967295), jump (N <= 2147483647)".
+std::string bucket_schemes() {
+  std::string list;
+  for (const SchemeInfo& info : all_scheme_infos())
+    if (info.buckets_only)
+      list += (list.empty() ? "" : ", ") + std::string(info.name) +
+              " (N <= " + std::to_string(info.max_nodes) + ")";
+  return list;
+}
+
 // The schemes whose nodes can only leave from the end: "jump: only the last ones".
 std::string last_only_schemes() {
   std::string list;
@@ -248,17 +312,28 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "lookup table size M (" + schemes_taking(kParamTableSize) +
                       ", and the maglev profile), a prime >= N (default 65537)");
   cmd->add_option("--nodes", o.nodes,
-                  "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C")
+                  "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C; the schemes "
+                  "that place keys by the bucket count alone hold no names for N, so N is "
+                  "bounded by the scheme only: " +
+                      bucket_schemes())
       ->required();
   auto* keys = cmd->add_option(
       "--keys", o.keys,
       "K (keys user:1 ... user:K, K <= 10^10) or a file of one key per line ('-': standard "
       "input; a key is at most 65536 bytes, no NUL)" +
           std::string(keys_required ? "" : "; default 100000"));
+  cmd->add_option("--key-format", o.key_format,
+                  "how the lines of --keys FILE are read: text (default; each line a key, "
+                  "hashed by the scheme as SPEC.md says or by the profile its own way) or "
+                  "hash (each line a 64-bit key hash, decimal or 0x hex, spaces around it "
+                  "allowed, empty lines skipped, given to the scheme as it is; every scheme "
+                  "takes it, no profile does, and not with a count K; the key column prints it "
+                  "in decimal)");
   if (keys_required)
     keys->required();
   else
     o.keys = "100000";
+  keys->each([&o](const std::string&) { o.keys_given = true; });
   cmd->add_option("--vnodes", o.vnodes,
                   "tokens per node: " + schemes_taking(kParamVnodes) +
                       " (default 100), cassandra profile num_tokens (default 256)");
@@ -282,7 +357,11 @@ struct Commands {
 Commands add_commands(CLI::App& app, Options& o) {
   CLI::App* owners = app.add_subcommand("owners", "print each key's owner");
   owners->footer(
-      "Prints key and owner name per line (text: tab-separated; csv: header key,owner).");
+      "Prints key and owner name per line (text: tab-separated; csv: header key,owner; json: a\n"
+      "header with node_count, nodes (the names; null for the schemes that hold none, whose\n"
+      "node i is node-<i>) and key_format, then one object per key). With --key-format hash the\n"
+      "key is the key hash in decimal, e.g. 'owners --scheme jump --nodes 2147483647\n"
+      "--key-format hash --keys FILE' answers a vector row h,n,bucket as node-<bucket>.");
   add_common(owners, o, true);
 
   CLI::App* move = app.add_subcommand(
@@ -301,7 +380,11 @@ Commands add_commands(CLI::App& app, Options& o) {
       "keys went and where each added node's came from. A removal a scheme cannot take is\n"
       "refused. What a leave means, per scheme:" +
       removal_notes() +
-      "\nWith --format csv --list, prints the moved keys as key,from,to instead of the summary.");
+      "\nWith --format csv --list, prints the moved keys as key,from,to instead of the summary.\n"
+      "The schemes that hold no names for --nodes N,\n  " +
+      bucket_schemes() +
+      ",\nkeep none through a change that removes the last buckets or adds node-<N>,\n"
+      "node-<N+1>, ... in order; any other change names every bucket (within the memory guard).");
 
   CLI::App* balance = app.add_subcommand(
       "balance", "each node's share of keys (ring: and of the circle), busiest / mean, std");
@@ -309,7 +392,11 @@ Commands add_commands(CLI::App& app, Options& o) {
   balance->footer(
       "Share std is the population standard deviation of the node shares in % of a fair share\n"
       "(1/N); with --rings, 'pooled' is that over all R * N shares. Theory: for the ring\n"
-      "sqrt((N-1)/(N*V+1)) (random tokens), plus sqrt((N-1)/K) from sampling K keys.");
+      "sqrt((N-1)/(N*V+1)) (random tokens), plus sqrt((N-1)/K) from sampling K keys.\n"
+      "Balance counts every node's keys (8 B a node) and prints a row per node. The schemes\n"
+      "that hold no names for --nodes N,\n  " +
+      bucket_schemes() +
+      ",\ntake N up to their limit when those counts fit in memory, and are refused otherwise.");
   balance->add_option("--rings", o.rings,
                       "repeat over R independent rings (names suffixed @1 ... @R-1); "
                       "reports the spread across them (default 1)");
@@ -318,7 +405,7 @@ Commands add_commands(CLI::App& app, Options& o) {
 
 // Runs the parsed command on the keys, printing through the format's writer.
 int dispatch(const Commands& c, const Setup& setup, const Options& o) {
-  const KeySet keys = parse_keys(o.keys);
+  const KeySet keys = parse_keys(o.keys, setup.key_format);
   Out out;
   const auto writer = make_writer(setup.format, out);
   if (c.owners->parsed()) run_owners(setup, keys, *writer);
@@ -345,7 +432,8 @@ int run(int argc, char** argv) {
       "  chbench-lab balance --scheme ring --vnodes 16 --nodes 5 --rings 50\n"
       "  chbench-lab owners --profile redis --nodes 3 --keys 5\n"
       "  chbench-lab move --profile ketama --nodes a:11211,b:11211 --weights 1,2 --add c:11211\n"
-      "  chbench-lab move --profile kafka --nodes 12 --add node-12");
+      "  chbench-lab move --profile kafka --nodes 12 --add node-12\n"
+      "  chbench-lab owners --scheme jump --nodes 2147483647 --key-format hash --keys hashes.txt");
   const Commands commands = add_commands(app, o);
 
   // CLI11 would call an unknown command a missing one; name it instead.

@@ -67,34 +67,47 @@ KeySet KeySet::counted(uint64_t count) {
   return keys;
 }
 
-KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
-  KeySet keys;
-  keys.offsets_.push_back(0);
+namespace {
+
+// Splits a stream into lines for the key readers, refusing what is not a
+// file of lines: a NUL byte (a binary file), a line over kMaxKeyBytes (a file
+// given by mistake), a read error.
+struct Lines {
+  std::string_view source;  // "key file 'k.txt'", for messages
+  const char* what;         // what the file should be: "a file of keys (one key per line)"
+  uint64_t number = 0;      // the line being read, from 1
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw std::invalid_argument(std::string(source) + " line " + std::to_string(number) + " " +
+                                why);
+  }
+  [[noreturn]] void refuse(const std::string& why) const { fail(why + ": not " + what); }
+
+  // Calls on_line(line) for every line, without its '\n' and the '\r' before
+  // it (CRLF); the last line needs no '\n'.
+  template <class OnLine>
+  void read(std::istream& in, const OnLine& on_line);
+};
+
+template <class OnLine>
+void Lines::read(std::istream& in, const OnLine& on_line) {
   std::vector<char> buffer(std::size_t{1} << 20);
-  // The key being read may span reads; `line` holds its start until its '\n'.
+  // The line being read may span reads; `line` holds its start until its '\n'.
   std::string line;
-  uint64_t line_number = 0;
-  auto refuse = [&](const std::string& why) {
-    throw std::invalid_argument(std::string(source) + " line " + std::to_string(line_number) + " " +
-                                why + ": not a file of keys (one key per line)");
-  };
   auto finish_line = [&](std::string_view s) {
-    ++line_number;
+    ++number;
     if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
     if (s.size() > kMaxKeyBytes)
       refuse("is " + std::to_string(s.size()) + " bytes long, more than a key's " +
              std::to_string(kMaxKeyBytes));
-    if (s.empty()) return;
-    if (keys.offsets_.size() > kMaxKeys) refuse("is key 10^10 + 1, more than the lab takes");
-    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
-    keys.offsets_.push_back(keys.bytes_.size());
+    on_line(s);
   };
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     const std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
     if (chunk.find('\0') != std::string_view::npos) {
       // The line holding it: the lines finished so far, plus those of this chunk before it.
-      line_number += static_cast<uint64_t>(
+      number += static_cast<uint64_t>(
           std::count(chunk.begin(), chunk.begin() + chunk.find('\0'), '\n') + 1);
       refuse("holds a NUL byte (a binary file?)");
     }
@@ -110,13 +123,44 @@ KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
     }
     line.append(chunk.substr(start));
     if (line.size() > kMaxKeyBytes + 1) {  // + 1: a '\r' may end it
-      ++line_number;                       // a runaway line, stopped before it fills memory
+      ++number;                            // a runaway line, stopped before it fills memory
       refuse("is longer than a key's " + std::to_string(kMaxKeyBytes) + " bytes");
     }
   }
   // Bad input, not an internal failure: e.g. a directory given as the key file.
   if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
   finish_line(line);
+}
+
+// A line's bytes for a message: at most 40, quoted, bytes outside printable
+// ASCII as \xHH (the message stays one line).
+std::string quoted(std::string_view s) {
+  std::string out = "'";
+  for (std::size_t i = 0; i < s.size() && i < 40; ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    }
+  }
+  return out + (s.size() > 40 ? "'..." : "'");
+}
+
+}  // namespace
+
+KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
+  KeySet keys;
+  keys.offsets_.push_back(0);
+  Lines lines{source, "a file of keys (one key per line)"};
+  lines.read(in, [&](std::string_view s) {
+    if (s.empty()) return;
+    if (keys.offsets_.size() > kMaxKeys) lines.refuse("is key 10^10 + 1, more than the lab takes");
+    keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
+    keys.offsets_.push_back(keys.bytes_.size());
+  });
   keys.count_ = keys.offsets_.size() - 1;
   if (keys.count_ == 0)
     throw std::invalid_argument(std::string(source) + " contains no keys (one key per line)");
@@ -128,6 +172,42 @@ KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
       keys.hashes_[i] = key_hash(std::string_view(keys.bytes_.data() + keys.offsets_[i],
                                                   keys.offsets_[i + 1] - keys.offsets_[i]));
   });
+  return keys;
+}
+
+KeySet KeySet::from_hash_stream(std::istream& in, std::string_view source) {
+  KeySet keys;
+  Lines lines{source, "a file of key hashes (one per line)"};
+  lines.read(in, [&](std::string_view line) {
+    const std::string_view s = trim(line);
+    if (s.empty()) return;
+    if (keys.hashes_.size() >= kMaxKeys)
+      lines.refuse("is key hash 10^10 + 1, more than the lab takes");
+    const bool hex = s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const std::string_view digits = hex ? s.substr(2) : s;
+    uint64_t h = 0;
+    const auto [end, ec] =
+        std::from_chars(digits.data(), digits.data() + digits.size(), h, hex ? 16 : 10);
+    const bool whole = !digits.empty() && end == digits.data() + digits.size();
+    if (ec == std::errc::result_out_of_range && whole)
+      lines.fail("holds " + quoted(s) + ", past 2^64 - 1: a key hash has 64 bits");
+    if (ec != std::errc() || !whole)
+      lines.fail("holds " + quoted(s) +
+                 ", not a 64-bit key hash (decimal digits, or 0x and hex digits)");
+    keys.hashes_.push_back(h);
+  });
+  keys.count_ = keys.hashes_.size();
+  if (keys.count_ == 0)
+    throw std::invalid_argument(std::string(source) + " contains no key hashes (one per line)");
+  keys.hashes_.shrink_to_fit();
+  return keys;
+}
+
+KeySet KeySet::from_hashes(std::span<const uint64_t> hashes) {
+  if (hashes.empty()) throw std::invalid_argument("the key hash list is empty");
+  KeySet keys;
+  keys.count_ = hashes.size();
+  keys.hashes_.assign(hashes.begin(), hashes.end());
   return keys;
 }
 
@@ -145,6 +225,8 @@ KeySet KeySet::from_strings(std::span<const std::string> strings) {
 }
 
 void KeySet::hashes(uint64_t first, std::span<uint64_t> out, std::optional<Profile> profile) const {
+  if (profile && is_hashes())
+    throw std::invalid_argument("a profile hashes key strings its own way, not given key hashes");
   if (profile) {
     // The profile hashes the key bytes itself: gather them first.
     std::string arena;
@@ -174,10 +256,12 @@ void KeySet::hashes(uint64_t first, std::span<uint64_t> out, std::optional<Profi
 }
 
 void KeySet::append_key(uint64_t i, std::string& out) const {
+  char buf[std::numeric_limits<uint64_t>::digits10 + 1];
   if (is_counted()) {
     out += "user:";
-    char buf[std::numeric_limits<uint64_t>::digits10 + 1];
     out.append(buf, std::to_chars(buf, buf + sizeof buf, i + 1).ptr);
+  } else if (is_hashes()) {
+    out.append(buf, std::to_chars(buf, buf + sizeof buf, hashes_[i]).ptr);
   } else {
     out.append(bytes_.data() + offsets_[i], offsets_[i + 1] - offsets_[i]);
   }
@@ -189,30 +273,50 @@ std::string KeySet::key(uint64_t i) const {
   return out;
 }
 
-KeySet parse_keys(std::string_view spec) {
+KeyFormat parse_key_format(std::string_view name) {
+  if (name == "text") return KeyFormat::kText;
+  if (name == "hash") return KeyFormat::kHash;
+  throw std::invalid_argument("unknown key format '" + std::string(name) + "' (known: text, hash)");
+}
+
+KeySet parse_keys(std::string_view spec, KeyFormat format) {
+  const bool hashes = format == KeyFormat::kHash;
+  if (all_digits(spec) && hashes)
+    throw std::invalid_argument(
+        "--key-format hash reads key hashes from a file or '-' (standard "
+        "input), but --keys " +
+        std::string(spec) + " is a count of keys user:1 ... user:K, strings to be hashed");
   if (all_digits(spec)) return KeySet::counted(parse_count(spec, "the key count"));
   if (negative_number(spec))
     throw std::invalid_argument("the key count " + std::string(spec) + " is negative");
-  if (spec == "-") return KeySet::from_stream(std::cin, "standard input");
+  auto read = [&](std::istream& in, const std::string& source) {
+    return hashes ? KeySet::from_hash_stream(in, source) : KeySet::from_stream(in, source);
+  };
+  if (spec == "-") return read(std::cin, "standard input");
   if (spec.empty()) throw std::invalid_argument("--keys is empty (give a count or a file)");
   const std::string path(spec);
   std::ifstream file(path, std::ios::binary);
   if (!file)
     throw std::invalid_argument("cannot open key file '" + path + "': " + std::strerror(errno));
-  return KeySet::from_stream(file, "key file '" + path + "'");
+  return read(file, "key file '" + path + "'");
+}
+
+std::optional<uint32_t> parse_node_count(std::string_view spec) {
+  if (negative_number(spec))
+    throw std::invalid_argument("the node count " + std::string(spec) + " is negative");
+  if (!all_digits(spec)) return std::nullopt;
+  const uint64_t n = parse_count(spec, "the node count");
+  if (n > 0xffffffffu)
+    throw std::invalid_argument("the node count " + std::string(spec) +
+                                " exceeds the 2^32 - 1 nodes an index can name");
+  return static_cast<uint32_t>(n);
 }
 
 NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
   NodeSet nodes;
-  if (negative_number(spec))
-    throw std::invalid_argument("the node count " + std::string(spec) + " is negative");
-  if (all_digits(spec)) {
-    const uint64_t n = parse_count(spec, "the node count");
-    if (n > 0xffffffffu)
-      throw std::invalid_argument("the node count " + std::string(spec) +
-                                  " exceeds the 2^32 - 1 nodes an index can name");
-    check_memory(n * kNodeBytes, "N = " + std::string(spec) + " nodes");
-    nodes = default_nodes(static_cast<uint32_t>(n), vnodes);
+  if (const auto n = parse_node_count(spec)) {
+    check_memory(*n * kNodeBytes, "N = " + std::string(spec) + " nodes");
+    nodes = default_nodes(*n, vnodes);
   } else {
     nodes.vnodes = vnodes;
     std::size_t start = 0;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
@@ -148,66 +150,120 @@ uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string
 
 // ---- Fleet changes ----------------------------------------------------------------
 
+std::string owner_name(const Fleet& fleet, uint32_t i) {
+  return fleet.named() ? fleet.nodes().names[i] : default_node_name(i);
+}
+
 namespace {
 
-// Refuses, for a scheme whose nodes can only leave from the end of the list
-// (Removal::kLastOnly), a removal that is not a suffix of the list.
-void check_last_only(Scheme scheme, const NodeSet& before, const std::vector<bool>& gone,
-                     std::size_t removals) {
-  const std::size_t keep = before.size() - removals;
-  for (std::size_t i = 0; i < keep; ++i) {
-    if (!gone[i]) continue;
-    const std::string last = removals == 1
-                                 ? "only the last, '" + before.names.back() + "',"
-                                 : "only the last " + std::to_string(removals) + ", '" +
-                                       before.names[keep] + "' ... '" + before.names.back() + "',";
-    throw std::invalid_argument(
-        std::string(scheme_info(scheme).title) + " can only remove the last bucket(s): '" +
-        before.names[i] + "' is bucket " + std::to_string(i) + " of 0.." +
-        std::to_string(before.size() - 1) + ", so " + last + " can be removed");
+constexpr uint32_t kNone = 0xffffffffu;
+
+// The bucket a default name names in a fleet of n buckets: i for "node-<i>"
+// (decimal, no leading zero) with i < n, else kNone.
+uint32_t bucket_index(std::string_view name, uint32_t n) {
+  constexpr std::string_view kPrefix = "node-";
+  if (!name.starts_with(kPrefix)) return kNone;
+  const std::string_view digits = name.substr(kPrefix.size());
+  if (digits.empty() || (digits.size() > 1 && digits[0] == '0')) return kNone;
+  uint32_t i = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
+  return ec == std::errc() && end == digits.data() + digits.size() && i < n ? i : kNone;
+}
+
+// A fleet's node index by name: a map over a named fleet's names (about
+// 56 B a node), bucket_index() for a fleet of buckets.
+class NodeIndex {
+ public:
+  explicit NodeIndex(const Fleet& fleet) : fleet_(fleet) {
+    if (fleet.named()) map_ = index_of(fleet.nodes());
   }
+  uint32_t find(std::string_view name) const {
+    if (!fleet_.named()) return bucket_index(name, fleet_.size());
+    const auto it = map_.find(name);
+    return it == map_.end() ? kNone : it->second;
+  }
+
+ private:
+  const Fleet& fleet_;
+  std::unordered_map<std::string_view, uint32_t> map_;
+};
+
+// Refuses, for a scheme whose nodes can only leave from the end of the list
+// (Removal::kLastOnly), a removal (`gone`: distinct indices) that is not a
+// suffix of the list.
+void check_last_only(Scheme scheme, const Fleet& before, std::span<const uint32_t> gone) {
+  if (gone.empty()) return;
+  const uint32_t n = before.size();
+  const std::size_t removals = gone.size(), keep = n - removals;
+  const uint32_t first = *std::min_element(gone.begin(), gone.end());
+  if (first >= keep) return;
+  const std::string last = removals == 1 ? "only the last, '" + owner_name(before, n - 1) + "',"
+                                         : "only the last " + std::to_string(removals) + ", '" +
+                                               owner_name(before, static_cast<uint32_t>(keep)) +
+                                               "' ... '" + owner_name(before, n - 1) + "',";
+  throw std::invalid_argument(std::string(scheme_info(scheme).title) +
+                              " can only remove the last bucket(s): '" + owner_name(before, first) +
+                              "' is bucket " + std::to_string(first) + " of 0.." +
+                              std::to_string(n - 1) + ", so " + last + " can be removed");
+}
+
+// The names a change must give (distinct, known leavers, new joiners), the
+// leaves the scheme takes, and a fleet left non-empty; true when the result
+// is again a fleet of buckets (bucket_change).
+bool check_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
+                  std::span<const std::string> remove) {
+  check_distinct(add, "--add");
+  check_distinct(remove, "--remove");
+  const uint32_t n = before.size();
+  std::vector<uint32_t> gone;
+  {
+    // The index (about 56 B a node when named) is gone before apply_change's copy.
+    const NodeIndex index(before);
+    for (const auto& name : remove) {
+      gone.push_back(index.find(name));
+      if (gone.back() == kNone)
+        throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
+    }
+    if (scheme_info(scheme).removal == Removal::kLastOnly) check_last_only(scheme, before, gone);
+    for (const auto& name : add)
+      if (index.find(name) != kNone)
+        throw std::invalid_argument("node '" + name + "' in --add is already in --nodes");
+  }
+  if (remove.size() == n)
+    throw std::invalid_argument(add.empty() ? "removing every node leaves no node (N = 0)"
+                                            : "removing every node leaves no node (N = 0) "
+                                              "before the added ones join");
+  // validate()'s limit and messages; the rest of validate(after) holds
+  // already: `before` is valid, the removed names exist, the added ones are
+  // distinct and new. Not running it spares its set of every name.
+  if (uint64_t{n} - remove.size() + add.size() > 0xffffffffu)
+    throw std::invalid_argument("more than 2^32 - 1 nodes cannot be indexed by uint32_t");
+  const uint64_t kept = n - remove.size();
+  for (std::size_t j = 0; j < add.size(); ++j)
+    if (add[j].empty())
+      throw std::invalid_argument("node " + std::to_string(kept + j) + " has an empty name");
+  if (before.named()) return false;
+  for (uint32_t i : gone)
+    if (i < kept) return false;
+  for (std::size_t j = 0; j < add.size(); ++j)
+    if (add[j] != default_node_name(kept + j)) return false;
+  return true;
 }
 
 }  // namespace
 
+bool bucket_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
+                   std::span<const std::string> remove) {
+  return check_change(scheme, before, add, remove);
+}
+
 Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
                    std::span<const std::string> remove) {
-  check_distinct(add, "--add");
-  check_distinct(remove, "--remove");
-  const NodeSet& nodes = before.nodes();
-  {
-    // The index (about 56 B a node) is gone before the copy below.
-    const auto index = index_of(nodes);
-    std::vector<bool> gone(nodes.size(), false);
-    for (const auto& name : remove) {
-      const auto it = index.find(name);
-      if (it == index.end())
-        throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
-      gone[it->second] = true;
-    }
-    if (scheme_info(scheme).removal == Removal::kLastOnly)
-      check_last_only(scheme, nodes, gone, remove.size());
-    for (const auto& name : add)
-      if (index.count(name))
-        throw std::invalid_argument("node '" + name + "' in --add is already in --nodes");
-  }
-  if (remove.size() == nodes.size())
-    throw std::invalid_argument(add.empty() ? "removing every node leaves no node (N = 0)"
-                                            : "removing every node leaves no node (N = 0) "
-                                              "before the added ones join");
-  // validate()'s limit; the rest of validate(after) holds already: `before`
-  // is valid, the removed names exist, the added ones are distinct, new and
-  // (below) not empty. Not running it spares its set of every name.
-  if (uint64_t{nodes.size()} - remove.size() + add.size() > 0xffffffffu)
-    throw std::invalid_argument("more than 2^32 - 1 nodes cannot be indexed by uint32_t");
-  Fleet after = before;
+  if (check_change(scheme, before, add, remove))
+    return Fleet::of_buckets(static_cast<uint32_t>(before.size() - remove.size() + add.size()));
+  Fleet after = before;  // a fleet of buckets names its buckets on the first change
   for (const auto& name : remove) after.leave(name);
-  for (const auto& name : add) {
-    // validate()'s message, before Fleet::join's shorter one.
-    if (name.empty())
-      throw std::invalid_argument("node " + std::to_string(after.size()) + " has an empty name");
-    after.join(name);
-  }
+  for (const auto& name : add) after.join(name);
   return after;
 }
 
@@ -223,60 +279,105 @@ void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
 
 namespace {
 
-constexpr uint32_t kNone = 0xffffffffu;
+// How the nodes of the two fleets correspond: each node's index in the other
+// list (kNone if absent) and its rank among the removed / added nodes (kNone
+// if it stays). By name, in arrays over both lists; for two fleets of
+// buckets by index (the first min(N, N') buckets stay), with no array.
+// Fills result.removed and result.added.
+class NodeMatch {
+ public:
+  NodeMatch(const Fleet& before, const Fleet& after, MoveResult& result);
 
-// How the nodes of the two fleets correspond, by name: each node's index in
-// the other list (kNone if absent) and its rank among the removed / added
-// nodes (kNone if it stays). Fills result.removed and result.added.
-struct NodeMatch {
-  std::vector<uint32_t> old_to_new, new_to_old, removed_rank, added_rank;
+  uint32_t old_to_new(uint32_t b) const {
+    return by_index_ ? (b < kept_ ? b : kNone) : old_to_new_[b];
+  }
+  uint32_t new_to_old(uint32_t a) const {
+    return by_index_ ? (a < kept_ ? a : kNone) : new_to_old_[a];
+  }
+  uint32_t removed_rank(uint32_t b) const { return by_index_ ? b - kept_ : removed_rank_[b]; }
+  uint32_t added_rank(uint32_t a) const { return by_index_ ? a - kept_ : added_rank_[a]; }
+
+ private:
+  bool by_index_ = false;
+  uint32_t kept_ = 0;
+  std::vector<uint32_t> old_to_new_, new_to_old_, removed_rank_, added_rank_;
 };
 
-NodeMatch match_nodes(const NodeSet& before, const NodeSet& after, MoveResult& result) {
-  NodeMatch m;
-  m.old_to_new.assign(before.size(), kNone);
-  m.new_to_old.assign(after.size(), kNone);
-  m.removed_rank.assign(before.size(), kNone);
-  m.added_rank.assign(after.size(), kNone);
-  const auto new_index = index_of(after);
-  for (uint32_t b = 0; b < before.size(); ++b) {
-    const auto it = new_index.find(before.names[b]);
-    if (it != new_index.end()) {
-      m.old_to_new[b] = it->second;
-      m.new_to_old[it->second] = b;
+NodeMatch::NodeMatch(const Fleet& before, const Fleet& after, MoveResult& result) {
+  const uint32_t n_before = before.size(), n_after = after.size();
+  if (!before.named() && !after.named()) {
+    by_index_ = true;
+    kept_ = std::min(n_before, n_after);
+    for (uint32_t b = kept_; b < n_before; ++b) result.removed.push_back(b);
+    for (uint32_t a = kept_; a < n_after; ++a) result.added.push_back(a);
+    return;
+  }
+  old_to_new_.assign(n_before, kNone);
+  new_to_old_.assign(n_after, kNone);
+  removed_rank_.assign(n_before, kNone);
+  added_rank_.assign(n_after, kNone);
+  const NodeIndex new_index(after);
+  for (uint32_t b = 0; b < n_before; ++b) {
+    const uint32_t a = new_index.find(owner_name(before, b));
+    if (a != kNone) {
+      old_to_new_[b] = a;
+      new_to_old_[a] = b;
     } else {
-      m.removed_rank[b] = static_cast<uint32_t>(result.removed.size());
+      removed_rank_[b] = static_cast<uint32_t>(result.removed.size());
       result.removed.push_back(b);
     }
   }
-  for (uint32_t a = 0; a < after.size(); ++a)
-    if (m.new_to_old[a] == kNone) {
-      m.added_rank[a] = static_cast<uint32_t>(result.added.size());
+  for (uint32_t a = 0; a < n_after; ++a)
+    if (new_to_old_[a] == kNone) {
+      added_rank_[a] = static_cast<uint32_t>(result.added.size());
       result.added.push_back(a);
     }
-  return m;
 }
 
-// One thread's counts; the flows flattened [rank][node].
+// Flow cells: removed_to's [rank][after node] first, then added_from's
+// [rank][before node], flattened. Up to this many, each thread counts every
+// cell; above (a fleet of 2^31 buckets), only those keys moved through.
+constexpr uint64_t kDenseFlowCells = uint64_t{1} << 20;
+
+// One thread's counts.
 struct Tally {
   uint64_t moved = 0, between_old = 0, from_removed = 0, to_added = 0;
-  std::vector<uint64_t> removed_to, added_from;
+  std::vector<uint64_t> dense;                    // every cell, when few
+  std::unordered_map<uint64_t, uint64_t> sparse;  // else the cells used
+  void flow(uint64_t cell) {
+    if (!dense.empty())
+      ++dense[cell];
+    else
+      ++sparse[cell];
+  }
 };
 
-// Adds every thread's counts into `result` (whose removed / added are set).
+// Adds every thread's counts into `result` (whose removed / added are set):
+// the flows as lists of the cells used, ascending.
 void merge(const tbb::enumerable_thread_specific<Tally>& tallies, uint32_t before_size,
            uint32_t after_size, MoveResult& result) {
-  result.removed_to.assign(result.removed.size(), std::vector<uint64_t>(after_size, 0));
-  result.added_from.assign(result.added.size(), std::vector<uint64_t>(before_size, 0));
+  const uint64_t removed_cells = uint64_t{result.removed.size()} * after_size;
+  std::unordered_map<uint64_t, uint64_t> sums;
   for (const Tally& t : tallies) {
     result.moved += t.moved;
     result.between_old += t.between_old;
     result.from_removed += t.from_removed;
     result.to_added += t.to_added;
-    for (std::size_t c = 0; c < t.removed_to.size(); ++c)
-      result.removed_to[c / after_size][c % after_size] += t.removed_to[c];
-    for (std::size_t c = 0; c < t.added_from.size(); ++c)
-      result.added_from[c / before_size][c % before_size] += t.added_from[c];
+    for (uint64_t c = 0; c < t.dense.size(); ++c)
+      if (t.dense[c] != 0) sums[c] += t.dense[c];
+    for (const auto& [c, keys] : t.sparse) sums[c] += keys;
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> cells(sums.begin(), sums.end());
+  std::sort(cells.begin(), cells.end());
+  result.removed_to.assign(result.removed.size(), {});
+  result.added_from.assign(result.added.size(), {});
+  for (const auto& [c, keys] : cells) {
+    if (c < removed_cells) {
+      result.removed_to[c / after_size].emplace_back(static_cast<uint32_t>(c % after_size), keys);
+    } else {
+      const uint64_t d = c - removed_cells;
+      result.added_from[d / before_size].emplace_back(static_cast<uint32_t>(d % before_size), keys);
+    }
   }
 }
 
@@ -293,12 +394,13 @@ MoveResult measure_move(const Placement& placement, const Fleet& before, const F
   const auto new_table = make_table(placement, after, kernel);
   MoveResult result;
   result.keys = keys.size();
-  const NodeMatch m = match_nodes(before.nodes(), after.nodes(), result);
-  const std::size_t n_before = before.size(), n_after = after.size();
+  const NodeMatch m(before, after, result);
+  const uint64_t n_before = before.size(), n_after = after.size();
+  const uint64_t removed_cells = result.removed.size() * n_after;
+  const uint64_t cells = removed_cells + result.added.size() * n_before;
   tbb::enumerable_thread_specific<Tally> tallies([&] {
     Tally t;
-    t.removed_to.assign(result.removed.size() * n_after, 0);
-    t.added_from.assign(result.added.size() * n_before, 0);
+    if (cells <= kDenseFlowCells) t.dense.assign(cells, 0);
     return t;
   });
   // With `list`, each block's moved keys go to that block's slot, so that the
@@ -318,17 +420,17 @@ MoveResult measure_move(const Placement& placement, const Fleet& before, const F
                        list ? &moved_per_block[first / kBlock] : nullptr;
                    for (std::size_t i = 0; i < hashes.size(); ++i) {
                      const uint32_t b = from[i], a = to[i];
-                     if (m.old_to_new[b] == a) continue;
+                     if (m.old_to_new(b) == a) continue;
                      ++t.moved;
-                     const bool left = m.old_to_new[b] == kNone, arrived = m.new_to_old[a] == kNone;
+                     const bool left = m.old_to_new(b) == kNone, arrived = m.new_to_old(a) == kNone;
                      t.between_old += !left && !arrived;
                      if (left) {
                        ++t.from_removed;
-                       ++t.removed_to[std::size_t{m.removed_rank[b]} * n_after + a];
+                       t.flow(m.removed_rank(b) * n_after + a);
                      }
                      if (arrived) {
                        ++t.to_added;
-                       ++t.added_from[std::size_t{m.added_rank[a]} * n_before + b];
+                       t.flow(removed_cells + m.added_rank(a) * n_before + b);
                      }
                      if (listed) listed->push_back({first + i, b, a});
                    }
@@ -347,6 +449,15 @@ MoveResult measure_move(const Placement& placement, const Fleet& before, const F
 
 // ---- Balance ----------------------------------------------------------------------
 
+namespace {
+
+// Up to this many nodes each thread counts its keys apart; above, the
+// threads add into the one array (per-thread copies would cost 8 B a node
+// each: 16 GiB at 2^31 buckets).
+constexpr uint32_t kThreadCountsMax = 1u << 16;
+
+}  // namespace
+
 Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel) {
   return measure_balance(Placement{scheme, std::nullopt, {}}, fleet, keys, kernel);
@@ -355,24 +466,37 @@ Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
 Balance measure_balance(const Placement& placement, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel) {
   const auto table = make_table(placement, fleet, kernel);
-  const NodeSet& nodes = fleet.nodes();
-  tbb::enumerable_thread_specific<std::vector<uint64_t>> counts(
-      [&] { return std::vector<uint64_t>(nodes.size(), 0); });
-  for_each_block(keys, 0, keys.size(), placement.profile,
-                 [&](uint64_t, std::span<const uint64_t> hashes) {
-                   std::array<uint32_t, kBlock> owner_buf;
-                   const std::span<uint32_t> owners(owner_buf.data(), hashes.size());
-                   table->owners(hashes, owners);
-                   auto& c = counts.local();
-                   for (uint32_t o : owners) ++c[o];
-                 });
+  const uint32_t n = fleet.size();
   Balance balance;
   balance.keys = keys.size();
-  balance.node_keys.assign(nodes.size(), 0);
-  for (const auto& c : counts)
-    for (std::size_t n = 0; n < c.size(); ++n) balance.node_keys[n] += c[n];
+  balance.node_keys.assign(n, 0);
+  auto count_blocks = [&](const auto& count) {
+    for_each_block(keys, 0, keys.size(), placement.profile,
+                   [&](uint64_t, std::span<const uint64_t> hashes) {
+                     std::array<uint32_t, kBlock> owner_buf;
+                     const std::span<uint32_t> owners(owner_buf.data(), hashes.size());
+                     table->owners(hashes, owners);
+                     count(std::span<const uint32_t>(owners));
+                   });
+  };
+  if (n <= kThreadCountsMax) {
+    tbb::enumerable_thread_specific<std::vector<uint64_t>> counts(
+        [&] { return std::vector<uint64_t>(n, 0); });
+    count_blocks([&](std::span<const uint32_t> owners) {
+      auto& c = counts.local();
+      for (uint32_t o : owners) ++c[o];
+    });
+    for (const auto& c : counts)
+      for (std::size_t i = 0; i < c.size(); ++i) balance.node_keys[i] += c[i];
+  } else {
+    static_assert(std::atomic_ref<uint64_t>::required_alignment == alignof(uint64_t));
+    count_blocks([&](std::span<const uint32_t> owners) {
+      for (uint32_t o : owners)
+        std::atomic_ref<uint64_t>(balance.node_keys[o]).fetch_add(1, std::memory_order_relaxed);
+    });
+  }
   if (!placement.profile && placement.scheme == Scheme::kRing)
-    balance.circle = circle_shares(nodes);
+    balance.circle = circle_shares(fleet.nodes());
   return balance;
 }
 
@@ -396,23 +520,29 @@ std::vector<double> circle_shares(const NodeSet& nodes) {
   return shares;
 }
 
-ShareStats share_stats(std::span<const double> shares) {
+namespace {
+
+// share_stats over shares or counts, each taken as a double.
+template <class T>
+ShareStats stats_of(std::span<const T> shares) {
   const double n = static_cast<double>(shares.size());
   double total = 0, busiest = 0;
-  for (double s : shares) {
+  for (T v : shares) {
+    const double s = static_cast<double>(v);
     total += s;
     busiest = std::max(busiest, s);
   }
   const double mean = total / n;
   double squares = 0;
-  for (double s : shares) squares += (s - mean) * (s - mean);
+  for (T v : shares) squares += (static_cast<double>(v) - mean) * (static_cast<double>(v) - mean);
   return {busiest / mean, 100.0 * std::sqrt(squares / n) / mean};
 }
 
-ShareStats share_stats(std::span<const uint64_t> counts) {
-  std::vector<double> shares(counts.begin(), counts.end());
-  return share_stats(std::span<const double>(shares));
-}
+}  // namespace
+
+ShareStats share_stats(std::span<const double> shares) { return stats_of(shares); }
+
+ShareStats share_stats(std::span<const uint64_t> counts) { return stats_of(counts); }
 
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
   NodeSet out;

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "chbench/fleet.h"
@@ -78,7 +79,23 @@ std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& 
 // unknown kernel.
 uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel = {});
 
+// The name of node `i` of `fleet` as every output prints it: the fleet's own
+// name, or for a fleet of buckets (Fleet::of_buckets, names not held) the
+// default name node-<i>. Precondition: i < fleet.size().
+std::string owner_name(const Fleet& fleet, uint32_t i);
+
 // ---- Fleet changes ----------------------------------------------------------------
+
+// Checks a change of `before` as apply_change does (and throws as it does),
+// without changing or naming anything, and tells whether the fleet after it
+// is again a fleet of buckets: true when `before` is one (not named()), the
+// nodes that leave are its last ones and those that join are named node-<s>,
+// node-<s+1>, ... in order (s: the buckets left), so that the names stay the
+// default ones. A fleet of buckets is looked up by index (node-<i>, i < N),
+// so this costs no memory per node: the lab's commands call it to decide
+// whether a move needs names before any memory is estimated.
+bool bucket_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
+                   std::span<const std::string> remove);
 
 // The fleet after the nodes of `remove` leave (Fleet::leave, in the order
 // given) and then those of `add` join (Fleet::join, appended in order), so
@@ -89,7 +106,10 @@ uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string
 // nodes can go. Throws std::invalid_argument for an unknown node in `remove`,
 // a name listed twice, an added name already present or empty, a refused
 // removal, or removing every node (N = 0: a fleet is never empty, even on
-// its way to the additions).
+// its way to the additions). A fleet of buckets whose change is a
+// bucket_change() gives Fleet::of_buckets(N') (no names, no history: such a
+// fleet is only built for a scheme that places by the bucket count alone);
+// after any other change it is named (node-0 ... node-(N-1), then changed).
 Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::string> add,
                    std::span<const std::string> remove);
 
@@ -125,10 +145,12 @@ struct MoveResult {
   // `after`, in list order.
   std::vector<uint32_t> removed;
   std::vector<uint32_t> added;
-  // removed_to[r][a]: keys of before node removed[r] now owned by after node a.
-  std::vector<std::vector<uint64_t>> removed_to;
-  // added_from[j][b]: keys of after node added[j] formerly owned by before node b.
-  std::vector<std::vector<uint64_t>> added_from;
+  // removed_to[r]: (after node a, keys of before node removed[r] now owned by
+  // a) for every a that received some, ascending by a.
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> removed_to;
+  // added_from[j]: (before node b, keys of after node added[j] formerly owned
+  // by b) for every b that gave some, ascending by b.
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> added_from;
   // With `list`: every moved key, ascending by position. Otherwise empty.
   std::vector<MovedKey> moved_keys;
 };
@@ -136,9 +158,13 @@ struct MoveResult {
 // Builds a table from each fleet (make_table: `after` is typically
 // apply_change(before, ...), whose history a scheme may read), looks every key
 // up in both, in parallel blocks, and classifies it. Both fleets must be valid
-// for the scheme (their vnodes are used for the ring). Memory: O(threads *
-// block + N_before * N_after for the flows), plus 16 bytes per moved key with
-// `list`. Throws like make_table().
+// for the scheme (their vnodes are used for the ring). Two fleets of buckets
+// are matched by index (bucket i is node-<i> in both), with no memory per
+// node; otherwise by name. Memory: O(threads * block), O(N_before + N_after)
+// for matching named fleets, the flows (per thread: dense counts while
+// (removed + added) * N stays under 2^20 cells, else only the cells that
+// keys moved through), plus 16 bytes per moved key with `list`. Throws like
+// make_table().
 MoveResult measure_move(Scheme scheme, const Fleet& before, const Fleet& after, const KeySet& keys,
                         bool list = false, std::string_view kernel = {});
 MoveResult measure_move(const Placement& placement, const Fleet& before, const Fleet& after,
@@ -154,7 +180,9 @@ struct Balance {
 };
 
 // Counts each node's keys (in parallel blocks) and, for the ring, its share of
-// the circle. Throws like make_table().
+// the circle. Memory: the counts, 8 B a node (up to 2^16 nodes each thread
+// also counts apart; above, the threads add into the one array atomically),
+// and the circle's. Throws like make_table().
 Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel = {});
 // For a profile there is no circle share (the shares of SPEC.md's circle do
@@ -175,7 +203,7 @@ struct ShareStats {
   double busiest_over_mean = 0;  // max share / mean share
   double std_pct = 0;            // population std of the shares, % of the mean (fair) share
 };
-// Precondition: shares non-empty with a positive sum.
+// Precondition: shares non-empty with a positive sum. Allocates nothing.
 ShareStats share_stats(std::span<const double> shares);
 ShareStats share_stats(std::span<const uint64_t> counts);
 

@@ -14,6 +14,23 @@ using namespace chbench;
 using namespace chbench::lab;
 using namespace chbench::lab::test;
 
+namespace {
+
+// What a key-file reader (KeySet::from_stream or from_hash_stream) says of
+// `text` read as `source`: its refusal, or "accepted".
+std::string refusal(KeySet (*read)(std::istream&, std::string_view), const std::string& text,
+                    std::string_view source) {
+  std::istringstream in(text);
+  try {
+    read(in, source);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
 TEST_CASE("counted keys hash exactly like the library's default keys") {
   const KeySet keys = KeySet::counted(12'345);
   const auto expected = default_key_hashes(12'345);
@@ -59,14 +76,8 @@ TEST_CASE("key files: one key per line, CRLF, blank lines, long lines, no keys")
 }
 
 TEST_CASE("key files: lines longer than a key and NUL bytes are refused with the line") {
-  auto message = [](const std::string& text) -> std::string {
-    std::istringstream in(text);
-    try {
-      KeySet::from_stream(in, "keys.txt");
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "accepted";
+  auto message = [](const std::string& text) {
+    return refusal(&KeySet::from_stream, text, "keys.txt");
   };
   const std::string one_more(kMaxKeyBytes + 1, 'x');
   CHECK_THAT(message("a\n" + one_more + "\nb\n"),
@@ -77,6 +88,76 @@ TEST_CASE("key files: lines longer than a key and NUL bytes are refused with the
   CHECK_THAT(message(std::string("a\nb\nc\0d\n", 8)),
              Catch::Contains("keys.txt line 3 holds a NUL byte"));
   CHECK(message(std::string(kMaxKeyBytes, 'z') + "\r\n") == "accepted");  // CR not counted
+}
+
+TEST_CASE("key hashes: decimal or 0x hex, spaces, CRLF and empty lines, printed in decimal") {
+  std::istringstream in(
+      "0\n  42\t\r\n\n \r\n0x2a\n0XfF\n18446744073709551615\n0xFFFFFFFFFFFFFFFF\r\n"
+      "00017\n0x0000000000000000001\nnot-a-hash\n");
+  // Its last line is not a hash: the whole file is refused (below); without it:
+  std::istringstream good(
+      "0\n  42\t\r\n\n \r\n0x2a\n0XfF\n18446744073709551615\n0xFFFFFFFFFFFFFFFF\r\n"
+      "00017\n0x0000000000000000001");
+  const KeySet keys = KeySet::from_hash_stream(good, "test");
+  const std::vector<uint64_t> want = {0, 42, 42, 255, ~uint64_t{0}, ~uint64_t{0}, 17, 1};
+  REQUIRE(keys.size() == want.size());
+  std::vector<uint64_t> got(keys.size());
+  keys.hashes(0, got);
+  CHECK(got == want);
+  CHECK(keys.is_hashes());
+  CHECK_FALSE(keys.is_counted());
+  CHECK(keys.key(0) == "0");
+  CHECK(keys.key(2) == "42");  // given as 0x2a: the key column is the value in decimal
+  CHECK(keys.key(4) == "18446744073709551615");
+  CHECK(keys.key(6) == "17");
+  // A slice from the middle.
+  std::vector<uint64_t> slice(3);
+  keys.hashes(3, slice);
+  CHECK(slice == std::vector<uint64_t>{255, ~uint64_t{0}, ~uint64_t{0}});
+  // A profile hashes key strings: key hashes are refused.
+  CHECK_THROWS_AS(keys.hashes(0, slice, Profile::kMaglev), std::invalid_argument);
+  CHECK_THROWS_WITH(KeySet::from_hash_stream(in, "keys.txt"),
+                    Catch::Contains("keys.txt line 11 holds 'not-a-hash', not a 64-bit key hash"));
+  CHECK(KeySet::from_hashes(want).key(3) == "255");
+  CHECK_THROWS_AS(KeySet::from_hashes({}), std::invalid_argument);
+}
+
+TEST_CASE("key hashes: a line that is not one is refused with its number and what it held") {
+  auto message = [](const std::string& text) {
+    return refusal(&KeySet::from_hash_stream, text, "h.txt");
+  };
+  const std::string not_hash = ", not a 64-bit key hash (decimal digits, or 0x and hex digits)";
+  CHECK(message("1\n2\nabc\n") == "h.txt line 3 holds 'abc'" + not_hash);
+  CHECK(message("1\r\n\n-1\r\n") == "h.txt line 3 holds '-1'" + not_hash);
+  CHECK(message("+5") == "h.txt line 1 holds '+5'" + not_hash);
+  CHECK(message("0x") == "h.txt line 1 holds '0x'" + not_hash);
+  CHECK(message("0x1g") == "h.txt line 1 holds '0x1g'" + not_hash);
+  CHECK(message("1 2") == "h.txt line 1 holds '1 2'" + not_hash);
+  CHECK(message("12.5") == "h.txt line 1 holds '12.5'" + not_hash);
+  CHECK(message("\xef\xbb\xbf"
+                "7") == "h.txt line 1 holds '\\xEF\\xBB\\xBF7'" + not_hash);
+  CHECK(message(std::string(50, '7') + "x") ==
+        "h.txt line 1 holds '" + std::string(40, '7') + "'..." + not_hash);
+  CHECK(message("7\n18446744073709551616\n") ==
+        "h.txt line 2 holds '18446744073709551616', past 2^64 - 1: a key hash has 64 bits");
+  CHECK(message("0x10000000000000000") ==
+        "h.txt line 1 holds '0x10000000000000000', past 2^64 - 1: a key hash has 64 bits");
+  CHECK_THAT(message("\n \n\r\n"), Catch::Contains("h.txt contains no key hashes"));
+  CHECK_THAT(message(std::string("1\n2\0", 5)), Catch::Contains("h.txt line 2 holds a NUL byte"));
+  CHECK_THAT(message("1\n" + std::string(kMaxKeyBytes + 1, '1')),
+             Catch::Contains("h.txt line 2 is 65537 bytes long"));
+  CHECK(message(" 18446744073709551615 \r\n") == "accepted");
+}
+
+TEST_CASE("parse_keys with --key-format hash: a file or '-', never a count") {
+  CHECK(parse_key_format("text") == KeyFormat::kText);
+  CHECK(parse_key_format("hash") == KeyFormat::kHash);
+  CHECK_THROWS_WITH(parse_key_format("hex"), Catch::Contains("unknown key format 'hex'"));
+  CHECK_THROWS_WITH(parse_keys("1000", KeyFormat::kHash),
+                    Catch::Contains("--keys 1000 is a count of keys user:1 ... user:K"));
+  CHECK(parse_keys("1000", KeyFormat::kText).is_counted());
+  CHECK_THROWS_WITH(parse_keys("/nonexistent/h.txt", KeyFormat::kHash),
+                    Catch::Contains("cannot open key file"));
 }
 
 TEST_CASE("parse_keys and parse_nodes: counts, lists and bad input") {
@@ -102,6 +183,13 @@ TEST_CASE("parse_keys and parse_nodes: counts, lists and bad input") {
   CHECK_THROWS_AS(parse_nodes("a,b,a", 1), std::invalid_argument);
   CHECK_THROWS_AS(parse_nodes("4294967296", 1), std::invalid_argument);
   CHECK_THROWS_AS(parse_nodes("3", 0), std::invalid_argument);
+
+  // A count alone, for a fleet of buckets: nothing allocated, no memory guard.
+  CHECK(parse_node_count("4294967295") == 0xffffffffu);
+  CHECK(parse_node_count("0") == 0u);
+  CHECK_FALSE(parse_node_count("a,b").has_value());
+  CHECK_THROWS_WITH(parse_node_count("4294967296"), Catch::Contains("exceeds the 2^32 - 1"));
+  CHECK_THROWS_WITH(parse_node_count("-3"), Catch::Contains("the node count -3 is negative"));
 }
 
 TEST_CASE("apply_change: joins append, leaves keep order, jump only loses its last buckets") {

@@ -34,6 +34,21 @@ TEST_CASE("the lab's fast kernels and batches agree with every scheme's referenc
   CHECK_THROWS_AS(make_table(Scheme::kRing, default_nodes(3), "nope"), std::invalid_argument);
 }
 
+TEST_CASE("every scheme takes key hashes as given: the owners of the keys they hash") {
+  // --key-format hash hands the hashes to the scheme unhashed: the keys
+  // user:1 ... user:K and their SPEC.md hashes given as such place alike.
+  const KeySet counted = KeySet::counted(5'000);
+  const KeySet given = KeySet::from_hashes(default_key_hashes(5'000));
+  for (Scheme scheme : all_schemes()) {
+    INFO(scheme_name(scheme));
+    const auto table = make_table(scheme, default_nodes(9, 20));
+    std::vector<uint32_t> from_keys(counted.size()), from_hashes(given.size());
+    lookup_owners(*table, counted, 0, from_keys);
+    lookup_owners(*table, given, 0, from_hashes);
+    CHECK(from_hashes == from_keys);
+  }
+}
+
 TEST_CASE("the lab's default kernel is the registry's: the lowest rank of the scheme") {
   const NodeSet nodes = default_nodes(9, 20);
   const auto hashes = default_key_hashes(5'000);

@@ -29,7 +29,7 @@ Spread spread_of(const std::vector<double>& values) {
 bool places_by_position(const Setup& s) {
   if (s.placement.profile)
     return s.placement.profile == Profile::kKafka || s.placement.profile == Profile::kRedis;
-  return s.scheme == Scheme::kModN || s.scheme == Scheme::kJump;
+  return scheme_info(s.scheme).buckets_only;
 }
 
 namespace {
@@ -68,9 +68,9 @@ BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
   BalanceReport r;
   r.rings = rings;
   r.circle = !s.placement.profile && s.scheme == Scheme::kRing;
-  r.nodes = s.nodes().size();
+  r.nodes = s.fleet.size();
   r.keys = keys.size();
-  r.base = &s.nodes();
+  r.base = &s.fleet;
   r.results.push_back(measure_balance(s.placement, s.fleet, keys, s.kernel));
   for (uint32_t i = 1; i < rings; ++i) {
     // One replica at a time, dropped once measured: only its counts are kept.

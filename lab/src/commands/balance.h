@@ -34,7 +34,7 @@ struct BalanceReport {
   // Ring 0's nodes: the Setup's fleet (the report must not outlive it). Ring
   // r's names are replica_name(name, r), made when printed: no ring's names
   // are kept.
-  const NodeSet* base = nullptr;
+  const Fleet* base = nullptr;
   std::vector<Balance> results;                             // per ring
   std::vector<ShareStats> key_stats, circle_stats;          // per ring (circle: ring scheme only)
   Spread key_busiest, key_std, circle_busiest, circle_std;  // over the rings
@@ -43,11 +43,15 @@ struct BalanceReport {
   std::optional<double> theory_busiest;  // H_N, for the ring at V = 1
 
   // The name of node i in ring `ring`.
-  std::string name(uint32_t ring, uint32_t i) const { return replica_name(base->names[i], ring); }
+  std::string name(uint32_t ring, uint32_t i) const {
+    return replica_name(owner_name(*base, i), ring);
+  }
 };
 
-// True for a placement that places keys by node position, not by name
-// (mod-N, jump, Kafka, Redis): every repetition over new names is the same.
+// True for a placement that places keys by node position, not by name (a
+// scheme that places by the bucket count alone, SchemeInfo::buckets_only:
+// mod-N, jump, ...; the Kafka and Redis profiles): every repetition over new
+// names is the same.
 bool places_by_position(const Setup& s);
 
 // Checks `rings` (1 ... kMaxRings; 1 for a placement by position), measures

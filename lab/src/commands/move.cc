@@ -7,12 +7,12 @@ namespace chbench::lab {
 
 namespace {
 
-// A flow: the nodes with a positive count, busiest first (ties: list order).
-Flow flow_of(uint32_t node, const std::vector<uint64_t>& counts) {
+// A flow: the nodes with a positive count (given in list order), busiest
+// first (ties: list order).
+Flow flow_of(uint32_t node, const std::vector<std::pair<uint32_t, uint64_t>>& counts) {
   Flow f;
   f.node = node;
-  for (uint32_t i = 0; i < counts.size(); ++i)
-    if (counts[i] > 0) f.peers.emplace_back(i, counts[i]);
+  f.peers = counts;
   std::stable_sort(f.peers.begin(), f.peers.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   for (const auto& p : f.peers) f.keys += p.second;

@@ -57,14 +57,14 @@ struct MoveReport {
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys);
 
 // Calls fn(key, from, to) for every moved key in key order: its bytes and the
-// names of its old and new owner. `key` is valid during the call only.
+// names of its old and new owner (owner_name). Each is valid during the call only.
 template <class Fn>
 void for_each_moved_key(const MoveReport& r, Fn&& fn) {
   std::string key;
   for (const MovedKey& m : r.result.moved_keys) {
     key.clear();
     r.keys->append_key(m.key, key);
-    fn(std::string_view(key), r.before.nodes().names[m.from], r.after.nodes().names[m.to]);
+    fn(std::string_view(key), owner_name(r.before, m.from), owner_name(r.after, m.to));
   }
 }
 

@@ -26,7 +26,7 @@ void run_owners(const Setup& s, const KeySet& keys, Writer& writer) {
   constexpr uint64_t kSlice = uint64_t{1} << 16;
   std::vector<uint32_t> owners(std::min(kSlice, keys.size()));
   std::vector<uint64_t> hashes(profile ? owners.size() : 0);
-  std::string key, hash;
+  std::string key, hash, owner;
   for (uint64_t first = 0; first < keys.size(); first += kSlice) {
     const std::span<uint32_t> slice(owners.data(), std::min(kSlice, keys.size() - first));
     lookup_owners(*table, keys, first, slice, profile);
@@ -35,7 +35,8 @@ void run_owners(const Setup& s, const KeySet& keys, Writer& writer) {
       key.clear();
       keys.append_key(first + i, key);
       if (profile) hash = hash_value(*profile, hashes[i]);
-      writer.owner({first + i, key, s.nodes().names[slice[i]], hash});
+      owner = owner_name(s.fleet, slice[i]);
+      writer.owner({first + i, key, owner, hash});
     }
   }
   writer.owners_end();

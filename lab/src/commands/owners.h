@@ -18,8 +18,8 @@ class Writer;
 // during the Writer::owner call.
 struct OwnerRow {
   uint64_t index;          // 0-based key position
-  std::string_view key;    // the key's bytes
-  std::string_view owner;  // the owner's name
+  std::string_view key;    // the key's bytes (a key hash given as such: in decimal)
+  std::string_view owner;  // the owner's name (owner_name)
   std::string_view hash;   // with a profile, hash_value() of its key hash; else empty
 };
 

@@ -8,6 +8,7 @@
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
 #include "chbench/scheme.h"
+#include "keys.h"
 #include "placement.h"
 
 namespace chbench::lab {
@@ -18,13 +19,17 @@ struct Setup {
   Scheme scheme{};  // for a profile, the scheme whose kernels it uses
   Placement placement;
   Format format{};
+  KeyFormat key_format{};  // how --keys FILE is read (keys.h)
   // The fleet the command starts from (V and M included), made once by moving
-  // the parsed NodeSet in; every command and estimate reads it by reference
-  // (a copy would hold every name again: 32 B/node and more).
+  // the parsed NodeSet in, or Fleet::of_buckets(N) for a scheme that places
+  // keys by the bucket count alone (names not held: print them with
+  // owner_name()); every command and estimate reads it by reference (a copy
+  // would hold every name again: 32 B/node and more).
   Fleet fleet;
   std::string kernel;       // as given to make_table ("" = the default)
   std::string kernel_name;  // "scheme/kernel" for reports (kernel_full_name)
 
+  // The fleet's names, V and M; empty names for a fleet of buckets.
   const NodeSet& nodes() const noexcept { return fleet.nodes(); }
 };
 

@@ -43,8 +43,6 @@ class CsvWriter final : public Writer {
       return;
     }
     const MoveResult& m = r.result;
-    const auto& before = r.before.nodes().names;
-    const auto& after = r.after.nodes().names;
     out_ << "measure,from,to,keys,fraction\n";
     auto row = [&](std::string_view what, std::string_view from, std::string_view to, uint64_t n) {
       b_ += what;
@@ -53,6 +51,7 @@ class CsvWriter final : public Writer {
       b_ += ',';
       append_csv(b_, to);
       b_ += fmt(",%" PRIu64 ",%.9g\n", n, ratio(n, m.keys));
+      out_.maybe_flush();
     };
     row("keys", "", "", m.keys);
     row("moved", "", "", m.moved);
@@ -60,9 +59,11 @@ class CsvWriter final : public Writer {
     row("to_added", "", "", m.to_added);
     row("from_removed", "", "", m.from_removed);
     for (const Flow& f : r.from_removed)
-      for (const auto& [node, count] : f.peers) row("flow", before[f.node], after[node], count);
+      for (const auto& [node, count] : f.peers)
+        row("flow", owner_name(r.before, f.node), owner_name(r.after, node), count);
     for (const Flow& f : r.to_added)
-      for (const auto& [node, count] : f.peers) row("flow", before[node], after[f.node], count);
+      for (const auto& [node, count] : f.peers)
+        row("flow", owner_name(r.before, node), owner_name(r.after, f.node), count);
   }
 
   void balance(const Setup&, const BalanceReport& r) override {

@@ -1,6 +1,7 @@
 // JSON (nlohmann, keys in the order written): one object per command. The
-// owners and the moved keys, which can be millions, are streamed rather than
-// built as a tree. Bytes that are not UTF-8 become U+FFFD.
+// owners, the moved keys and balance's nodes, which can be millions (2^31
+// buckets), are streamed rather than built as a tree, formatted as dump()
+// formats a tree. Bytes that are not UTF-8 become U+FFFD.
 #include <nlohmann/json.hpp>
 
 #include "writers/writer.h"
@@ -18,6 +19,25 @@ std::string json_string(std::string_view s) {
 
 std::string dump(const json& j) { return j.dump(1, ' ', false, json::error_handler_t::replace); }
 
+// dump(j) for a value `depth` levels deep in the document: its lines after
+// the first indented by depth more, as dump() of the whole would print them.
+std::string dump_at(const json& j, int depth) {
+  const std::string text = dump(j);
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out.append(static_cast<std::size_t>(depth), ' ');
+  }
+  return out;
+}
+
+// An object dumped without its closing "\n}", for members streamed after it.
+std::string open_object(const json& j) {
+  std::string text = dump(j);
+  text.resize(text.rfind('\n'));
+  return text;
+}
+
 json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes().vnodes) : json(nullptr); }
 
 json profile_json(const Setup& s) {
@@ -25,12 +45,14 @@ json profile_json(const Setup& s) {
 }
 
 // One flow: the node, its keys, how many peers and each peer's keys.
-json flow_json(const Flow& f, const std::vector<std::string>& own,
-               const std::vector<std::string>& peers, const char* count, const char* list) {
-  json j = {
-      {"node", own[f.node]}, {"keys", f.keys}, {count, f.peers.size()}, {list, json::array()}};
+json flow_json(const Flow& f, const Fleet& own, const Fleet& peers, const char* count,
+               const char* list) {
+  json j = {{"node", owner_name(own, f.node)},
+            {"keys", f.keys},
+            {count, f.peers.size()},
+            {list, json::array()}};
   for (const auto& [node, keys] : f.peers)
-    j[list].push_back({{"node", peers[node]}, {"keys", keys}});
+    j[list].push_back({{"node", owner_name(peers, node)}, {"keys", keys}});
   return j;
 }
 
@@ -52,9 +74,15 @@ class JsonWriter final : public Writer {
 
   void owners_begin(const Setup& s, const KeySet& keys) override {
     column_ = s.placement.profile ? hash_column(*s.placement.profile) : nullptr;
-    json head = {{"command", "owners"},        {"scheme", scheme_name(s.scheme)},
-                 {"profile", profile_json(s)}, {"vnodes", vnodes_json(s)},
-                 {"kernel", s.kernel_name},    {"nodes", s.nodes().names},
+    // A fleet of buckets lists no names (node-0 ... node-(N-1): 2^31 of them).
+    json head = {{"command", "owners"},
+                 {"scheme", scheme_name(s.scheme)},
+                 {"profile", profile_json(s)},
+                 {"vnodes", vnodes_json(s)},
+                 {"kernel", s.kernel_name},
+                 {"node_count", s.fleet.size()},
+                 {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
+                 {"key_format", keys.is_hashes() ? "hash" : "text"},
                  {"keys", keys.size()}};
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
@@ -99,35 +127,34 @@ class JsonWriter final : public Writer {
   }
 
   void balance(const Setup& s, const BalanceReport& r) override {
-    json j = {{"command", "balance"},
-              {"scheme", scheme_name(s.scheme)},
-              {"profile", profile_json(s)},
-              {"vnodes", vnodes_json(s)},
-              {"kernel", s.kernel_name},
-              {"nodes", r.nodes},
-              {"keys", r.keys},
-              {"rings", r.rings},
-              {"per_ring", json::array()}};
-    for (uint32_t ring = 0; ring < r.rings; ++ring) j["per_ring"].push_back(ring_json(r, ring));
-    j["summary"] = {
+    const json head = {{"command", "balance"},
+                       {"scheme", scheme_name(s.scheme)},
+                       {"profile", profile_json(s)},
+                       {"vnodes", vnodes_json(s)},
+                       {"kernel", s.kernel_name},
+                       {"nodes", r.nodes},
+                       {"keys", r.keys},
+                       {"rings", r.rings}};
+    out_ << open_object(head) << ",\n \"per_ring\": [";
+    for (uint32_t ring = 0; ring < r.rings; ++ring) ring_stream(r, ring);
+    const json summary = {
         {"keys",
          {{"busiest_over_mean", spread_json(r.key_busiest, false)},
           {"share_std_pct", spread_json(r.key_std, true)}}},
         {"circle", r.circle ? json{{"busiest_over_mean", spread_json(r.circle_busiest, false)},
                                    {"share_std_pct", spread_json(r.circle_std, true)}}
                             : json(nullptr)}};
-    j["theory"] = {
+    const json theory = {
         {"key_share_std_pct", r.theory_keys},
         {"circle_share_std_pct", r.circle ? json(r.theory_circle) : json(nullptr)},
         {"busiest_over_mean", r.theory_busiest ? json(*r.theory_busiest) : json(nullptr)}};
-    out_ << dump(j) << '\n';
+    out_ << "\n ],\n \"summary\": " << dump_at(summary, 1)
+         << ",\n \"theory\": " << dump_at(theory, 1) << "\n}\n";
   }
 
  private:
   static json move_json(const Setup& s, const MoveReport& r) {
     const MoveResult& m = r.result;
-    const auto& before = r.before.nodes().names;
-    const auto& after = r.after.nodes().names;
     json j = {{"command", "move"},
               {"scheme", scheme_name(s.scheme)},
               {"profile", profile_json(s)},
@@ -148,12 +175,12 @@ class JsonWriter final : public Writer {
               {"flows_from_removed", json::array()},
               {"flows_to_added", json::array()}};
     for (const Flow& f : r.from_removed) {
-      j["removed"].push_back(before[f.node]);
-      j["flows_from_removed"].push_back(flow_json(f, before, after, "receivers", "to"));
+      j["removed"].push_back(owner_name(r.before, f.node));
+      j["flows_from_removed"].push_back(flow_json(f, r.before, r.after, "receivers", "to"));
     }
     for (const Flow& f : r.to_added) {
-      j["added"].push_back(after[f.node]);
-      j["flows_to_added"].push_back(flow_json(f, after, before, "donors", "from"));
+      j["added"].push_back(owner_name(r.after, f.node));
+      j["flows_to_added"].push_back(flow_json(f, r.after, r.before, "donors", "from"));
     }
     j["theory"] = r.theory ? json{{"moved_fraction", r.theory->moved},
                                   {"between_old_fraction", r.theory->between_old}}
@@ -161,17 +188,20 @@ class JsonWriter final : public Writer {
     return j;
   }
 
-  static json ring_json(const BalanceReport& r, uint32_t ring) {
-    json nodes = json::array();
+  // One element of "per_ring", at depth 2: its nodes streamed one by one.
+  void ring_stream(const BalanceReport& r, uint32_t ring) {
+    b_ += ring == 0 ? "\n  {\n   \"nodes\": [" : ",\n  {\n   \"nodes\": [";
     for (uint32_t i = 0; i < r.nodes; ++i) {
       const uint64_t keys = r.results[ring].node_keys[i];
       json node = {{"name", r.name(ring, i)}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
       if (r.circle) node["circle_share"] = r.results[ring].circle[i];
-      nodes.push_back(node);
+      b_ += i == 0 ? "\n    " : ",\n    ";
+      b_ += dump_at(node, 4);
+      out_.maybe_flush();
     }
-    json one = {{"nodes", nodes}, {"keys", stats_json(r.key_stats[ring])}};
-    one["circle"] = r.circle ? stats_json(r.circle_stats[ring]) : json(nullptr);
-    return one;
+    b_ += "\n   ],\n   \"keys\": " + dump_at(stats_json(r.key_stats[ring]), 3);
+    b_ += ",\n   \"circle\": " +
+          dump_at(r.circle ? stats_json(r.circle_stats[ring]) : json(nullptr), 3) + "\n  }";
   }
 
   Out& out_;

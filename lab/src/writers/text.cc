@@ -71,13 +71,13 @@ class TextWriter final : public Writer {
           "\n";
     b_ += fmt("keys      %" PRIu64 "\n", k);
     b_ += fmt("nodes     %u -> %u", r.before.size(), r.after.size());
-    auto names = [](const std::vector<uint32_t>& idx, const NodeSet& set) {
+    auto names = [](const std::vector<uint32_t>& idx, const Fleet& fleet) {
       std::string list;
-      for (uint32_t i : idx) list += (list.empty() ? "" : ", ") + set.names[i];
+      for (uint32_t i : idx) list += (list.empty() ? "" : ", ") + owner_name(fleet, i);
       return list;
     };
-    if (!m.removed.empty()) b_ += " (removed " + names(m.removed, r.before.nodes()) + ")";
-    if (!m.added.empty()) b_ += " (added " + names(m.added, r.after.nodes()) + ")";
+    if (!m.removed.empty()) b_ += " (removed " + names(m.removed, r.before) + ")";
+    if (!m.added.empty()) b_ += " (added " + names(m.added, r.after) + ")";
     b_ += "\n";
     b_ += fmt("moved     %" PRIu64 " keys, %s of all keys\n", m.moved,
               pct(ratio(m.moved, k)).c_str());
@@ -95,22 +95,22 @@ class TextWriter final : public Writer {
 
   // Where each removed node's keys went, and where each added node's came from.
   void flows(const MoveReport& r) {
-    const auto& before = r.before.nodes().names;
-    const auto& after = r.after.nodes().names;
-    auto peers = [&](const Flow& f, const std::vector<std::string>& names) {
-      for (const auto& [node, count] : f.peers)
-        b_ += fmt("  %-20s %12" PRIu64 "  %9s\n", names[node].c_str(), count,
+    auto peers = [&](const Flow& f, const Fleet& fleet) {
+      for (const auto& [node, count] : f.peers) {
+        b_ += fmt("  %-20s %12" PRIu64 "  %9s\n", owner_name(fleet, node).c_str(), count,
                   pct(ratio(count, f.keys)).c_str());
+        out_.maybe_flush();
+      }
     };
     for (const Flow& f : r.from_removed) {
-      b_ += fmt("%s's %" PRIu64 " keys went to %zu node(s):\n", before[f.node].c_str(), f.keys,
-                f.peers.size());
-      peers(f, after);
+      b_ += fmt("%s's %" PRIu64 " keys went to %zu node(s):\n",
+                owner_name(r.before, f.node).c_str(), f.keys, f.peers.size());
+      peers(f, r.after);
     }
     for (const Flow& f : r.to_added) {
-      b_ += fmt("%s took %" PRIu64 " keys from %zu node(s):\n", after[f.node].c_str(), f.keys,
-                f.peers.size());
-      peers(f, before);
+      b_ += fmt("%s took %" PRIu64 " keys from %zu node(s):\n", owner_name(r.after, f.node).c_str(),
+                f.keys, f.peers.size());
+      peers(f, r.before);
     }
   }
 
@@ -120,7 +120,7 @@ class TextWriter final : public Writer {
     b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
     b_ += r.circle ? fmt(" %12s\n", "circle share") : "\n";
     for (uint32_t i = 0; i < r.nodes; ++i) {
-      b_ += fmt("%-20s %12" PRIu64 " %12s", s.nodes().names[i].c_str(), b.node_keys[i],
+      b_ += fmt("%-20s %12" PRIu64 " %12s", owner_name(s.fleet, i).c_str(), b.node_keys[i],
                 pct(ratio(b.node_keys[i], r.keys)).c_str());
       b_ += r.circle ? fmt(" %12s\n", pct(b.circle[i]).c_str()) : "\n";
       out_.maybe_flush();
