@@ -149,3 +149,16 @@ TEST_CASE("fleet: leave_all is leave() in order, and refuses without a change", 
   big.leave_all(big_removals);
   CHECK(big.size() == 100'000);
 }
+
+TEST_CASE("scenario: the capacity defaults to ten times the initial fleet", "[scenario]") {
+  chbench::Fleet f(chbench::default_nodes(7));
+  CHECK(chbench::fleet_capacity(f, 1000) == 70);
+  f.leave("node-3");
+  CHECK(chbench::fleet_capacity(f, 1000) == 70);  // the initial count, not the current one
+  CHECK_THROWS_WITH(chbench::fleet_capacity(f, 69), Contains("above"));
+  chbench::NodeSet small = chbench::default_nodes(7);
+  small.capacity = 6;
+  CHECK_THROWS_WITH(chbench::fleet_capacity(chbench::Fleet(small), 1000), Contains("below the 7"));
+  small.capacity = 7;
+  CHECK(chbench::fleet_capacity(chbench::Fleet(small), 1000) == 7);
+}

@@ -71,6 +71,18 @@ std::optional<RemovalOrder> parse_removal_order(std::string_view name) noexcept 
   return std::nullopt;
 }
 
+uint32_t fleet_capacity(const Fleet& fleet, uint32_t max) {
+  const uint64_t initial = fleet.initial().size();
+  const uint64_t a = fleet.nodes().capacity != 0 ? fleet.nodes().capacity : 10 * initial;
+  if (a < initial)
+    throw std::invalid_argument("capacity " + std::to_string(a) + " is below the " +
+                                std::to_string(initial) + " nodes the fleet started with");
+  if (a > max)
+    throw std::invalid_argument("capacity " + std::to_string(a) + " is above the scheme's " +
+                                std::to_string(max));
+  return static_cast<uint32_t>(a);
+}
+
 uint32_t removal_count(double fraction, uint32_t n) {
   if (!(fraction >= 0 && fraction < 1))
     throw std::invalid_argument("the removed fraction must be at least 0 and below 1");

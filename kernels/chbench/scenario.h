@@ -45,6 +45,12 @@ struct Scenario {
   uint32_t readds = 0;               // removed nodes joining again, last removed first
 };
 
+// The bucket capacity A of a fleet for the schemes that keep room for more
+// buckets than nodes (kParamCapacity): fleet.nodes().capacity, or 10 times
+// the initial node count when that is 0. Throws std::invalid_argument when
+// A is below the initial node count or above `max`.
+uint32_t fleet_capacity(const Fleet& fleet, uint32_t max);
+
 // How many nodes a fraction f of n removes: round(f * n), and at most n - 1
 // (a fleet keeps one node). Throws std::invalid_argument unless 0 <= f < 1.
 uint32_t removal_count(double fraction, uint32_t n);
