@@ -25,7 +25,10 @@ struct VectorFile {
   }
 };
 
-inline std::vector<std::string> split_csv_line(const std::string& line) {
+// The fields of one line; a CR before the line's end (the files have CRLF line
+// ends) is not part of the last field.
+inline std::vector<std::string> split_csv_line(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
   std::vector<std::string> fields;
   std::size_t start = 0;
   while (true) {
@@ -50,7 +53,7 @@ inline VectorFile read_vectors(std::string_view relative) {
   if (!std::getline(in, line)) throw std::runtime_error(path + " is empty");
   file.columns = split_csv_line(line);
   while (std::getline(in, line)) {
-    if (line.empty()) continue;
+    if (line.empty() || line == "\r") continue;
     file.rows.push_back(split_csv_line(line));
     if (file.rows.back().size() != file.columns.size())
       throw std::runtime_error(path + ": a row with " + std::to_string(file.rows.back().size()) +
