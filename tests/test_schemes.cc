@@ -21,6 +21,7 @@
 #include "chbench/hash.h"
 #include "chbench/hrw/hrw.h"
 #include "chbench/nodes.h"
+#include "chbench/power/power.h"
 #include "chbench/ring/branchless.h"
 #include "chbench/ring/eytzinger.h"
 #include "chbench/ring/lower_bound.h"
@@ -236,6 +237,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kMaglev:
             want[i] = maglev[h % maglev.size()];
+            break;
+          case Scheme::kPower:  // the crate's own rows: tests/test_power_vectors.cc
+            want[i] = chbench::power_hash(h, chbench::power_buckets(n));
             break;
         }
       }

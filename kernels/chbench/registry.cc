@@ -14,6 +14,7 @@
 
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
+#include "chbench/power/power.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
@@ -22,6 +23,7 @@ namespace chbench {
 namespace {
 
 constexpr std::string_view kHrwAliases[] = {"rendezvous"};
+constexpr std::string_view kPowerAliases[] = {"powerch"};
 
 // One entry per scheme, in the order of plots and tables; the functions are
 // each scheme's reference.cc (registry.h).
@@ -93,6 +95,22 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},
+    {.id = Scheme::kPower,
+     .name = "power",
+     .aliases = kPowerAliases,
+     .title = "PowerCH",
+     .source = "Leu, Fast Consistent Hashing in Constant Time, arXiv:2307.12448 (its algorithm "
+               "with f and g), as DXist/power-consistent-hash 25bd442210e3 computes it; "
+               "docs/schemes/power.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kPowerMaxBuckets,
+     .reference = &registry::power_reference,
+     .check = &registry::power_check,
+     .reference_bytes = &registry::power_reference_bytes,
+     .buckets_only = true},
 };
 
 // Every kernel, in kernels.def's order.

@@ -1,0 +1,222 @@
+// power/simd: PowerCH with the keys in lanes (power.h), for every Highway
+// target, and its registry entry. The first choice, which answers most keys,
+// is a few vector operations with no branch; a vector with a lane whose first
+// choice is n or more takes the rest of the crate's lookup under masks.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "chbench/power/simd.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "chbench/power/power.h"
+#include "chbench/simd_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+
+// The double of v < 2^52, exactly: v in the mantissa of 2^52, less 2^52 (no
+// 64-bit integer conversion, which AVX2 and older lack).
+HWY_INLINE VF64 PowerToDouble(V64 v) {
+  const D64 d;
+  const DF64 df;
+  return hn::Sub(hn::BitCast(df, hn::Or(v, hn::Set(d, 0x4330000000000000ULL))),
+                 hn::Set(df, 4503599627370496.0));
+}
+
+// PCG32's XSH RR output of the state in the low 32 bits of each lane (the
+// high half is left over). AVX-512 rotates 32-bit lanes by counts of their
+// own (vprorvd: the low half by the count, the high half by 0); elsewhere the
+// 32-bit rotation is a 64-bit shift of the value written twice.
+HWY_INLINE V64 PowerOutput(V64 state) {
+  const V64 x = hn::ShiftRight<27>(hn::Xor(hn::ShiftRight<18>(state), state));
+  const V64 rotate = hn::ShiftRight<59>(state);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return V64{_mm512_rorv_epi32(x.raw, rotate.raw)};
+#else
+  const V64 twice = hn::Or(hn::ShiftLeft<32>(x), hn::And(x, hn::Set(D64(), 0xffffffffu)));
+  return hn::Shr(twice, rotate);
+#endif
+}
+
+// The generator's first state is key * A + inc * (A + 1) with inc = 2 level
+// + 1 = 2 e - 2045, e = 1023 + level the exponent of double(low bits): so
+// key_mul = key * A - 2045 (A + 1), and the state adds e * 2 (A + 1).
+inline constexpr uint64_t kPowerKeyOffset = uint64_t{0} - 2045 * (kPcgMultiplier + 1);
+inline constexpr uint64_t kPowerLevelFactor = 2 * (kPcgMultiplier + 1);
+
+HWY_INLINE V64 PowerKeyMul(V64 key) {
+  return hn::Add(MulConst64(key, kPcgMultiplier), hn::Set(D64(), kPowerKeyOffset));
+}
+
+// power_first in lanes: t = 2^level is read off the exponent of the double
+// of low | 1 (low = 0 gives t = 1 and then 0, since low & t is 0), and the
+// bucket is (low & t) | (output & (t - 1)). Writes the generator's state.
+HWY_INLINE V64 PowerFirst(V64 key, V64 key_mul, V64 mask, V64& state) {
+  const D64 d;
+  const V64 low = hn::And(key, mask);
+  const V64 e = hn::ShiftRight<52>(hn::BitCast(d, PowerToDouble(hn::Or(low, hn::Set(d, 1)))));
+  state = hn::Add(key_mul, MulConst64(e, kPowerLevelFactor));
+  const V64 top = hn::Shl(hn::Set(d, 1), hn::Sub(e, hn::Set(d, 1023)));
+  return hn::Or(hn::And(low, top), hn::And(PowerOutput(state), hn::Sub(top, hn::Set(d, 1))));
+}
+
+// a > b for lanes below 2^63 (the signed compare, native from SSE4 on).
+HWY_INLINE hn::Mask<D64> PowerGreater(V64 a, V64 b) {
+  const DI64 di;
+  return hn::RebindMask(D64(), hn::Gt(hn::BitCast(di, a), hn::BitCast(di, b)));
+}
+
+// (x + 1) (2^32 - 1), the crate's scaled_x.
+HWY_INLINE V64 PowerScaled(V64 x) {
+  const V64 x1 = hn::Add(x, hn::Set(D64(), 1));
+  return hn::Sub(hn::ShiftLeft<32>(x1), x1);
+}
+
+// g goes on while n (draw + 1) > scaled (draw < 2^32, n < 2^31).
+HWY_INLINE hn::Mask<D64> PowerGoesOn(V64 n, V64 draw, V64 scaled) {
+  return PowerGreater(hn::Add(Mul32x32(n, draw), n), scaled);
+}
+
+// floor(scaled / (draw + 1)) exactly where it is below n < 2^31 (the lanes
+// that go on). Doubles: x + 1 <= 2^31 and draw + 1 <= 2^32 are exact, and
+// the two roundings of (x + 1)(2^32 - 1) / (draw + 1) err by less than 2^-21,
+// so the nearest integer q is the quotient or one above; q (draw + 1) >
+// scaled says which (the product is below 2^63).
+HWY_INLINE V64 PowerQuotient(V64 x, V64 scaled, V64 draw) {
+  const D64 d;
+  const DF64 df;
+  const V64 one = hn::Set(d, 1);
+  const VF64 num = hn::Mul(PowerToDouble(hn::Add(x, one)), hn::Set(df, 4294967295.0));
+  const VF64 q = hn::Div(num, PowerToDouble(hn::Add(draw, one)));
+  const V64 rounded = hn::Sub(hn::BitCast(d, hn::Add(q, hn::Set(df, 4503599627370496.0))),
+                              hn::Set(d, 0x4330000000000000ULL));
+  const V64 product = hn::Add(Mul32x32(rounded, draw), rounded);
+  return hn::IfThenElse(PowerGreater(product, scaled), hn::Sub(rounded, one), rounded);
+}
+
+// power_above in lanes for the lanes of `above` (first choice >= n, so from
+// the top level, whose stream is log2(m/2)): one more generator step, g's
+// jumps from m/2 - 1 while any lane goes on (stopped lanes keep their x),
+// then x where it passed m/2 - 1 and f(key, m/2 - 1) elsewhere.
+HWY_INLINE V64 PowerAbove(V64 key, V64 key_mul, V64 state, hn::Mask<D64> above,
+                          const PowerBuckets& b) {
+  const D64 d;
+  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
+  const V64 n = hn::Set(d, b.n);
+  const V64 half = hn::Set(d, b.half);
+  const V64 low32 = hn::Set(d, 0xffffffffu);
+  state = hn::Add(MulConst64(state, kPcgMultiplier), inc);
+  V64 x = half;
+  V64 scaled = PowerScaled(x);
+  V64 draw = hn::And(PowerOutput(state), low32);
+  auto going = hn::And(above, PowerGoesOn(n, draw, scaled));
+  while (!hn::AllFalse(d, going)) {
+    x = hn::IfThenElse(going, PowerQuotient(x, scaled, draw), x);
+    state = hn::Add(MulConst64(state, kPcgMultiplier), inc);
+    scaled = PowerScaled(x);
+    draw = hn::And(PowerOutput(state), low32);
+    going = hn::And(going, PowerGoesOn(n, draw, scaled));
+  }
+  V64 unused;
+  const V64 second = PowerFirst(key, key_mul, half, unused);
+  return hn::IfThenElse(PowerGreater(x, half), x, second);
+}
+
+// Blocks of up to four vectors: every lane's first choice, then, vector by
+// vector, the rest of the lookup for a vector with a lane that needs it.
+// (Gathering those lanes into full vectors instead was slower here: the
+// gathered vectors' jump loops run one after another, each a chain of
+// dependent multiplies and a division, where whole vectors overlap.)
+void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
+               uint32_t* HWY_RESTRICT out) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const PowerBuckets b = power_buckets(num_buckets);
+  const V64 full = hn::Set(d, b.full);
+  const V64 last = hn::Set(d, b.n - 1);
+  ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(V64, key_mul, U);
+    CHBENCH_VECTORS(V64, state, U);
+    CHBENCH_VECTORS(V64, bucket, U);
+    for (std::size_t u = 0; u < U; ++u) {
+      key(u) = hn::LoadU(d, k + u * lanes);
+      key_mul(u) = PowerKeyMul(key(u));
+      bucket(u) = PowerFirst(key(u), key_mul(u), full, state(u));
+    }
+    for (std::size_t u = 0; u < U; ++u) {
+      const auto above = PowerGreater(bucket(u), last);
+      if (HWY_UNLIKELY(!hn::AllFalse(d, above)))
+        bucket(u) =
+            hn::IfThenElse(above, PowerAbove(key(u), key_mul(u), state(u), above, b), bucket(u));
+      StoreLow32(bucket(u), o + u * lanes);
+    }
+  });
+}
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+
+#include <memory>
+#include <span>
+#include <stdexcept>
+
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+namespace simd {
+
+HWY_EXPORT(PowerKeys);
+
+void power_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
+                  std::span<uint32_t> out) {
+  if (num_buckets == 0 || num_buckets > kPowerMaxBuckets)
+    throw std::invalid_argument("PowerCH takes 1 to 2^31 - 1 buckets");
+  if (key_hashes.size() != out.size())
+    throw std::invalid_argument("key hashes and owners differ in length");
+  HWY_DYNAMIC_DISPATCH(PowerKeys)(key_hashes.data(), key_hashes.size(), num_buckets, out.data());
+}
+
+}  // namespace simd
+
+namespace {
+
+class PowerSimdTable final : public OwnerTable {
+ public:
+  explicit PowerSimdTable(uint32_t n) : n_(n) {}
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    simd::power_owners(h, n_, out);
+  }
+  std::size_t memory_bytes() const noexcept override { return 0; }
+
+ private:
+  uint32_t n_;
+};
+
+}  // namespace
+
+constinit const KernelInfo registry::power_simd{
+    .scheme = Scheme::kPower,
+    .name = "simd",
+    .summary = "keys in lanes: the first choice branch-free, the rest under masks (Highway)",
+    .simd = true,
+    .rival = "scalar",
+    .baseline = false,
+    .rank = 10,
+    .knob = nullptr,
+    .make = &glue::make_over_count<registry::power_simd, PowerSimdTable, kPowerMaxBuckets>,
+    .table_bytes = &glue::no_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
+
+#endif  // HWY_ONCE
