@@ -61,7 +61,7 @@ run move --help
 for scheme in modn ring hrw jump maglev; do
   grep -q "^  $scheme  *[a-z]" "$tmp/out" || fail "move --help: no leave note for $scheme"
 done
-grep -q -- 'nodes that leave: .*(jump: only the last ones)' "$tmp/out" || fail "move --help: --remove"
+grep -q -- 'nodes that leave: .*(jump[a-z_, ]*: only the last ones)' "$tmp/out" || fail "move --help: --remove"
 
 # The default kernel is the registry's (the lowest rank, listed in --help), and
 # it is the kernel a run names in its report: the default's output is byte for
