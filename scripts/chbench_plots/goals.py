@@ -1,41 +1,59 @@
 """The goals and ratios of goals.toml: reading the file, and the one
 evaluator every goal goes through.
 
-A goal is a ratio of two medians measured side by side on the rings of one
-family (goals.toml's header gives the record format): the numerator's ns/key
+A goal compares medians measured side by side in one run (goals.toml's header
+gives the record format): on the rings of one family, the numerator's ns/key
 ÷ the denominator's, judged on one ring, on every ring up to a size, or for
-each of several kernels on every ring, against an at-least or at-most
-threshold. evaluate() turns a goal and a run into a Verdict: the figures that
-decide it, in words, and met / not met / not measured. goals_report.py prints
-verdicts and the tables behind them; ratios.py prints the [[ratio]] records.
+each of several kernels on every ring; at the node counts of one family, each
+SIMD kernel against its scalar rival, one kernel against another, or a
+scheme's best kernel's ns/key itself. Each goal has an at-least or at-most
+threshold, one number or one per SIMD target (the target the run's SIMD
+kernels ran picks it). evaluate() turns a goal and a run into a Verdict: the
+figures that decide it, in words, and met / not met / not measured.
+goals_report.py prints verdicts and the tables behind them; ratios.py prints
+the [[ratio]] records.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from .errors import InputError
 from .load import Result, Run
+from .node_points import node_points
 from .numeric import integer, sig3
 from .rings import NEAR_FACTOR, RingPoint, nearest_ring, ring_points
 
 GOALS_FILE = Path(__file__).resolve().with_name("goals.toml")
 ROLES = ("best", "floor")  # operands that are not a kernel name
-GOAL_KINDS = ("ratio_at_ring", "ratio_up_to", "each_vs_reference")
+RING_KINDS = ("ratio_at_ring", "ratio_up_to", "each_vs_reference")
+NODE_KINDS = ("simd_vs_rival_at_nodes", "pair_at_nodes", "best_at_most_every_n")
+GOAL_KINDS = RING_KINDS + NODE_KINDS
 RATIO_KINDS = ("pair", "simd")
 NUMBER = (int, float)
 # Every key a record may have, with its type; `required` per kind below.
 GOAL_KEYS = {"title": str, "family": str, "kind": str, "numerator": (str, list),
-             "denominator": str, "tokens": int, "at_least": NUMBER, "at_most": NUMBER,
-             "table": str, "note": str, "reference_name": str}
+             "denominator": str, "tokens": int, "at_least": NUMBER + (dict,),
+             "at_most": NUMBER + (dict,), "table": str, "note": str, "reference_name": str,
+             "nodes": list, "scheme": str}
 GOAL_REQUIRED = {"ratio_at_ring": ("title", "family", "numerator", "denominator", "tokens",
                                    "table"),
                  "ratio_up_to": ("title", "family", "numerator", "denominator", "tokens",
                                  "table"),
-                 "each_vs_reference": ("title", "family", "numerator", "denominator", "table")}
+                 "each_vs_reference": ("title", "family", "numerator", "denominator", "table"),
+                 "simd_vs_rival_at_nodes": ("title", "family", "nodes", "table"),
+                 "pair_at_nodes": ("title", "family", "numerator", "denominator", "nodes",
+                                   "table"),
+                 "best_at_most_every_n": ("title", "family", "scheme", "table")}
+# The fields a kind takes beyond its required ones (and the thresholds).
+GOAL_OPTIONAL = {"ratio_at_ring": ("note",), "ratio_up_to": ("note",),
+                 "each_vs_reference": ("note", "reference_name"),
+                 "simd_vs_rival_at_nodes": ("note",), "pair_at_nodes": ("note",),
+                 "best_at_most_every_n": ("note", "nodes")}
 RATIO_KEYS = {"kind": str, "title": str, "family": str, "numerator": str, "denominator": str,
               "min_tokens": int, "rival": str, "families": list, "min_nodes": int,
               "nodes": list}
@@ -45,29 +63,88 @@ RATIO_REQUIRED = {"pair": ("title", "family", "numerator", "denominator", "min_t
 
 @dataclass(frozen=True)
 class GoalSpec:
-    """One [[goal]] record."""
+    """One [[goal]] record. A threshold given per SIMD target is kept in
+    by_target ((target, threshold), ...) with at_least / at_most None until
+    for_target() picks one."""
 
     title: str
     family: str
     kind: str  # one of GOAL_KINDS
-    numerator: tuple  # operands: kernel names or ROLES (each_vs_reference: several)
-    denominator: str
     table: str
+    numerator: tuple = ()  # operands: kernel names or ROLES (each_vs_reference: several)
+    denominator: str = ""
     tokens: Optional[int] = None
     at_least: Optional[float] = None
     at_most: Optional[float] = None
     note: str = ""
     reference_name: str = ""
+    nodes: tuple = ()  # node kinds: the N judged (best_at_most_every_n: all when empty)
+    scheme: str = ""  # best_at_most_every_n: the scheme whose best kernel is judged
+    by_target: tuple = ()  # ((Highway target, threshold), ...) when given per target
+    least: bool = True  # the threshold is a lower bound (at_least)
+    target_key: str = ""  # the by_target entry for_target() picked
 
-    def satisfied(self, ratio: float) -> bool:
-        """Whether one ratio meets the threshold."""
-        return ratio >= self.at_least if self.at_least is not None else ratio <= self.at_most
+    def __post_init__(self):
+        # A spec built with at_most alone is an upper bound.
+        if self.at_most is not None and self.at_least is None:
+            object.__setattr__(self, "least", False)
+
+    @property
+    def unit(self) -> str:
+        """What the judged figures are: a ratio, or ns/key for best_at_most_every_n."""
+        return " ns/key" if self.kind == "best_at_most_every_n" else "×"
+
+    @property
+    def threshold(self) -> Optional[float]:
+        """The threshold in force (None: per target and not picked yet)."""
+        return self.at_least if self.least else self.at_most
+
+    def satisfied(self, value: float) -> bool:
+        """Whether one figure meets the threshold; a figure equal to it but for
+        the rounding of floating point (5.6 / 1.6 against 3.5) meets it."""
+        slack = abs(self.threshold) * 1e-9
+        return value >= self.threshold - slack if self.least else value <= self.threshold + slack
 
     def bound(self, short: bool = False) -> str:
-        """'at least 20×' ('≥ 20×' when short)."""
-        if self.at_least is not None:
-            return f"{'≥' if short else 'at least'} {self.at_least:g}×"
-        return f"{'≤' if short else 'at most'} {self.at_most:g}×"
+        """'at least 20×' ('≥ 20×' when short); per target 'at least 4× on
+        AVX3, 2× on AVX2', or, once picked, 'at least 4× (the AVX3
+        threshold; AVX2: 2×)'."""
+        word = ("≥" if short else "at least") if self.least else ("≤" if short else "at most")
+        if self.threshold is None:
+            return f"{word} " + ", ".join(f"{v:g}{self.unit} on {t}" for t, v in self.by_target)
+        text = f"{word} {self.threshold:g}{self.unit}"
+        if self.target_key and not short:
+            others = "; ".join(f"{t}: {v:g}{self.unit}" for t, v in self.by_target
+                               if t != self.target_key)
+            text += f" (the {self.target_key} threshold" + (f"; {others})" if others else ")")
+        return text
+
+    def for_target(self, targets: list) -> tuple:
+        """(this goal with the threshold of the SIMD targets `targets`, '') or
+        (None, why not). A by_target key names a Highway target and the
+        targets whose name starts with it and "_" (AVX3: AVX3_ZEN4,
+        AVX3_SPR, ...); the longest key that matches wins."""
+        if not self.by_target:
+            return self, ""
+        keys = {match_target(t, self.by_target) for t in targets}
+        named = " and ".join(targets) or "unknown"
+        given = ", ".join(t for t, _ in self.by_target)
+        if None in keys:
+            return None, f"no threshold for SIMD target {named} (the goal gives {given})"
+        if len(keys) > 1:
+            return None, (f"its SIMD kernels ran on {named}, whose thresholds differ "
+                          f"({', '.join(sorted(keys))})")
+        key = keys.pop()
+        value = dict(self.by_target)[key]
+        kind = "at_least" if self.least else "at_most"
+        return dataclasses.replace(self, target_key=key, **{kind: value}), ""
+
+
+def match_target(target: str, by_target: tuple) -> Optional[str]:
+    """The by_target key that names `target` (itself, or a prefix before "_"), the
+    longest if several; None if none does."""
+    keys = [k for k, _ in by_target if target == k or target.startswith(k + "_")]
+    return max(keys, key=len, default=None)
 
 
 @dataclass(frozen=True)
@@ -153,6 +230,23 @@ def goal_spec(index: int, record: dict, path: Path) -> GoalSpec:
         raise InputError(f"{where}: give exactly one of 'at_least' and 'at_most'")
     if kind == "each_vs_reference" and "tokens" in record:
         raise InputError(f"{where}: 'tokens' means nothing to each_vs_reference (every ring)")
+    allowed = set(GOAL_REQUIRED[kind]) | set(GOAL_OPTIONAL[kind]) | {"kind", "at_least",
+                                                                       "at_most"}
+    extra = sorted(set(record) - allowed)
+    if extra:
+        raise InputError(f"{where}: {extra[0]!r} means nothing to kind {kind}")
+    fields = {k: v for k, v in record.items()
+              if k not in ("numerator", "kind", "at_least", "at_most", "nodes")}
+    fields.update(threshold_fields(record, where))
+    if "nodes" in record:
+        fields["nodes"] = node_list(record["nodes"], where)
+    if kind in ("simd_vs_rival_at_nodes", "best_at_most_every_n"):
+        return GoalSpec(kind=kind, **fields)
+    return GoalSpec(kind=kind, numerator=numerator_of(record, kind, where), **fields)
+
+
+def numerator_of(record: dict, kind: str, where: str) -> tuple:
+    """The record's operands checked: the numerator as a tuple."""
     numerator = record["numerator"]
     numerator = (numerator,) if isinstance(numerator, str) else tuple(numerator)
     several = kind == "each_vs_reference"
@@ -161,21 +255,42 @@ def goal_spec(index: int, record: dict, path: Path) -> GoalSpec:
         raise InputError(f"{where}: 'numerator' must be " + (
             "a list of kernel names" if several else "one operand"))
     operands = numerator + (record["denominator"],)
-    if several and any(op in ROLES for op in operands):
-        raise InputError(f"{where}: each_vs_reference compares kernels named in full")
+    if (several or kind in NODE_KINDS) and any(op in ROLES for op in operands):
+        raise InputError(f"{where}: {kind} compares kernels named in full")
     for op in operands:
         if op not in ROLES and op.count("/") != 1:
             raise InputError(f"{where}: operand {op!r} is neither scheme/kernel nor one of "
                              f"{', '.join(ROLES)}")
-    fields = {k: v for k, v in record.items() if k not in ("numerator", "kind")}
-    return GoalSpec(kind=kind, numerator=numerator, **fields)
+    return numerator
+
+
+def threshold_fields(record: dict, where: str) -> dict:
+    """GoalSpec's threshold fields from the record's at_least or at_most: a
+    number, or a table of numbers by Highway target."""
+    least = "at_least" in record
+    value = record["at_least" if least else "at_most"]
+    if not isinstance(value, dict):
+        return {"least": least, ("at_least" if least else "at_most"): value}
+    name = "at_least" if least else "at_most"
+    if not value or not all(isinstance(v, NUMBER) and not isinstance(v, bool)
+                            for v in value.values()):
+        raise InputError(f"{where}: {name!r} as a table must map Highway targets to numbers")
+    return {"least": least, "by_target": tuple(value.items())}
+
+
+def node_list(values: list, where: str) -> tuple:
+    """A record's 'nodes': positive integers."""
+    if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                             for v in values):
+        raise InputError(f"{where}: 'nodes' must list positive integers")
+    return tuple(values)
 
 
 def check_tables(goals: tuple, path: Path) -> None:
     """Goals that share a table must compare the same thing."""
     seen: dict = {}
     for g in goals:
-        shape = (g.family, g.kind, g.numerator, g.denominator)
+        shape = (g.family, g.kind, g.numerator, g.denominator, g.scheme)
         if seen.setdefault(g.table, shape) != shape:
             raise InputError(f"goals file {path}: goals of table {g.table!r} differ in family, "
                              "kind or operands")
@@ -204,16 +319,28 @@ def ratio_spec(index: int, record: dict, path: Path) -> RatioSpec:
 
 @dataclass
 class Judged:
-    """One ratio behind a verdict: numerator ÷ denominator on one ring."""
+    """One figure behind a verdict: numerator ÷ denominator on one ring or at
+    one N, or, without a denominator, the numerator's ns/key itself."""
 
-    point: RingPoint
+    point: Any  # a RingPoint (ring kinds) or a NodePoint (node kinds)
     numerator: Result
-    denominator: Result
+    denominator: Optional[Result]
+    # Results the numerator was picked from (best_at_most_every_n: every
+    # kernel of the scheme at that N); their SIMD targets count too.
+    pool: tuple = ()
 
     @property
     def ratio(self) -> float:
-        """Median ns/key of the numerator ÷ that of the denominator."""
+        """Median ns/key of the numerator ÷ that of the denominator, or the
+        numerator's median ns/key when there is no denominator."""
+        if self.denominator is None:
+            return self.numerator.ns
         return self.numerator.ns / self.denominator.ns
+
+    @property
+    def results(self) -> list:
+        """Every Result behind this figure."""
+        return [r for r in (self.numerator, self.denominator, *self.pool) if r is not None]
 
 
 @dataclass
@@ -235,7 +362,7 @@ class Verdict:
         seen = {}
         for j in self.judged:
             for r in (j.numerator, j.denominator):
-                if r.noisy:
+                if r is not None and r.noisy:
                     seen.setdefault(r.run_name, r)
         return list(seen.values())
 
@@ -270,29 +397,46 @@ def needs(spec: GoalSpec, run: Run) -> str:
     return " and ".join(names) or "a kernel"
 
 
-def measured_target(run: Run, judged: list) -> str:
-    """The SIMD target a verdict was measured on: the Highway targets its
-    SIMD kernels ran (their entries' label), else the target the run's
-    dispatch picked (context chbench_hwy_target); a verdict from one target
-    is not comparable with one from another (an AVX2 CPU's with an
-    AVX-512 one's)."""
-    ran = sorted({r.hwy_label for j in judged for r in (j.numerator, j.denominator)
-                  if r.hwy_label})
+def judged_targets(run: Run, judged: list) -> list:
+    """The Highway targets the SIMD kernels behind `judged` ran (their
+    entries' label), else the one the run's dispatch picked (context
+    chbench_hwy_target); [] when neither is known."""
+    ran = sorted({r.hwy_label for j in judged for r in j.results if r.hwy_label})
     dispatched = str(run.context.get("chbench_hwy_target") or "").strip()
-    if ran:
-        return " / ".join(ran)
-    return dispatched or "unknown"
+    return ran or ([dispatched] if dispatched else [])
+
+
+def measured_target(run: Run, judged: list) -> str:
+    """The SIMD target a verdict was measured on (judged_targets); a verdict
+    from one target is not comparable with one from another (an AVX2 CPU's
+    with an AVX-512 one's)."""
+    return " / ".join(judged_targets(run, judged)) or "unknown"
 
 
 def evaluate(spec: GoalSpec, run: Run) -> Verdict:
-    """Computes one goal from a run, and the SIMD target it was measured on."""
+    """Computes one goal from a run, and the SIMD target it was measured on;
+    a goal with a threshold per target takes the one of the targets its
+    SIMD kernels ran."""
+    if spec.by_target:
+        kind = "at_least" if spec.least else "at_most"
+        probe = judge(dataclasses.replace(spec, **{kind: spec.by_target[0][1]}), run)
+        if probe.met is None:
+            return Verdict(spec, probe.measured, None, points=probe.points,
+                           target=measured_target(run, []))
+        resolved, why = spec.for_target(judged_targets(run, probe.judged))
+        if resolved is None:
+            return Verdict(spec, why, None, candidates=probe.candidates, points=probe.points,
+                           target=measured_target(run, probe.judged))
+        spec = resolved
     verdict = judge(spec, run)
     verdict.target = measured_target(run, verdict.judged)
     return verdict
 
 
 def judge(spec: GoalSpec, run: Run) -> Verdict:
-    """The verdict of one goal on a run."""
+    """The verdict of one goal on a run (the threshold known)."""
+    if spec.kind in NODE_KINDS:
+        return judge_nodes(spec, run)
     points = ring_points(run, spec.family)
     if spec.kind == "each_vs_reference":
         return each_vs_reference(spec, points)
@@ -365,3 +509,92 @@ def reference_name(spec: GoalSpec) -> str:
     """How the text names a goal's denominator: its reference_name, else the
     kernel's name in backticks."""
     return spec.reference_name or f"`{spec.denominator}`"
+
+
+# --------------------------------------------------------------------------
+# The node kinds: kernels measured side by side at one N
+
+
+def judge_nodes(spec: GoalSpec, run: Run) -> Verdict:
+    """The verdict of a goal of NODE_KINDS: its figure at every wanted N of
+    the family (spec.nodes; best_at_most_every_n without them: every N)."""
+    points = node_points(run, spec.family)
+    wanted = [p for p in points if not spec.nodes or p.nodes in spec.nodes]
+    where = f"family `{spec.family}`"
+    at = " at " + nodes_text(spec.nodes) if spec.nodes else ""
+    if spec.kind == "simd_vs_rival_at_nodes":
+        judged = simd_pairs(run, wanted)
+        missing = f"no SIMD kernel of {where} beside its scalar rival{at}"
+    elif spec.kind == "pair_at_nodes":
+        num, den = spec.numerator[0], spec.denominator
+        judged = [Judged(p, p.kernels[num], p.kernels[den]) for p in wanted
+                  if num in p.kernels and den in p.kernels]
+        missing = f"no {nodes_text(spec.nodes)} in {where} with `{num}` and `{den}`"
+    else:
+        judged = [Judged(p, p.best_of(spec.scheme), None,
+                         tuple(r for r in p.kernels.values() if r.scheme == spec.scheme))
+                  for p in wanted if p.best_of(spec.scheme) is not None]
+        missing = f"no `{spec.scheme}` kernel in {where}{at}"
+    verdict = Verdict(spec, missing, None, judged, judged, points)
+    if judged:
+        verdict.measured = nodes_measured(spec, judged)
+        verdict.met = all(spec.satisfied(j.ratio) for j in judged)
+    return verdict
+
+
+def simd_pairs(run: Run, points: list) -> list:
+    """Judged(point, scalar rival, SIMD kernel) for every SIMD kernel with a
+    registry rival measured beside it, at each point."""
+    if run.registry is None:
+        return []
+    out = []
+    for p in points:
+        for r in p.kernels.values():
+            rival = run.registry.rival(r.label)
+            if rival is not None and rival in p.kernels:
+                out.append(Judged(p, p.kernels[rival], r))
+    return out
+
+
+def nodes_text(nodes: tuple) -> str:
+    """'N = 1,000 or 1,000,000'."""
+    return "N = " + " or ".join(integer(n) for n in nodes) if nodes else "any N"
+
+
+def judged_name(spec: GoalSpec, j: Judged) -> str:
+    """How a verdict names the kernels behind one figure: '`a/simd` over
+    `a/scalar`', the best kernel, or nothing for a named pair."""
+    if spec.kind == "simd_vs_rival_at_nodes":
+        return f"`{j.denominator.label}` over `{j.numerator.label}`"
+    if spec.kind == "best_at_most_every_n":
+        return f"`{j.numerator.label}`"
+    return ""
+
+
+# A verdict lists at most this many of the figures that miss the threshold.
+MAX_LISTED = 5
+
+
+def nodes_measured(spec: GoalSpec, judged: list) -> str:
+    """'worst 3.50× (`a/simd` over `a/scalar` at N = 1,000) over 6 pairs;
+    below the threshold: ...'; one figure: '64.0× (at N = 1,000,000)'."""
+    worst = (min if spec.least else max)(judged, key=lambda j: j.ratio)
+
+    def one(j: Judged) -> str:
+        name = judged_name(spec, j)
+        return (name + " " if name else "") + f"at N = {integer(j.point.nodes)}"
+
+    figure = f"{sig3(worst.ratio)}{spec.unit}"
+    if len(judged) == 1:
+        text = f"{figure} ({one(worst)})"
+    else:
+        what = "pairs" if spec.kind == "simd_vs_rival_at_nodes" else "node counts"
+        text = f"worst {figure} ({one(worst)}) over {len(judged)} {what}"
+    failing = [j for j in judged if not spec.satisfied(j.ratio)]
+    if failing:
+        listed = ", ".join(f"{one(j)} ({sig3(j.ratio)}{spec.unit})"
+                           for j in failing[:MAX_LISTED])
+        more = len(failing) - MAX_LISTED
+        text += (f"; {'below' if spec.least else 'above'} the threshold: {listed}"
+                 + (f" and {more} more (see the table)" if more > 0 else ""))
+    return text

@@ -3,7 +3,8 @@ verdict, then the tables behind them, one per `table` heading."""
 
 from __future__ import annotations
 
-from .goals import Goals, Verdict, reference_name
+from . import noise
+from .goals import NODE_KINDS, Goals, Verdict, reference_name
 from .load import Run
 from .numeric import approx_count, cv_cell, integer, sig3
 from .rings import NEAR_FACTOR
@@ -24,18 +25,11 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
     if not verdicts:
         return []
     floors = run.registry.floors() if run.registry else []
-    sizes = sorted({v.spec.tokens for v in verdicts if v.spec.tokens})
     lines = ["## Goals", "",
-             f"The goals of `{goals_file_name(goals)}`, computed from this run: ratios of "
-             "medians measured side by side in one run, one thread, on the bench's 64-bit ring "
-             "tokens. The best kernel is the fastest kernel of the family on that ring"
-             + (f"; `{floors[0]}`, the stream baseline (reads each key hash, writes one "
-                "owner, no lookup), is the memory floor and never counts as a kernel"
-                if floors else "") + ". "
-             + "".join(f"{approx_count(t)} tokens is the measured ring closest to "
-                       f"{integer(t)} tokens; " for t in sizes)
-             + (f"a ring is near a size within a factor of {NEAR_FACTOR:g}. " if sizes else "")
-             + "CV = standard deviation ÷ mean of ns/key over the repetitions. "
+             f"The goals of `{goals_file_name(goals)}`, computed from this run: medians "
+             "measured side by side in one run, one thread."
+             + ring_text(verdicts, floors) + node_text(verdicts)
+             + " CV = standard deviation ÷ mean of ns/key over the repetitions. "
              + target_text(run, verdicts), "",
              "| goal | measured | verdict |", "|---|---|---|"]
     lines += [f"| {v.spec.title}, {v.spec.bound()} | {cell(v.measured)} | **{v.verdict}** |"
@@ -47,9 +41,38 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
     for group in tables.values():
         if group[0].spec.kind == "each_vs_reference":
             lines += reference_table(group)
+        elif group[0].spec.kind in NODE_KINDS:
+            lines += nodes_table(group)
         else:
             lines += pair_table(group, floors)
     return lines
+
+
+def ring_text(verdicts: list, floors: list) -> str:
+    """What the goals on rings compare ('' without one)."""
+    rings = [v for v in verdicts if v.spec.kind not in NODE_KINDS]
+    if not rings:
+        return ""
+    sizes = sorted({v.spec.tokens for v in rings if v.spec.tokens})
+    return (" The ring goals compare ratios of medians on the bench's 64-bit ring tokens. "
+            "The best kernel is the fastest kernel of the family on that ring"
+            + (f"; `{floors[0]}`, the stream baseline (reads each key hash, writes one "
+               "owner, no lookup), is the memory floor and never counts as a kernel"
+               if floors else "") + ". "
+            + "".join(f"{approx_count(t)} tokens is the measured ring closest to "
+                      f"{integer(t)} tokens; " for t in sizes)
+            + (f"a ring is near a size within a factor of {NEAR_FACTOR:g}." if sizes
+               else "")).rstrip()
+
+
+def node_text(verdicts: list) -> str:
+    """What the goals at node counts compare ('' without one)."""
+    if not any(v.spec.kind in NODE_KINDS for v in verdicts):
+        return ""
+    return (" The goals at node counts compare kernels at the same N, as Highway's dispatch "
+            "runs them; a SIMD kernel's scalar rival is the one the run's kernel registry "
+            "names, and a goal with a threshold per SIMD target takes the one of the target "
+            "its SIMD kernels ran (named beside the bound).")
 
 
 def target_text(run: Run, verdicts: list) -> str:
@@ -174,3 +197,51 @@ def reference_table(group: list) -> list:
     else:
         lines.append(f"- No kernel is slower than {name} on any ring of the family.")
     return lines + [goal_line(v) for v in group] + [""]
+
+
+def nodes_table(group: list) -> list:
+    """The figures behind goals at node counts: one row per N (and pair),
+    the rows that miss the threshold marked, then each goal's line."""
+    spec = group[0].spec
+    absolute = spec.kind == "best_at_most_every_n"
+    if absolute:
+        text = (f"The fastest `{spec.scheme}` kernel's median ns/key at every N of the family "
+                "this run measured.")
+    elif spec.kind == "simd_vs_rival_at_nodes":
+        text = ("Speed-up = median ns/key of the scalar rival ÷ median ns/key of the SIMD "
+                "kernel at the same N (above 1: SIMD is faster).")
+    else:
+        text = (f"Ratio = median ns/key of `{spec.numerator[0]}` ÷ median ns/key of "
+                f"`{spec.denominator}` at the same N.")
+    if spec.note:
+        text = spec.note[0].upper() + spec.note[1:].rstrip(".") + ". " + text
+    lines = [f"### {spec.table} (family `{spec.family}`)", "", text, ""]
+    rows = [j for v in group for j in v.judged]
+    if not rows:
+        return lines + [f"Nothing to compare in family `{spec.family}` in this run.", ""] + [
+            goal_line(v) for v in group] + [""]
+    show_noise = any(r.noisy for j in rows for r in j.results[:2])
+    head = ["N", "best kernel" if absolute else "kernel", "ns/key", "CV %"]
+    if not absolute:
+        head += ["against", "ns/key", "CV %", "speed-up" if spec.kind != "pair_at_nodes"
+                 else "ratio"]
+    head += ["threshold"] + (["noise"] if show_noise else [])
+    lines += ["| " + " | ".join(head) + " |",
+              "|" + "|".join("---" if h in ("kernel", "best kernel", "against", "threshold",
+                                            "noise") else "---:" for h in head) + "|"]
+    for v in group:
+        for j in v.judged:
+            # The SIMD kernel (the denominator) first: it is what the row is about.
+            first, second = ((j.numerator, j.denominator) if spec.kind != "simd_vs_rival_at_nodes"
+                             else (j.denominator, j.numerator))
+            cells = [integer(j.point.nodes), f"`{first.label}`", sig3(first.ns), cv_cell(first)]
+            if second is not None:
+                cells += [f"`{second.label}`", sig3(second.ns), cv_cell(second),
+                          f"{sig3(j.ratio)}×"]
+            ok = v.spec.satisfied(j.ratio)
+            cells.append(f"{v.spec.bound(True)}: " + ("met" if ok else "**not met**"))
+            if show_noise:
+                cells.append(" ".join(filter(None, (noise.table_cell(r)
+                                                    for r in (first, second) if r))))
+            lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""] + [goal_line(v) for v in group] + [""]

@@ -23,8 +23,8 @@ from .errors import InputError
 from .numeric import sig3
 
 # The families this package plots, in the report's order; others follow by name.
-FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads",
-                "hashed", "targets", "profiles")
+FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "batch",
+                "threads", "hashed", "targets", "profiles")
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
                "inflight": "in_flight", "window": "window_bits"}

@@ -10,8 +10,8 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import (batch, clustered, hashed, inflight, latency, nodes, targets, targets_plot,
-               threads, tokens)
+from . import (batch, clustered, dense, hashed, inflight, latency, nodes, targets,
+               targets_plot, threads, tokens)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goals import GOALS_FILE, Goals, evaluate, load_goals
 from .load import Run, load
@@ -27,6 +27,7 @@ OUTPUT_FILES = (
     "inflight.png",
     "clustered.png",
     "schemes_nodes.png",
+    "jump_family.png",
     "threads.png",
     "batch.png",
     "hashed.png",
@@ -38,7 +39,7 @@ OUTPUT_FILES = (
 def analyse(run: Run, goals: Goals) -> Analyses:
     """Every goal's verdict and the analyses plots and report share."""
     return Analyses(goals, [evaluate(g, run) for g in goals.goals], nodes.analyse(run),
-                    targets.analyse(run), inflight.lines_of(run))
+                    targets.analyse(run), inflight.lines_of(run), dense.analyse(run))
 
 
 def clustered_reference(goals: Goals) -> Optional[str]:
@@ -61,6 +62,7 @@ def figures(run: Run, analyses: Analyses) -> tuple:
         "clustered.png": clustered.figure(figure_cls, style, ring_points(run, "clustered"),
                                           clustered_reference(analyses.goals)),
         "schemes_nodes.png": nodes.figure(run, figure_cls, style, analyses.crossover),
+        "jump_family.png": dense.figure(run, figure_cls, style),
         "threads.png": threads.figure(run, figure_cls, style),
     }
     out["batch.png"], batch_log_y = batch.figure(run, figure_cls, style)

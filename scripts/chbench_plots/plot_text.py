@@ -49,6 +49,21 @@ TEXTS = {
         "grows about linearly with N; ring grows with log(N × V), jump with log N, mod-N and "
         "Maglev (one table entry) not at all. The cross marks the N where rendezvous becomes "
         "slower than the fastest ring kernel; below it, rendezvous is the cheaper lookup."),
+    "jump_family.png": (
+        "Jump hash and its successors vs bucket count",
+        "Each line is one kernel of the schemes that place keys by the bucket count alone "
+        "and let only the last bucket leave (family `dense`): median time per key against "
+        "the bucket count N, log2 x and log y, with the band spanning the fastest and "
+        "slowest repetition. The grey vertical lines are the powers of two; the points sit "
+        "just below, at and just above each one (2^k - 1, 2^k, 2^k + 1), so on this axis "
+        "they stand almost on the line, and a kernel whose cost depends on where N sits "
+        "between powers of two shows it as a jump there, from cheapest just below to dearest "
+        "just above, then a slope back down to the next line. Jump hash's cost grows with "
+        "log N, so its lines climb; its successors' stay flat on average. A vertical gap "
+        "between a SIMD kernel and its scalar rival is their speed-up (the same gap is the "
+        "same ratio at any height). The report's section \"Jump family\" gives each kernel "
+        "at N = 1,000 and 10^6, its worst and best N, and each SIMD kernel's speed-up over "
+        "its rival."),
     "threads.png": (
         "Thread scaling",
         "Speed-up of each kernel over its own one-thread time (ratio of medians) against the "
@@ -84,8 +99,8 @@ TEXTS = {
 # The family whose results each plot draws (for "Not drawn: no usable ...").
 FAMILY_OF = {"ring_tokens.png": "tokens", "latency.png": "latency", "inflight.png": "inflight",
              "clustered.png": "clustered", "schemes_nodes.png": "nodes",
-             "threads.png": "threads", "batch.png": "batch", "hashed.png": "hashed",
-             "targets.png": "targets"}
+             "jump_family.png": "dense", "threads.png": "threads", "batch.png": "batch",
+             "hashed.png": "hashed", "targets.png": "targets"}
 
 
 def texts(knobs: str, reference: Optional[str], lines: str, floor: Optional[str]) -> dict:

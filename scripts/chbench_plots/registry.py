@@ -6,7 +6,8 @@ SchemeInfo, KernelInfo) into its Google Benchmark context under the key
 CONTEXT_KEY, as a JSON *string*:
 
   {"schemes":  [{"name": "ring", "title": "...", "source": "...", "aliases": [],
-                 "params": ["vnodes"], "removal": "any", "max_nodes": 4294967295}, ...],
+                 "params": ["vnodes"], "removal": "any", "max_nodes": 4294967295,
+                 "buckets_only": false}, ...],
    "kernels":  [{"name": "ring/<kernel>", "scheme": "ring", "kernel": "<kernel>",
                  "summary": "...", "simd": true, "rival": "ring/<scalar kernel>",
                  "baseline": false, "rank": 1, "stream": false,
@@ -14,7 +15,10 @@ CONTEXT_KEY, as a JSON *string*:
                           "max": 256, "sweep": [1, 2, 4]}}, ...],
    "families": [{"name": "tokens", "title": "...", "quick_budget_s": 60}, ...]}
 
-Schemes and kernels are in registry order. `rival` is the full name of the
+Schemes and kernels are in registry order. A scheme's `removal` says which
+nodes may leave ("any", "last": only the last bucket, as jump hash, "none");
+`buckets_only` that it places keys by the bucket count alone (no node names,
+no table). `rival` is the full name of the
 scalar kernel of the same scheme a SIMD kernel is measured against (null:
 none); the stream baseline (`stream: true`, rank null) is the bench's memory
 floor, not a library kernel. Only the names are required; every other field
@@ -66,6 +70,14 @@ class Scheme:
     name: str
     title: str  # "rendezvous (HRW)"
     params: tuple = ()  # what it takes beyond the nodes: "vnodes", "table_size", ...
+    removal: str = "any"  # which nodes may leave: "any", "last" (the last bucket), "none"
+    buckets_only: bool = False  # places keys by the bucket count alone
+
+    @property
+    def jump_like(self) -> bool:
+        """Places by the bucket count alone and lets only the last bucket
+        leave: jump hash and its successors (the bench's family "dense")."""
+        return self.buckets_only and self.removal == "last"
 
 
 @dataclass(frozen=True)
@@ -83,6 +95,11 @@ class Registry:
     def scheme_title(self, scheme: str) -> str:
         """The scheme's title ("rendezvous (HRW)"), else its name."""
         return next((s.title for s in self.schemes if s.name == scheme), scheme)
+
+    def jump_family(self) -> list:
+        """The schemes that place by the bucket count alone with last-bucket
+        removal (Scheme.jump_like), in registry order."""
+        return [s for s in self.schemes if s.jump_like]
 
     def takes(self, scheme: str, param: str) -> bool:
         """Whether the scheme takes a parameter ("vnodes": the ring's V)."""
@@ -177,7 +194,8 @@ def parse_scheme(index: int, entry: Any, where: str) -> Scheme:
     if not all(isinstance(p, str) for p in params):
         raise InputError(f"{what}: \"params\" holds a value that is not a string")
     return Scheme(entry["name"], field_of(entry, "title", (str,), entry["name"], what),
-                  tuple(params))
+                  tuple(params), field_of(entry, "removal", (str,), "any", what),
+                  field_of(entry, "buckets_only", (bool,), False, what))
 
 
 def parse_kernel(index: int, entry: Any, where: str) -> Kernel:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import goals_report, inflight, noise, nodes, profiles, ratios, targets, threads, tokens
+from . import (dense, goals_report, inflight, noise, nodes, profiles, ratios, targets, threads,
+               tokens)
 from .goals import Goals
 from .hashed import lookup_only
 from .load import Run, number
@@ -62,6 +63,7 @@ class Analyses:
     crossover: nodes.NodesAnalysis
     targets: targets.TargetsAnalysis
     inflight: list  # of inflight.InflightLine
+    dense: dense.DenseAnalysis
 
 
 def md_cell(text: Any) -> str:
@@ -116,6 +118,7 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
     lines += ring_kernels_section(run, analyses)
     lines += profiles.section(run)
     lines += targets.section(analyses.targets)
+    lines += dense.section(analyses.dense)
     lines += plots_section(plot_texts, plots, batch_log_y)
     lines += tables_section(run)
     lines += checks_section(run)

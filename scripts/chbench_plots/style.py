@@ -181,12 +181,13 @@ def mark_noisy(ax, xs: list, ys: list, points: list, color, marker: Optional[str
                 markeredgecolor="0.2", markeredgewidth=1.5, label=NOISY_LABEL)
 
 
-def draw_series(ax, s: Series, x_of: Callable, style: Style) -> None:
+def draw_series(ax, s: Series, x_of: Callable, style: Style, **overrides) -> None:
     """A median line with its spread (min to max repetition) as a band, the
-    points flagged noisy hollow."""
+    points flagged noisy hollow; overrides replace keyword arguments of the
+    style's (markersize, linewidth: never the colour, marker or line style)."""
     xs = [x_of(p) for p in s.points]
     ys = [p.ns for p in s.points]
-    kw = style.kw(s.label, s.scheme)
+    kw = {**style.kw(s.label, s.scheme), **overrides}
     ax.plot(xs, ys, label=style.legend(s.label), **kw)
     mark_noisy(ax, xs, ys, s.points, kw["color"], kw.get("marker"), kw.get("markersize", 5))
     if all(p.ns_lo is not None for p in s.points):

@@ -19,7 +19,10 @@ canary_memory_ns, canary_ratio, canary_ms, steal_ms, load_avg_1m, noisy; the
 context the canary's rule and calibration (chbench_noise). Two configurations
 are flagged noisy (NOISY below): one whose memory canary strayed, one whose
 host stole time in one repetition. Family "threads" carries each thread's CPU
-time (thread_cpu_ms_<slot>), one kernel with a thread short of CPU.
+time (thread_cpu_ms_<slot>), one kernel with a thread short of CPU. Family
+"dense" holds jump hash and two of its successors at a few N up to 2^31 - 1
+(the parameters' counters are written exactly); three more successors are in
+the registry only.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -41,10 +44,17 @@ REPS = 3
 OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
 
 # The registry at the library's commit ce2f39d (then kernels/src/schemes.cc; now kernels/chbench/kernels.def), in
-# its order, with the bench's stream baseline.
+# its order, with the bench's stream baseline; then jump hash's successors of
+# issue 14 (placed by the bucket count alone, only the last bucket leaves).
 SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes"]),
            ("hrw", "rendezvous (HRW)", []), ("jump", "jump hash", []),
-           ("maglev", "Maglev", ["table_size"]))
+           ("maglev", "Maglev", ["table_size"]),
+           ("jumpback", "JumpBackHash (SplitMix64)", []),
+           ("jumpback_xorshift", "JumpBackHash (XorshiftL7R9)", []),
+           ("flip", "FlipHash", []), ("power", "PowerCH", []), ("binomial", "BinomialHash", []))
+# (removal, buckets_only) of the schemes that are not ("any", False).
+JUMP_LIKE = ("jump", "jumpback", "jumpback_xorshift", "flip", "power", "binomial")
+REMOVAL = {"modn": ("none", True), **{s: ("last", True) for s in JUMP_LIKE}}
 LOCKSTEP = {"name": "lockstep group", "default": "32 up to a 16 MiB tree, 128 above",
             "min": 1, "max": 256, "sweep": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
 DISTANCE = {"name": "prefetch distance",
@@ -69,10 +79,12 @@ KERNELS = (
     ("jump/simd", True, "jump/scalar", False, 0, None),
     ("maglev/scalar", False, None, False, 1, None),
     ("maglev/simd", True, "maglev/scalar", False, 0, None),
-)
+) + tuple(kernel for scheme in JUMP_LIKE[1:] for kernel in (
+    (f"{scheme}/scalar", False, None, False, 10, None),
+    (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None)))
 STREAM = "ring/stream"
 FAMILIES = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads", "hashed",
-            "targets", "profiles")
+            "targets", "profiles", "dense")
 
 
 def registry(kernels: tuple = KERNELS) -> dict:
@@ -87,7 +99,9 @@ def registry(kernels: tuple = KERNELS) -> dict:
                     "simd": False, "rival": None, "baseline": True, "rank": None,
                     "stream": True, "knob": None})
     return {"schemes": [{"name": name, "title": title, "source": "SPEC.md", "aliases": [],
-                         "params": params, "removal": "any", "max_nodes": 4294967295}
+                         "params": params, "removal": REMOVAL.get(name, ("any", False))[0],
+                         "max_nodes": 4294967295,
+                         "buckets_only": REMOVAL.get(name, ("any", False))[1]}
                         for name, title, params in SCHEMES],
             "kernels": entries,
             "families": [{"name": f, "title": f, "quick_budget_s": 30} for f in FAMILIES]}
@@ -239,7 +253,27 @@ TARGETS_NS = (
                                              "bucketed": (1.75, 1.75, 2.0, 3.5)}),
     ("modn", 1000, 100000, "scalar", 2.4, {"simd": (0.6, 0.6, 1.2, 4.8)}),
     ("maglev", 1000, 100000, "scalar", 3.0, {"simd": (1.5, 1.5, 2.0, 6.0)}),
+    # Jump hash's successors: the bench's one point at N = 1,000 for a scheme
+    # its size table does not list.
+    ("jumpback", 1000, 100000, "scalar", 7.0, {"simd": (0.7, 0.7, 1.75, 7.0)}),
+    ("flip", 1000, 100000, "scalar", 5.6, {"simd": (1.6, 1.6, 2.8, 8.0)}),
 )
+# Family "dense", K = 100,000, V = 1, one thread: a few N of the sweep, jump
+# hash and two successors (jumpback_xorshift, power and binomial are in the
+# registry but not measured: their goals and rows say so). jump/simd is 6×
+# jump/scalar at N = 1,000 and 10^6; jumpback/simd 10× its scalar kernel
+# there, and at most 1 ns/key at every N but 2^20 + 1 (1.20 ns); flip/simd
+# 3.5× flip/scalar at N = 1,000 and 4× at 10^6; jumpback/simd is 64× jump/scalar
+# at 10^6.
+DENSE_N = (7, 8, 9, 1000, 1023, 1024, 1025, 1000000, 1048575, 1048576, 1048577, 2147483647)
+DENSE_NS = {
+    ("jump", "scalar"): (8.0, 8.0, 9.0, 24.0, 24.0, 24.0, 25.0, 48.0, 48.0, 48.0, 50.0, 80.0),
+    ("jump", "simd"): (1.5, 1.5, 1.6, 4.0, 4.0, 4.0, 4.2, 8.0, 8.0, 8.0, 8.4, 12.0),
+    ("jumpback", "scalar"): (6.0, 6.5, 12.0, 7.0, 6.0, 6.5, 12.0, 7.5, 6.0, 6.5, 12.5, 6.0),
+    ("jumpback", "simd"): (0.6, 0.65, 0.9, 0.7, 0.6, 0.65, 0.95, 0.75, 0.6, 0.65, 1.2, 0.6),
+    ("flip", "scalar"): (5.0, 5.0, 6.0, 5.6, 5.0, 5.0, 6.0, 5.6, 5.0, 5.0, 6.4, 5.2),
+    ("flip", "simd"): (1.25, 1.25, 1.5, 1.6, 1.25, 1.25, 1.5, 1.4, 1.25, 1.25, 1.6, 1.3),
+}
 
 
 def configs() -> list:
@@ -279,6 +313,9 @@ def configs() -> list:
             out.append(("targets", scheme, kernel, n, 100, k, 1, dispatched))
             for target, ns in zip(TARGETS, forced):
                 out.append(("targets", scheme, f"{kernel}@{target}", n, 100, k, 1, ns))
+    for (scheme, kernel), values in DENSE_NS.items():
+        for n, ns in zip(DENSE_N, values):
+            out.append(("dense", scheme, kernel, n, 1, 100000, 1, ns))
     # Families without an extra parameter get an empty one.
     return [c if len(c) == 9 else c + ({},) for c in out]
 
@@ -305,6 +342,11 @@ def simd_target(label: str) -> tuple:
     if forced:
         return forced, True
     return ("AVX3", False) if base in SIMD else (None, False)
+
+
+# Counters that are the configuration's parameters: the same in every
+# repetition, written exactly.
+PARAMETERS = ("nodes", "vnodes", "keys", "threads", "tokens")
 
 
 def round6(x: float) -> float:
@@ -403,7 +445,9 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
     times = [ns * k for ns in samples]
 
     def aggregate(name: str, unit: str, f) -> list:
-        counter_values = [(key, round6(f([c[key] for c in per_sample])))
+        # The parameters stay exact (N reaches 2^31 - 1 in family "dense").
+        counter_values = [(key, f([c[key] for c in per_sample]) if key in PARAMETERS
+                           else round6(f([c[key] for c in per_sample])))
                           for key, _ in counters(samples[0])]
         return [("name", f"{run_name}_{name}")] + head + [
             ("run_type", "aggregate"), ("repetitions", REPS), ("threads", 1),
