@@ -333,7 +333,8 @@ Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
       break;
     case Scheme::kModN:
     case Scheme::kJump:
-    case Scheme::kMaglev: {
+    case Scheme::kMaglev:
+    case Scheme::kFlip: {
       // Where h % N (Maglev: h % M) wraps.
       const uint64_t d = scheme == Scheme::kMaglev ? nodes.table_size : nodes.size();
       for (uint64_t m : {uint64_t{1}, uint64_t{2}, UINT64_MAX / d}) anchors.push_back(m * d);
