@@ -27,6 +27,7 @@
 #include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
+#include "flip_model.h"
 #include "support.h"
 
 using chbench::KernelInfo;
@@ -240,6 +241,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kPower:  // the crate's own rows: tests/test_power_vectors.cc
             want[i] = chbench::power_hash(h, chbench::power_buckets(n));
+            break;
+          case Scheme::kFlip:
+            want[i] = chbench_test::model_flip(h, n);
             break;
         }
       }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/power/power.h"
@@ -110,6 +111,22 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::power_reference,
      .check = &registry::power_check,
      .reference_bytes = &registry::power_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kFlip,
+     .name = "flip",
+     .aliases = {},
+     .title = "FlipHash",
+     .source = "Masson and Lee, FlipHash: A Constant-Time Consistent Range-Hashing Algorithm, "
+               "arXiv:2402.17549; DataDog/fliphash-rs fliphash_64 (00c0ad03cf3c), seed 0; "
+               "docs/schemes/flip.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kFlipMaxBuckets,
+     .reference = &registry::flip_reference,
+     .check = &registry::flip_check,
+     .reference_bytes = &registry::flip_reference_bytes,
      .buckets_only = true},
 };
 
