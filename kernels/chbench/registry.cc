@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/binomial/binomial.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/ring/ring.h"
@@ -91,6 +92,21 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},
+    {.id = Scheme::kBinomial,
+     .name = "binomial",
+     .aliases = {},
+     .title = "BinomialHash",
+     .source = "Coluzzi, Brocco, Antonucci and Leidi, BinomialHash: A Constant Time, Minimal "
+               "Memory Consistent Hash Algorithm, arXiv:2406.19836, as SUPSI's BinomialEngine "
+               "computes it (java-consistent-hashing-algorithms 68803f8); docs/schemes/binomial.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kBinomialMaxBuckets,
+     .reference = &registry::binomial_reference,
+     .check = &registry::binomial_check,
+     .reference_bytes = &registry::binomial_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.

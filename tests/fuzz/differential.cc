@@ -333,6 +333,7 @@ Keys anchors_of(Scheme scheme, const NodeSet& nodes) {
       break;
     case Scheme::kModN:
     case Scheme::kJump:
+    case Scheme::kBinomial:
     case Scheme::kMaglev: {
       // Where h % N (Maglev: h % M) wraps.
       const uint64_t d = scheme == Scheme::kMaglev ? nodes.table_size : nodes.size();
