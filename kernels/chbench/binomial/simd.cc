@@ -1,8 +1,8 @@
 // binomial/simd: BinomialHash with the keys in lanes (binomial.h), for every
-// Highway target, and its registry entry. Each lane computes
-// binomial_bucket's first draw and minor-tree fallback without a branch; a
-// block takes the redraw loop only when one of its lanes needs it, and that
-// loop runs under masks until every lane is placed.
+// Highway target, and its registry entry. Each lane computes the engine's
+// first draw, relocateWithinLevel(h & enclosing, h), without a branch; a
+// block of vectors takes the redraw loop only when one of its lanes drew at
+// or above N, and that loop runs under masks until every lane is placed.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/binomial/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -154,9 +154,29 @@ HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32
   }
 }
 
-// Vectors per block: x86 below AVX-512 has 16 vector registers, which the
-// state of four vectors and the constants would overflow.
-constexpr std::size_t kBlockVectors = HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 ? 2 : 4;
+// Stores the low 32 bits of the U vectors' lanes to o[0 .. U * Lanes):
+// where a 32-bit vector holds two 64-bit vectors' worth, pairs of vectors in
+// one store (one shuffle instead of a narrowing per vector).
+template <std::size_t U, class Buckets>
+HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
+  const std::size_t lanes = hn::Lanes(D64());
+  std::size_t u = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Repartition<uint32_t, D64> d32;
+  for (; u + 1 < U; u += 2)
+    hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, bucket(u + 1)), hn::BitCast(d32, bucket(u))),
+               d32, o + u * lanes);
+#endif
+  for (; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
+}
+
+// Vectors per block by the share r of keys that need redraws, (enclosing + 1
+// - n) / (enclosing + 1), as measured on Zen 5: with few (r < 1/8) a block
+// of one vector skips the redraw loop more often (two on x86 below AVX-512,
+// 16 registers); with many (r >= 3/8) the loops of four vectors overlap.
+constexpr std::size_t kFewRedraws = HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 ? 2 : 1;
+constexpr std::size_t kSomeRedraws = 2;
+constexpr std::size_t kManyRedraws = 4;
 
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count.
 void BinomialKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
@@ -181,9 +201,15 @@ void BinomialKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t
     auto any = redraw(0);
     for (std::size_t u = 1; u < U; ++u) any = hn::Or(any, redraw(u));
     if (!hn::AllFalse(d, any)) Redraw<U>(k, f, n, square, bucket, redraw);
-    for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
+    StoreBuckets<U>(bucket, o);
   };
-  ForEachBlock<kBlockVectors>(d, keys, count, out, block);
+  const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
+  if (8 * invalid < all)
+    ForEachBlock<kFewRedraws>(d, keys, count, out, block);
+  else if (8 * invalid < 3 * all)
+    ForEachBlock<kSomeRedraws>(d, keys, count, out, block);
+  else
+    ForEachBlock<kManyRedraws>(d, keys, count, out, block);
 }
 
 #undef CHBENCH_BINOMIAL_MUL64
