@@ -259,6 +259,13 @@ constexpr Fixed kFixed[] = {
     {(1u << 30) + 1, 0xc86a12eb7ae6566c, 750322042},
     {(1u << 30) + 1, 0xa179a44ff0aaf1ed, 787135925},
     {(1u << 30) + 1, 0x2859294fe8b5bfe0, 1064853760},
+    // First draws at or above N = 2^31 - 2 and 2^31 - 1 (one key in 2^31 or
+    // 2^30): a redraw taken on draw 1, a draw into the minor tree on draw 1.
+    {kMaxN, 0xd3ced3b152e050ef, 1235402876},
+    {kMaxN, 0xd21871c2f78ec661, 584830574},
+    {kMaxN, 0xb2d7cce7d510160e, 396237636},
+    {kMaxN - 1, 0xbdd21784df0ea4e6, 1413335692},
+    {kMaxN - 1, 0x110b623fe96d9e18, 1658246464},
 };
 
 // kFixed by bucket count, in its order.
