@@ -25,6 +25,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 using chbench::Fleet;
@@ -32,6 +33,8 @@ using chbench::KernelInfo;
 using chbench::Scheme;
 using chbench_test::first_mismatch;
 using chbench_test::kSeed;
+using chbench_test::TargetGuard;
+using chbench_test::targets_to_test;
 
 namespace {
 
@@ -106,23 +109,6 @@ std::vector<Step> all_steps() {
     steps.push_back(std::move(s));
   }
   return steps;
-}
-
-// Forces one Highway target while alive (process-global: one thread).
-class TargetGuard {
- public:
-  explicit TargetGuard(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-  ~TargetGuard() { hwy::SetSupportedTargetsForTest(0); }
-  TargetGuard(const TargetGuard&) = delete;
-  TargetGuard& operator=(const TargetGuard&) = delete;
-};
-
-// Every target compiled and runnable here (see test_simd_targets.cc).
-std::vector<int64_t> targets_to_test() {
-  hwy::SetSupportedTargetsForTest(0);
-  auto targets = hwy::SupportedAndGeneratedTargets();
-  hwy::SetSupportedTargetsForTest(0);
-  return targets;
 }
 
 // The owners of keys under the reference over n buckets.

@@ -59,26 +59,20 @@ HWY_INLINE V64 Square(V64 v) {
 #endif
 }
 
-// The engine's rehash(v, filter) = (square * filter) >>> 32 from v's square,
-// for filter = 2^shift - 1 (shift per lane).
-HWY_INLINE V64 Rehash(V64 square, V64 filter, V64 shift) {
-#if CHBENCH_BINOMIAL_MUL64
-  (void)shift;
-  return hn::ShiftRight<32>(hn::Mul(square, filter));
-#else
-  (void)filter;
-  return hn::ShiftRight<32>(hn::Sub(hn::Shl(square, shift), square));
-#endif
-}
+// v << shift in every lane: by each lane's count, or by one count for all.
+HWY_INLINE V64 ShiftedLeft(V64 v, V64 shift) { return hn::Shl(v, shift); }
+HWY_INLINE V64 ShiftedLeft(V64 v, int shift) { return hn::ShiftLeftSame(v, shift); }
 
-// The same for a filter = 2^shift - 1 common to all lanes.
-HWY_INLINE V64 RehashSame(V64 square, V64 filter, int shift) {
+// The engine's rehash(v, filter) = (square * filter) >>> 32 from v's square,
+// for filter = 2^shift - 1 (Shift: a vector of counts, or an int for all).
+template <class Shift>
+HWY_INLINE V64 Rehash(V64 square, V64 filter, Shift shift) {
 #if CHBENCH_BINOMIAL_MUL64
   (void)shift;
   return hn::ShiftRight<32>(hn::Mul(square, filter));
 #else
   (void)filter;
-  return hn::ShiftRight<32>(hn::Sub(hn::ShiftLeftSame(square, shift), square));
+  return hn::ShiftRight<32>(hn::Sub(ShiftedLeft(square, shift), square));
 #endif
 }
 
@@ -133,7 +127,7 @@ HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32
   for (std::size_t u = 0; u < U; ++u) {
     const V64 fallback = Relocate(hn::And(hn::LoadU(d, k + u * lanes), minor), square(u));
     bucket(u) = hn::IfThenElse(redraw(u), fallback, bucket(u));
-    g(u) = RehashSame(square(u), enclosing, enclosing_shift);
+    g(u) = Rehash(square(u), enclosing, enclosing_shift);
   }
   for (int draw = 0; draw < 4; ++draw) {
     redraw(0) = hn::And(redraw(0), hn::TestBit(g(0), top));
@@ -145,11 +139,11 @@ HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32
     if (hn::AllFalse(d, any)) return;
     for (std::size_t u = 0; u < U; ++u) {
       const V64 s = Square(g(u));
-      const V64 candidate = hn::Or(top, hn::And(RehashSame(s, minor, minor_shift), minor));
+      const V64 candidate = hn::Or(top, hn::And(Rehash(s, minor, minor_shift), minor));
       const auto above = hn::RebindMask(d, hn::Gt(hn::BitCast(di, candidate), last));
       bucket(u) = hn::IfThenElse(hn::AndNot(above, redraw(u)), candidate, bucket(u));
       redraw(u) = hn::And(redraw(u), above);
-      g(u) = RehashSame(s, enclosing, enclosing_shift);
+      g(u) = Rehash(s, enclosing, enclosing_shift);
     }
   }
 }
