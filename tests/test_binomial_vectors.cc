@@ -48,7 +48,7 @@ struct Step {
   std::vector<uint32_t> want;
 };
 
-// The bucket count of each step of the scenario (supsi/README.md): 10 buckets,
+// The bucket count of each step of the scenario (docs/schemes/binomial.md): 10 buckets,
 // removeBucket(9), removeBucket(8), then addBucket().
 uint32_t step_buckets(const std::string& step) {
   static const std::map<std::string, uint32_t> buckets = {
