@@ -1,8 +1,8 @@
 // BinomialHash: Coluzzi, Brocco, Antonucci and Leidi, "BinomialHash: A
 // Constant Time, Minimal Memory Consistent Hash Algorithm", arXiv:2406.19836,
 // exactly as SUPSI's Java framework computes it (java-consistent-hashing-
-// algorithms, BinomialEngine.getBucket at commit 68803f8; the paper and that
-// code differ, see docs/schemes/binomial.md). No table; buckets are 0 ... N-1
+// algorithms, BinomialEngine.getBucket at commit 68803f8, whose lookup changed
+// after the paper; docs/schemes/binomial.md). No table; buckets are 0 ... N-1
 // and only the last bucket can be added or removed. The reference
 // (reference.cc) transcribes the Java method; the kernels (scalar.cc, simd.cc)
 // compute the same function in the equivalent form below.
