@@ -245,6 +245,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kFlip:
             want[i] = chbench_test::model_flip(h, n);
             break;
+          case Scheme::kBinomial:
+            want[i] = chbench_test::model_binomial(h, n);
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

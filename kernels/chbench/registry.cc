@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chbench/flip/flip.h"
+#include "chbench/binomial/binomial.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/power/power.h"
@@ -127,6 +128,22 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::flip_reference,
      .check = &registry::flip_check,
      .reference_bytes = &registry::flip_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kBinomial,
+     .name = "binomial",
+     .aliases = {},
+     .title = "BinomialHash",
+     .source = "Coluzzi, Brocco, Antonucci and Leidi, BinomialHash: A Constant Time, Minimal "
+               "Memory Consistent Hash Algorithm, arXiv:2406.19836, as SUPSI's BinomialEngine "
+               "computes it (java-consistent-hashing-algorithms 68803f8); docs/schemes/binomial.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kBinomialMaxBuckets,
+     .reference = &registry::binomial_reference,
+     .check = &registry::binomial_check,
+     .reference_bytes = &registry::binomial_reference_bytes,
      .buckets_only = true},
 };
 
