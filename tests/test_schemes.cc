@@ -26,6 +26,7 @@
 #include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
+#include "jumpback_model.h"
 #include "support.h"
 
 using chbench::KernelInfo;
@@ -236,6 +237,10 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kMaglev:
             want[i] = maglev[h % maglev.size()];
+            break;
+          case Scheme::kJumpBack:
+          case Scheme::kJumpBackXorshift:
+            want[i] = chbench_test::model_jumpback(h, n, s == Scheme::kJumpBackXorshift);
             break;
         }
       }

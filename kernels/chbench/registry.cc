@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chbench/jump/jump.h"
+#include "chbench/jumpback/jumpback.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
@@ -93,6 +94,37 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},
+    {.id = Scheme::kJumpBack,
+     .name = "jumpback",
+     .aliases = {},
+     .title = "JumpBackHash (SplitMix64)",
+     .source = "Ertl, JumpBackHash: Say Goodbye to the Modulo Operation to Distribute Keys "
+               "Uniformly to Buckets, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashSplitMix64(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_reference,
+     .check = &registry::jumpback_check,
+     .reference_bytes = &registry::jumpback_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kJumpBackXorshift,
+     .name = "jumpback_xorshift",
+     .aliases = {},
+     .title = "JumpBackHash (XorshiftL7R9)",
+     .source = "Ertl, JumpBackHash, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashXorshiftL7R9(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_xorshift_reference,
+     .check = &registry::jumpback_xorshift_check,
+     .reference_bytes = &registry::jumpback_xorshift_reference_bytes,
+     .buckets_only = true},
 };
 
 // Every kernel, in kernels.def's order.
