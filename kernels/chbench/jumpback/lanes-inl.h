@@ -6,10 +6,13 @@
 // generators run in 64-bit lanes on two vectors of keys (one on SCALAR), and
 // ConcatEven / ConcatOdd gather the low and the high 32-bit halves of their
 // values, the two halves hash4j reads, into one vector each. Everything after
-// that runs on twice the keys per instruction. The first candidate costs no
-// loop and no branch; the rare draws that follow (the candidate's top bit set
-// and the bucket >= n) run for the whole group under a mask of the lanes
-// still drawing, until none is.
+// that runs on twice the keys per instruction. The first candidate costs a
+// handful of instructions and one branch (is any lane's candidate >= n?); the
+// draws that follow for such lanes (at most half of them, for N just above a
+// power of two) run for the whole group under a mask of the lanes still
+// drawing, until none is. (Queueing those lanes across groups to draw them in
+// full vectors was tried: on AVX3 it cost more in compress, scatter and
+// store-forwarding stalls than the idle lanes do.)
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
@@ -39,13 +42,38 @@ inline constexpr std::size_t kGroupVectors = 2;
 using VJ32 = hn::Vec<DJ32>;
 using MJ32 = hn::Mask<DJ32>;
 
+// a * c mod 2^64 in every lane. One instruction where 64-bit lanes multiply
+// (AVX3, SVE, SCALAR). Where 32-bit lanes multiply in one instruction (AVX2,
+// SSE4, NEON) the cross products need only their low halves, which one 32-bit
+// multiply of a by c with its halves swapped gives: two multiplies instead
+// of MulConst64's three. Elsewhere MulConst64.
+HWY_INLINE V64 MulBy(V64 a, uint64_t c) {
+  const D64 d;
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || \
+    CHBENCH_SIZELESS_VECTORS
+  return hn::Mul(a, hn::Set(d, c));
+#elif HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_NEON
+  const hn::Repartition<uint32_t, D64> d32;
+  const V64 low = hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, hn::Set(d, c & 0xffffffffu)));
+  // 32-bit lanes lo(a) * hi(c) and hi(a) * lo(c), both mod 2^32; their sum
+  // goes to the high half.
+  const V64 cross = hn::BitCast(
+      d, hn::Mul(hn::BitCast(d32, a), hn::BitCast(d32, hn::Set(d, (c << 32) | (c >> 32)))));
+  const V64 high =
+      hn::And(hn::Add(cross, hn::ShiftLeft<32>(cross)), hn::Set(d, 0xffffffff00000000ULL));
+  return hn::Add(low, high);
+#else
+  return MulConst64(a, c);
+#endif
+}
+
 // hash4j's generators (jumpback.h), lane by lane.
 struct SplitMix64Lanes {
   static V64 First(V64 h) { return hn::Add(h, hn::Set(D64(), SplitMix64::kGamma)); }
   static V64 Next(V64 state) { return First(state); }
   static V64 Value(V64 z) {
-    z = MulConst64(hn::Xor(z, hn::ShiftRight<30>(z)), SplitMix64::kMul1);
-    z = MulConst64(hn::Xor(z, hn::ShiftRight<27>(z)), SplitMix64::kMul2);
+    z = MulBy(hn::Xor(z, hn::ShiftRight<30>(z)), SplitMix64::kMul1);
+    z = MulBy(hn::Xor(z, hn::ShiftRight<27>(z)), SplitMix64::kMul2);
     return hn::Xor(z, hn::ShiftRight<31>(z));
   }
 };
@@ -58,12 +86,18 @@ struct XorshiftL7R9Lanes {
   static V64 Value(V64 state) { return state; }
 };
 
-// The low (Low) or high (High) 32 bits of the 64-bit lanes of a, then of b,
-// in lane order (b is not read on SCALAR, where a group is one key).
+// The low (Low) or high (High) 32 bits of the 64-bit lanes of a and b, in
+// the group's lane order: a's keys, then b's (b is not read on SCALAR, where
+// a group is one key). On AVX2 the order is that of one in-block shuffle,
+// keys 0 1 4 5 2 3 6 7, which StoreGroup puts back: one permute per group
+// instead of one per half and draw.
 HWY_INLINE VJ32 LowHalves(V64 a, V64 b) {
 #if HWY_TARGET == HWY_SCALAR
   (void)b;
   return hn::TruncateTo(DJ32(), a);
+#elif HWY_TARGET == HWY_AVX2
+  return VJ32{_mm256_castps_si256(_mm256_shuffle_ps(
+      _mm256_castsi256_ps(a.raw), _mm256_castsi256_ps(b.raw), _MM_SHUFFLE(2, 0, 2, 0)))};
 #else
   const DJ32 d;
   return hn::ConcatEven(d, hn::BitCast(d, b), hn::BitCast(d, a));
@@ -73,10 +107,21 @@ HWY_INLINE VJ32 HighHalves(V64 a, V64 b) {
 #if HWY_TARGET == HWY_SCALAR
   (void)b;
   return hn::TruncateTo(DJ32(), hn::ShiftRight<32>(a));
+#elif HWY_TARGET == HWY_AVX2
+  return VJ32{_mm256_castps_si256(_mm256_shuffle_ps(
+      _mm256_castsi256_ps(a.raw), _mm256_castsi256_ps(b.raw), _MM_SHUFFLE(3, 1, 3, 1)))};
 #else
   const DJ32 d;
   return hn::ConcatOdd(d, hn::BitCast(d, b), hn::BitCast(d, a));
 #endif
+}
+
+// Stores a group's buckets in key order.
+HWY_INLINE void StoreGroup(VJ32 buckets, uint32_t* HWY_RESTRICT out) {
+#if HWY_TARGET == HWY_AVX2
+  buckets = VJ32{_mm256_permute4x64_epi64(buckets.raw, _MM_SHUFFLE(3, 1, 2, 0))};
+#endif
+  hn::StoreU(buckets, DJ32(), out);
 }
 
 // a < b for lanes below 2^31: the signed compare, native on every x86 target.
@@ -129,8 +174,8 @@ HWY_INLINE MJ32 OddParity(VJ32 x) {
 // its top bit (`back`, read from the other half of r0). Lanes done keep their
 // bucket; the draws go on while any lane of the group is pending.
 template <class Prng>
-HWY_NOINLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
-                           const JumpBackShape& s) {
+HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
+                         const JumpBackShape& s) {
   const DJ32 d;
   const VJ32 mask = hn::Set(d, s.mask);
   const VJ32 n = hn::Set(d, s.n);
@@ -177,7 +222,7 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
   const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
   if (!hn::AllFalse(d32, pending))
     b = JumpBack<Prng>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s);
-  hn::StoreU(b, d32, out);
+  StoreGroup(b, out);
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
