@@ -168,7 +168,7 @@ TEST_CASE("jumpback: literal buckets at the edges, every kernel and target", "[j
     uint64_t h;
     uint32_t n, bucket;
   };
-  // From hash4j_vectors.csv (hash4j 41d814f94c52).
+  // From hash4j_vectors.csv (hash4j 41d814f94c52) unless noted.
   constexpr uint64_t kTop = uint64_t{1} << 63, kAll = ~uint64_t{0};
   const Literal literals[] = {
       {Scheme::kJumpBack, 0, 1, 0},
@@ -186,6 +186,13 @@ TEST_CASE("jumpback: literal buckets at the edges, every kernel and target", "[j
       {Scheme::kJumpBackXorshift, 1, kMaxN, 1},
       {Scheme::kJumpBackXorshift, 1, 2, 1},
       {Scheme::kJumpBackXorshift, 1, 1, 0},
+      // hash4j's README (41d814f94c52), its usage example over splitMix64_V1.
+      {Scheme::kJumpBack, 0x7f7487ee708c8a96, 2, 1},
+      {Scheme::kJumpBack, 0x6265648fbc797f25, 2, 0},
+      {Scheme::kJumpBack, 0x85ef23a0b545d53b, 2, 0},
+      {Scheme::kJumpBack, 0x7f7487ee708c8a96, 3, 1},
+      {Scheme::kJumpBack, 0x6265648fbc797f25, 3, 0},
+      {Scheme::kJumpBack, 0x85ef23a0b545d53b, 3, 2},
   };
   for (const Literal& l : literals) {
     INFO("scheme " << chbench::scheme_name(l.scheme) << ", h = " << l.h << ", N = " << l.n);

@@ -1,44 +1,13 @@
-// jumpback_xorshift/simd: JumpBackHash over XorshiftL7R9 with the keys in lanes
-// (jumpback/lanes-inl.h), for every Highway target, and its registry entry.
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "chbench/jumpback_xorshift/simd.cc"
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
-#include <hwy/highway.h>
-
-#include "chbench/jumpback/lanes-inl.h"
-
-HWY_BEFORE_NAMESPACE();
-namespace chbench::simd::HWY_NAMESPACE {
-
-void JumpBackXorshiftL7R9Keys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
-                              uint32_t* HWY_RESTRICT out) {
-  JumpBackLanes<XorshiftL7R9Lanes>(keys, count, n, out);
-}
-
-}  // namespace chbench::simd::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
-
-#if HWY_ONCE
-
+// jumpback_xorshift/simd: JumpBackHash over XorshiftL7R9 with the keys in
+// lanes, for every Highway target: simd::jumpback_xorshift_owners, compiled
+// per target with jumpback/simd's code (jumpback/simd.cc, lanes-inl.h). Its
+// registry entry.
 #include "chbench/jumpback/jumpback.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
 
 namespace chbench {
-
-namespace simd {
-
-HWY_EXPORT(JumpBackXorshiftL7R9Keys);
-
-void jumpback_xorshift_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
-                              std::span<uint32_t> out) {
-  check_jumpback_batch(key_hashes, num_buckets, out);
-  HWY_DYNAMIC_DISPATCH(JumpBackXorshiftL7R9Keys)
-  (key_hashes.data(), key_hashes.size(), num_buckets, out.data());
-}
-
-}  // namespace simd
 
 using JumpBackXorshiftSimd = JumpBackTable<&simd::jumpback_xorshift_owners>;
 
@@ -58,5 +27,3 @@ constinit const KernelInfo registry::jumpback_xorshift_simd{
 };
 
 }  // namespace chbench
-
-#endif  // HWY_ONCE
