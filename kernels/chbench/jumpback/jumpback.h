@@ -96,8 +96,8 @@ uint32_t jump_back(uint64_t state, uint64_t r0, uint32_t x, bool odd,
 }  // namespace jumpback_detail
 
 // The bucket of key hash h among s.n buckets: hash4j's getBucket(h, n) for the
-// generator Prng, in the order of its steps, the common case (the first
-// candidate accepted) without a loop or a branch but the last.
+// generator Prng, in the order of its steps; the common case (the first
+// candidate accepted) has no loop and one branch, rarely taken.
 template <class Prng>
 inline uint32_t jumpback_bucket(uint64_t h, const JumpBackShape& s) noexcept {
   const uint64_t state = Prng::first(h);
