@@ -28,6 +28,7 @@
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "flip_model.h"
+#include "jumpback_model.h"
 #include "support.h"
 
 using chbench::KernelInfo;
@@ -247,6 +248,10 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kBinomial:
             want[i] = chbench_test::model_binomial(h, n);
+            break;
+          case Scheme::kJumpBack:
+          case Scheme::kJumpBackXorshift:
+            want[i] = chbench_test::model_jumpback(h, n, s == Scheme::kJumpBackXorshift);
             break;
         }
       }

@@ -12,9 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "chbench/flip/flip.h"
 #include "chbench/binomial/binomial.h"
+#include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
+#include "chbench/jumpback/jumpback.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/power/power.h"
 #include "chbench/ring/ring.h"
@@ -144,6 +145,37 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::binomial_reference,
      .check = &registry::binomial_check,
      .reference_bytes = &registry::binomial_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kJumpBack,
+     .name = "jumpback",
+     .aliases = {},
+     .title = "JumpBackHash (SplitMix64)",
+     .source = "Ertl, JumpBackHash: Say Goodbye to the Modulo Operation to Distribute Keys "
+               "Uniformly to Buckets, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashSplitMix64(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_reference,
+     .check = &registry::jumpback_check,
+     .reference_bytes = &registry::jumpback_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kJumpBackXorshift,
+     .name = "jumpback_xorshift",
+     .aliases = {},
+     .title = "JumpBackHash (XorshiftL7R9)",
+     .source = "Ertl, JumpBackHash, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashXorshiftL7R9(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_xorshift_reference,
+     .check = &registry::jumpback_xorshift_check,
+     .reference_bytes = &registry::jumpback_xorshift_reference_bytes,
      .buckets_only = true},
 };
 
