@@ -237,6 +237,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kMaglev:
             want[i] = maglev[h % maglev.size()];
             break;
+          case Scheme::kDx:
+            want[i] = chbench_test::model_dx(h, n);
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

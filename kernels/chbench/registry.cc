@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/dx/dx.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/ring/ring.h"
@@ -93,6 +94,20 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},
+    {.id = Scheme::kDx,
+     .name = "dx",
+     .aliases = {},
+     .title = "DxHash",
+     .source = "Dong, Feng and Wang, DxHash: A Scalable Consistent Hash Based on the "
+               "Pseudo-Random Sequence, arXiv:2107.07930; docs/schemes/dx.md",
+     .params = kParamCapacity,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move, and a re-add restores the last "
+                     "removed bucket, bringing its keys back",
+     .max_nodes = kDxMaxCapacity,
+     .reference = &registry::dx_reference,
+     .check = &registry::dx_check,
+     .reference_bytes = &registry::dx_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.
