@@ -132,13 +132,19 @@ DxState dx_state(const Fleet& f, DxProfile profile) {
 uint64_t dx_state_bytes(const Fleet& f) {
   const uint64_t n0 = f.initial().size();
   const uint64_t a = f.nodes().capacity != 0 ? f.nodes().capacity : 10 * n0;
-  // The owners cover the buckets ever used: the initial ones and one per join at most.
-  const uint64_t used = std::min(a, n0 + f.history().size());
+  uint64_t joins = 0;
+  for (const FleetChange& c : f.history()) joins += c.kind == FleetChange::Kind::kJoin;
+  const uint64_t leaves = f.history().size() - joins;
+  // The owners cover the slots ever used: the initial ones and one per join at most.
+  const uint64_t used = std::min(a, n0 + joins);
   const uint64_t tables = glue::saturating_add(a / 8 + 8, glue::saturating_mul(used, 4));
   if (f.history().empty()) return tables;
-  // The name map (a node of string_view, bucket and hash, its slot) and the
-  // stack of removed buckets, for every name the replay meets.
-  return glue::saturating_add(tables, glue::saturating_mul(n0 + f.history().size(), 96));
+  // The replay's name map (a node of string_view, slot and hash, about 56
+  // bytes measured, and its slot array), holding at most the initial names
+  // and the joined ones; the stack of removed slots, grown by doubling.
+  const uint64_t replay =
+      glue::saturating_add(glue::saturating_mul(n0 + joins, 80), glue::saturating_mul(leaves, 8));
+  return glue::saturating_add(tables, replay);
 }
 
 uint32_t dx_bucket(const DxState& s, DxProfile profile, uint64_t h, uint32_t* probes) {

@@ -51,10 +51,10 @@ enum class DxProfile : uint8_t {
 };
 
 // The buckets of a fleet (dx.cc): bit b % 32 of words[b / 32] is set iff
-// bucket b is active (32-bit words, which the SIMD kernel gathers 16 at once); owner[b] is the
-// owner index (the position in fleet.nodes().names) of active bucket b. words covers A + 1 bits,
-// bit A never set (a probe that a sequence rejects reads it); owner covers the buckets ever used
-// (the first A at most).
+// bucket b is active (32-bit words, which the SIMD kernel gathers 16 at a
+// time); owner[b] is the owner index (the position in fleet.nodes().names)
+// of active bucket b. words covers A + 1 bits, bit A never set (a probe that
+// a sequence rejects reads it); owner covers the buckets ever used.
 struct DxState {
   uint32_t capacity = 0;  // A
   uint32_t active = 0;    // buckets set in words
@@ -71,7 +71,7 @@ uint32_t dx_capacity(const Fleet& fleet);
 
 // Throws std::invalid_argument (one line) unless the scheme can be built over
 // `fleet`: dx_capacity, and no join beyond A buckets (a join restores a
-// removed bucket or takes the next never used one). Allocates nothing.
+// removed bucket or takes the next never used one). Builds no table.
 void validate_dx(const Fleet& fleet);
 
 // The buckets after the fleet's history: buckets 0 ... N0-1 active for the
