@@ -173,6 +173,17 @@ inline uint32_t model_binomial(uint64_t h, uint32_t n) {
   return model_binomial(h, n, power - 1, (power - 1) / 2);
 }
 
+// DxHash (docs/schemes/dx.md) over N nodes that never changed: capacity A =
+// 10 N, buckets 0 ... N-1 active; the first bucket of the key's sequence
+// (fmix64, then the MMIX LCG, Lemire's reduction of the high half) below N.
+inline uint32_t model_dx(uint64_t h, uint32_t n) {
+  const uint64_t a = 10 * uint64_t{n};
+  for (uint64_t x = model_fmix64(h);; x = x * 6364136223846793005ULL + 1442695040888963407ULL) {
+    const uint64_t bucket = ((x >> 32) * a) >> 32;
+    if (bucket < n) return static_cast<uint32_t>(bucket);
+  }
+}
+
 // Maglev's lookup table (Eisenbud et al. 2016, Pseudocode 1) for the names,
 // with docs/profiles.md's permutations: offset = XXH3(name) mod M, skip =
 // XXH3_withSeed(name, 1) mod (M - 1) + 1; the permutation's j-th slot taken

@@ -253,6 +253,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kJumpBackXorshift:
             want[i] = chbench_test::model_jumpback(h, n, s == Scheme::kJumpBackXorshift);
             break;
+          case Scheme::kDx:
+            want[i] = chbench_test::model_dx(h, n);
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

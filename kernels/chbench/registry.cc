@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "chbench/binomial/binomial.h"
+#include "chbench/dx/dx.h"
 #include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
 #include "chbench/jumpback/jumpback.h"
@@ -177,6 +178,20 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .check = &registry::jumpback_xorshift_check,
      .reference_bytes = &registry::jumpback_xorshift_reference_bytes,
      .buckets_only = true},
+    {.id = Scheme::kDx,
+     .name = "dx",
+     .aliases = {},
+     .title = "DxHash",
+     .source = "Dong, Feng and Wang, DxHash: A Scalable Consistent Hash Based on the "
+               "Pseudo-Random Sequence, arXiv:2107.07930; docs/schemes/dx.md",
+     .params = kParamCapacity,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move, and a re-add restores the last "
+                     "removed bucket, bringing its keys back",
+     .max_nodes = kDxMaxCapacity,
+     .reference = &registry::dx_reference,
+     .check = &registry::dx_check,
+     .reference_bytes = &registry::dx_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.

@@ -32,7 +32,8 @@ enum class Scheme {
   kFlip,
   kBinomial,
   kJumpBack,
-  kJumpBackXorshift
+  kJumpBackXorshift,
+  kDx,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
