@@ -88,7 +88,9 @@ std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t
 }
 
 bool config_named(const Config& c) {
-  return c.profile || c.kernel == nullptr || !c.kernel->scheme_info().buckets_only;
+  // Buckets 0 ... N-1 stand for the survivors only after LIFO removals.
+  const bool lifo = !c.removals || c.removals->order == RemovalOrder::kLifo;
+  return c.profile || c.kernel == nullptr || !c.kernel->scheme_info().buckets_only || !lifo;
 }
 
 namespace {

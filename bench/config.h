@@ -142,7 +142,8 @@ std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t
 // std::invalid_argument with removal_refusal's text.
 std::shared_ptr<const Fleet> config_fleet(const Config& c);
 
-// True when the configuration's fleet holds node names (config_fleet).
+// True when the configuration's fleet holds node names (config_fleet): all
+// but those of the buckets_only schemes without removals or after LIFO ones.
 bool config_named(const Config& c);
 
 // The stream baseline, listed as kernel "ring/stream": reads each key hash and
