@@ -191,7 +191,8 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .max_nodes = kDxMaxCapacity,
      .reference = &registry::dx_reference,
      .check = &registry::dx_check,
-     .reference_bytes = &registry::dx_reference_bytes},
+     .reference_bytes = &registry::dx_reference_bytes,
+     .reads_history = true},
 };
 
 // Every kernel, in kernels.def's order.

@@ -70,7 +70,7 @@ enum Param : unsigned {
   kParamVnodes = 1u << 0,     // NodeSet::vnodes, virtual nodes (ring tokens) per node
   kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
   kParamWeights = 1u << 2,    // per-node weights (no scheme takes them yet)
-  kParamCapacity = 1u << 3,   // a bucket capacity above N (no scheme takes it yet)
+  kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
 };
 
 // Which nodes may leave a fleet while the scheme keeps every other key where
@@ -114,6 +114,12 @@ struct SchemeInfo {
   // Fleet::of_buckets(N), which holds no names, so the bench and the lab take
   // it to max_nodes without a byte per node.
   bool buckets_only = false;
+
+  // True for a scheme whose placement depends on the fleet's history, which
+  // nodes left and in what order (AnchorHash, DxHash, MementoHash): a fleet
+  // that got to its nodes by other changes may place keys differently. The
+  // others place keys from the current node list alone.
+  bool reads_history = false;
 
   bool takes(Param p) const noexcept { return (params & p) != 0; }
 };
