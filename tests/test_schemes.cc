@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "anchor_model.h"
 #include "chbench/hash.h"
 #include "chbench/hrw/hrw.h"
 #include "chbench/nodes.h"
@@ -236,6 +237,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kMaglev:
             want[i] = maglev[h % maglev.size()];
+            break;
+          case Scheme::kAnchor:
+            want[i] = chbench_test::model_anchor(h, n);
             break;
         }
       }

@@ -25,7 +25,10 @@ struct VectorFile {
   }
 };
 
-inline std::vector<std::string> split_csv_line(const std::string& line) {
+// Splits one line at its commas; a line end of CR LF (the files' own) loses
+// its CR, so that the last column's name and fields are what they say.
+inline std::vector<std::string> split_csv_line(std::string line) {
+  if (!line.empty() && line.back() == '\r') line.pop_back();
   std::vector<std::string> fields;
   std::size_t start = 0;
   while (true) {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/anchor/anchor.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/ring/ring.h"
@@ -93,6 +94,20 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
      .reference_bytes = &registry::maglev_reference_bytes},
+    {.id = Scheme::kAnchor,
+     .name = "anchor",
+     .aliases = {},
+     .title = "AnchorHash",
+     .source = "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 29(2), "
+               "2021, section IV, algorithm 3; docs/schemes/anchor.md",
+     .params = kParamCapacity,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move, and a re-add (last removed first) "
+                     "brings exactly them back; joins beyond the capacity are refused",
+     .max_nodes = kAnchorMaxCapacity,
+     .reference = &registry::anchor_reference,
+     .check = &registry::anchor_check,
+     .reference_bytes = &registry::anchor_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.
