@@ -6,6 +6,8 @@
 // the scheme's promises counted exactly: a removal moves only the removed
 // node's keys, a re-add brings exactly those back, balance within a few
 // percent.
+#include <xxhash.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -191,6 +193,69 @@ TEST_CASE("anchor: every row of cpp-anchorhash's vectors, reference and kernels,
     CHECK(first.fleet.nodes().names[first.owners[i]] == last.fleet.nodes().names[last.owners[i]]);
 }
 
+namespace {
+
+// SUPSI's k of a String key: xxHash32 of its UTF-8 bytes and BE32(0xDEADBEEF).
+uint64_t supsi_key_hash(const std::string& key) {
+  std::string bytes = key + "\xDE\xAD\xBE\xEF";
+  return XXH32(bytes.data(), bytes.size(), 0);
+}
+
+}  // namespace
+
+TEST_CASE("anchor: SUPSI's xxHash32 chain is xxHash32 of its 16 bytes", "[anchor][supsi]") {
+  std::mt19937_64 rng(kSeed + 135);
+  for (int i = 0; i < 10000; ++i) {
+    const uint64_t k = i < 5000 ? rng() >> 32 : rng();
+    const auto b = static_cast<uint32_t>(rng());
+    unsigned char bytes[16];
+    for (int j = 0; j < 8; ++j) bytes[j] = static_cast<unsigned char>(k >> (56 - 8 * j));
+    for (int j = 0; j < 4; ++j) bytes[8 + j] = static_cast<unsigned char>(b >> (24 - 8 * j));
+    const unsigned char seed[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+    std::copy(seed, seed + 4, bytes + 12);
+    REQUIRE(chbench::anchor_xx32_chain(k, b) == XXH32(bytes, sizeof bytes, 0));
+  }
+  // SUPSI's own values (hash_primitives.csv, xx32_keys.csv).
+  CHECK(supsi_key_hash("key-0") == 899591669u);
+  CHECK(supsi_key_hash("key-1") == 4276689832u);
+}
+
+TEST_CASE("anchor: every row of SUPSI's AnchorEngine vectors, reference and kernels, every target",
+          "[anchor][vectors][supsi]") {
+  const auto file = chbench_test::read_vectors("supsi/anchor_vectors.csv");
+  const std::size_t step = file.column("step"), key = file.column("key_hash_or_key"),
+                    bucket = file.column("bucket");
+  // AnchorEngine(10, 16): remove 3, remove 7, then addBucket() gives back 7.
+  NodeSet nodes = chbench::default_nodes(10);
+  nodes.capacity = 16;
+  std::map<std::string, Fleet> fleets;
+  fleets["a_init"] = Fleet(nodes);
+  fleets["b1_remove3"] = Fleet(fleets["a_init"]).leave("node-3");
+  fleets["b2_remove7"] = Fleet(fleets["b1_remove3"]).leave("node-7");
+  fleets["c_add7"] = Fleet(fleets["b2_remove7"]).join("node-7");
+  std::map<std::string, std::pair<std::vector<uint64_t>, std::vector<uint32_t>>> rows;
+  for (const auto& row : file.rows) {
+    REQUIRE(fleets.count(row[step]) == 1);
+    auto& [keys, owners] = rows[row[step]];
+    keys.push_back(supsi_key_hash(row[key]));
+    owners.push_back(index_of(fleets[row[step]], "node-" + row[bucket]));
+    REQUIRE(owners.back() != UINT32_MAX);
+  }
+  REQUIRE(rows.size() == 4);
+  std::size_t count = 0;
+  for (const auto& [name, step_rows] : rows) {
+    INFO("step " << name);
+    count += step_rows.first.size();
+    for (const Named& t : profile_tables(AnchorHashing::kSupsiXx32)) {
+      INFO(t.name);
+      const auto table = t.build(fleets[name]);
+      on_every_target(
+          [&] { chbench_test::check_table(*table, step_rows.first, step_rows.second); });
+    }
+  }
+  CHECK(count == 3200);
+}
+
 TEST_CASE("anchor: the kernels follow the independent model on unchanged fleets",
           "[anchor][reference]") {
   std::mt19937_64 rng(kSeed + 131);
@@ -264,8 +329,9 @@ TEST_CASE("anchor: every kernel equals the reference under random scenarios, eve
     std::vector<uint64_t> keys = {0, 1, ~0ull};
     chbench_test::append_random(keys, 3000, rng);
     INFO("seed " << kSeed + 132 << ", trial " << trial << ": " << what);
-    for (AnchorHashing hashing : {AnchorHashing::kSplitMix64, AnchorHashing::kCrc32c}) {
-      INFO((hashing == AnchorHashing::kCrc32c ? "CRC-32C profile" : "SplitMix64"));
+    for (AnchorHashing hashing :
+         {AnchorHashing::kSplitMix64, AnchorHashing::kCrc32c, AnchorHashing::kSupsiXx32}) {
+      INFO("hashing " << static_cast<int>(hashing) << " (0 ours, 1 CRC-32C, 2 SUPSI)");
       const auto want = owners_of(*chbench::make_anchor_reference(fleet, hashing), keys);
       auto tables = profile_tables(hashing);
       if (hashing == AnchorHashing::kSplitMix64) tables = registry_tables();
@@ -389,4 +455,36 @@ TEST_CASE("anchor: joins beyond the capacity and bad capacities are refused befo
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, 5000, rng);
   CHECK(owners_of(*info.reference(a), keys) == owners_of(*info.reference(b), keys));
+}
+
+TEST_CASE("anchor: the largest capacity costs only the buckets that ever worked",
+          "[anchor][capacity]") {
+  // a = 2^31 - 1 over five nodes: the kernels' tables hold the entries of
+  // the buckets used, and their draws over [0, a) and the remainders of the
+  // profiles (divisors up to 2^31 - 2) agree with the scalar code's and,
+  // without history, with the model. The reference's six arrays of a
+  // entries would take 48 GiB: it is compared at smaller capacities above.
+  std::mt19937_64 rng(kSeed + 136);
+  std::vector<uint64_t> keys = {0, 1, ~0ull, 0xffffffffull};
+  chbench_test::append_random(keys, 3000, rng);
+  NodeSet nodes = chbench::default_nodes(5);
+  nodes.capacity = chbench::kAnchorMaxCapacity;
+  Fleet changed(nodes);
+  changed.leave("node-2").join("a").join("b").leave("node-0").leave("a").join("c");
+  std::vector<uint32_t> model;
+  for (uint64_t h : keys) model.push_back(chbench_test::model_anchor(h, 5, nodes.capacity));
+  for (const Fleet& fleet : {Fleet(nodes), changed}) {
+    INFO(fleet.history().size() << " changes");
+    for (AnchorHashing hashing :
+         {AnchorHashing::kSplitMix64, AnchorHashing::kCrc32c, AnchorHashing::kSupsiXx32}) {
+      INFO("hashing " << static_cast<int>(hashing));
+      const auto scalar = chbench::make_anchor_scalar(fleet, hashing);
+      CHECK(scalar->memory_bytes() <= 8 * 8);
+      const auto want = owners_of(*scalar, keys);
+      if (hashing == AnchorHashing::kSplitMix64 && fleet.history().empty())
+        CHECK(first_mismatch<uint64_t>(keys, model, want) == "");
+      const auto simd = chbench::make_anchor_simd(fleet, hashing);
+      on_every_target([&] { chbench_test::check_table(*simd, keys, want); });
+    }
+  }
 }

@@ -43,6 +43,12 @@ enum class AnchorHashing {
   // bs = crc32c(h, 0), b = bs % a, then bs = crc32c(h - bs, 0 + bs) and
   // bs % A[b] on every removed bucket (anchor_crc32c: SSE4.2's crc32q).
   kCrc32c,
+  // The profile of SUPSI's AnchorEngine (SUPSI-DTI-ISIN/
+  // java-consistent-hashing-algorithms 68803f8, capacity 16 in its vectors):
+  // the key hash is its k = XX32(utf8(key) ++ BE32(0xDEADBEEF)), the low 32
+  // bits of h, computed by the caller from the String key; b = k % a, then
+  // on every removed bucket b, k = anchor_xx32_chain(k, b) and k % A[b].
+  kSupsiXx32,
 };
 
 // ---- the scheme's own draws ----------------------------------------------------
@@ -76,6 +82,34 @@ uint32_t anchor_crc32c(uint64_t data, uint32_t crc) noexcept;
 // byte x followed by k zero bytes, from a zero register (k = 0: the classic
 // byte table). 2048 entries, widened to 64 bits for SIMD gathers.
 const uint64_t* anchor_crc32c_table() noexcept;
+
+// ---- SUPSI's hash ------------------------------------------------------------------
+
+// SUPSI's HashFunction.hash(long k, int b, int 0xDEADBEEF): xxHash32 (seed 0)
+// of the 16 bytes BE64(k) ++ BE32(b) ++ BE32(0xDEADBEEF). One stripe: the
+// four accumulators take one word each (the bytes read little-endian), then
+// the merge, the length and the avalanche of XXH32.
+inline constexpr uint32_t kSupsiSeed = 0xDEADBEEFu;
+
+constexpr uint32_t anchor_rotl32(uint32_t x, int r) noexcept { return (x << r) | (x >> (32 - r)); }
+constexpr uint32_t anchor_bswap32(uint32_t x) noexcept {
+  return (x << 24) | ((x & 0xff00u) << 8) | ((x >> 8) & 0xff00u) | (x >> 24);
+}
+
+constexpr uint32_t anchor_xx32_chain(uint64_t k, uint32_t b) noexcept {
+  constexpr uint32_t p1 = 0x9E3779B1u, p2 = 0x85EBCA77u, p3 = 0xC2B2AE3Du;
+  const uint32_t word[4] = {anchor_bswap32(static_cast<uint32_t>(k >> 32)),
+                            anchor_bswap32(static_cast<uint32_t>(k)), anchor_bswap32(b),
+                            anchor_bswap32(kSupsiSeed)};
+  const uint32_t start[4] = {p1 + p2, p2, 0, 0u - p1};
+  uint32_t acc[4];
+  for (int i = 0; i < 4; ++i) acc[i] = anchor_rotl32(start[i] + word[i] * p2, 13) * p1;
+  uint32_t h = anchor_rotl32(acc[0], 1) + anchor_rotl32(acc[1], 7) + anchor_rotl32(acc[2], 12) +
+               anchor_rotl32(acc[3], 18) + 16;
+  h = (h ^ (h >> 15)) * p2;
+  h = (h ^ (h >> 13)) * p3;
+  return h ^ (h >> 16);
+}
 
 // ---- the packed lookup table of the kernels -----------------------------------
 
@@ -118,39 +152,43 @@ AnchorTable anchor_table(const Fleet& fleet);
 // names to buckets when the fleet has a history.
 uint64_t anchor_table_bytes(const Fleet& fleet) noexcept;
 
-// The draws of a key (AnchorHashing): first() in [0, a), then next(n) in
-// [0, n) for each removed bucket the walk resolves.
+// The draws of a key (AnchorHashing): first() in [0, a), then next(n, b) in
+// [0, n) for each removed bucket b the walk resolves (n = A[b]).
 template <AnchorHashing H>
 struct AnchorDraws {
   uint64_t key;
-  uint64_t state;  // SplitMix64: the stream's state; CRC: the last bs
+  uint64_t state;  // SplitMix64: the stream's state; CRC: the last bs; SUPSI: k
 
   explicit AnchorDraws(uint64_t h) : key(h), state(h) {}
   uint32_t first(uint32_t a) {
     if constexpr (H == AnchorHashing::kCrc32c) {
       state = anchor_crc32c(key, 0);
-      return static_cast<uint32_t>(state) % a;
+    } else if constexpr (H == AnchorHashing::kSupsiXx32) {
+      state = static_cast<uint32_t>(key);
     } else {
-      return next(a);
+      return next(a, 0);
     }
+    return static_cast<uint32_t>(state) % a;
   }
-  uint32_t next(uint32_t n) {
+  uint32_t next(uint32_t n, uint32_t b) {
     if constexpr (H == AnchorHashing::kCrc32c) {
       const auto bs = static_cast<uint32_t>(state);
       state = anchor_crc32c(key - bs, bs);
-      return static_cast<uint32_t>(state) % n;
+    } else if constexpr (H == AnchorHashing::kSupsiXx32) {
+      state = anchor_xx32_chain(state, b);
     } else {
       state += kAnchorGamma;
       return anchor_range(anchor_mix(state), n);
     }
+    return static_cast<uint32_t>(state) % n;
   }
 };
 
-// One lookup over the packed table, the flat form of GETBUCKET: `v` is A[b]
-// of the removed bucket b being resolved (UINT32_MAX before the first draw).
-// First the never-used buckets, without memory; then an entry with A = 0
-// ends the walk, A >= v follows K (b's view), and 0 < A < v starts resolving
-// that bucket with a fresh draw in [0, A).
+// One lookup over the packed table, the flat form of GETBUCKET: c is the
+// bucket reached, `v` A[b] of the removed bucket b being resolved
+// (UINT32_MAX before the first draw). First the never-used buckets, without
+// memory; then an entry with A = 0 ends the walk, A >= v follows K (b's
+// view), and 0 < A < v starts resolving c with a fresh draw in [0, A).
 template <AnchorHashing H>
 inline uint32_t anchor_lookup(const AnchorTable& t, uint64_t h) noexcept {
   AnchorDraws<H> draws(h);
@@ -158,25 +196,25 @@ inline uint32_t anchor_lookup(const AnchorTable& t, uint64_t h) noexcept {
   uint32_t v = UINT32_MAX;
   while (c >= t.used) {
     v = c;
-    c = draws.next(c);
+    c = draws.next(c, c);
   }
   const uint64_t* entries = t.entries.get();
-  uint64_t e = entries[c];
   for (;;) {
+    const uint64_t e = entries[c];
     const auto a = static_cast<uint32_t>(e);
     if (a == 0) return static_cast<uint32_t>(e >> 32);
     if (a >= v) {
-      e = entries[e >> 32];
+      c = static_cast<uint32_t>(e >> 32);
     } else {
       v = a;
-      e = entries[draws.next(v)];
+      c = draws.next(v, c);
     }
   }
 }
 
 // The kernels over a fleet with the given hashing (the registry's kernels
-// are kSplitMix64; kCrc32c is the cpp-anchorhash profile). Throws as
-// anchor_table.
+// are kSplitMix64; kCrc32c and kSupsiXx32 are the profiles of cpp-anchorhash
+// and SUPSI). Throws as anchor_table.
 std::unique_ptr<OwnerTable> make_anchor_reference(const Fleet& fleet, AnchorHashing hashing);
 std::unique_ptr<OwnerTable> make_anchor_scalar(const Fleet& fleet, AnchorHashing hashing);
 std::unique_ptr<OwnerTable> make_anchor_simd(const Fleet& fleet, AnchorHashing hashing);

@@ -1,8 +1,11 @@
 // AnchorHash's reference: Algorithm 3 of the paper (Mendelson et al.,
 // IEEE/ACM ToN 29(2), 2021, section IV-B; the authors' README transcribes it)
 // with its arrays A, W, L, K and the stack R, and the scheme's registry
-// functions. The hashes are written here again, bit by bit for the CRC,
-// independent of the kernels' anchor.h.
+// functions. The hashes are written here again (the CRC bit by bit, SUPSI's
+// xxHash32 through libxxhash over the bytes), independent of the kernels'
+// anchor.h.
+#include <xxhash.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +33,15 @@ uint32_t crc32c_bitwise(uint64_t data, uint32_t crc) {
   return crc;
 }
 
+// xxHash32 of BE64(k) ++ BE32(b) ++ BE32(seed), from the bytes, by xxHash.
+uint32_t xx32_of_bytes(uint64_t k, uint32_t b, uint32_t seed) {
+  unsigned char bytes[16];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>(k >> (56 - 8 * i));
+  for (int i = 0; i < 4; ++i) bytes[8 + i] = static_cast<unsigned char>(b >> (24 - 8 * i));
+  for (int i = 0; i < 4; ++i) bytes[12 + i] = static_cast<unsigned char>(seed >> (24 - 8 * i));
+  return XXH32(bytes, sizeof bytes, 0);
+}
+
 // The key's draws: hash(k) mod a first, then one h_b(k) mod A[b] per removed
 // bucket b the lookup passes (the paper's "k <- rand(seed = k), h <- k mod
 // A[b]" option: a stream of draws seeded by the key).
@@ -41,11 +53,19 @@ class Draws {
       bs_ = crc32c_bitwise(key_, 0);  // ComputeBucket(key1 = key, key2 = 0)
       return bs_ % a;
     }
-    return next(a);
+    if (hashing_ == AnchorHashing::kSupsiXx32) {
+      bs_ = static_cast<uint32_t>(key_);  // |hash(key, 0xDEADBEEF)|, by the caller
+      return bs_ % a;
+    }
+    return next(a, 0);
   }
-  uint32_t next(uint32_t n) {
+  uint32_t next(uint32_t n, uint32_t b) {
     if (hashing_ == AnchorHashing::kCrc32c) {
       bs_ = crc32c_bitwise(key_ - bs_, static_cast<uint32_t>(0 + bs_));
+      return bs_ % n;
+    }
+    if (hashing_ == AnchorHashing::kSupsiXx32) {
+      bs_ = xx32_of_bytes(bs_, b, 0xDEADBEEFu);  // |hash(k, b, 0xDEADBEEF)|
       return bs_ % n;
     }
     state_ += 0x9e3779b97f4a7c15ULL;  // SplitMix64
@@ -78,7 +98,7 @@ class Anchor {
   uint32_t GETBUCKET(Draws& draws) const {
     uint32_t b = draws.first(static_cast<uint32_t>(A.size()));
     while (A[b] > 0) {  // b is removed
-      uint32_t h = draws.next(A[b]);
+      uint32_t h = draws.next(A[b], b);
       while (A[h] >= A[b]) h = K[h];  // W_b[h] != h: b was removed before h
       b = h;
     }

@@ -40,8 +40,14 @@ std::unique_ptr<OwnerTable> make(const Fleet& f, unsigned knob) {
 }  // namespace
 
 std::unique_ptr<OwnerTable> make_anchor_scalar(const Fleet& fleet, AnchorHashing hashing) {
-  if (hashing == AnchorHashing::kCrc32c)
-    return std::make_unique<AnchorScalar<AnchorHashing::kCrc32c>>(fleet);
+  switch (hashing) {
+    case AnchorHashing::kCrc32c:
+      return std::make_unique<AnchorScalar<AnchorHashing::kCrc32c>>(fleet);
+    case AnchorHashing::kSupsiXx32:
+      return std::make_unique<AnchorScalar<AnchorHashing::kSupsiXx32>>(fleet);
+    case AnchorHashing::kSplitMix64:
+      break;
+  }
   return std::make_unique<AnchorScalar<AnchorHashing::kSplitMix64>>(fleet);
 }
 

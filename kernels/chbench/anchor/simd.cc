@@ -119,16 +119,51 @@ HWY_INLINE V64 CompressLanes(V64 v, M64 m) {
 #endif
 }
 
+// SUPSI's anchor_xx32_chain in lanes, 32-bit values in 64-bit lanes.
+HWY_INLINE V64 Low32(V64 x) { return hn::And(x, hn::Set(D64(), 0xffffffffu)); }
+HWY_INLINE V64 Mul32(V64 a, uint32_t c) { return Low32(Mul32x32(a, hn::Set(D64(), c))); }
+template <int R>
+HWY_INLINE V64 Rotl32(V64 x) {
+  return Low32(hn::Or(hn::ShiftLeft<R>(x), hn::ShiftRight<32 - R>(x)));
+}
+HWY_INLINE V64 Bswap32(V64 x) {
+  const D64 d;
+  const V64 b0 = hn::ShiftLeft<24>(hn::And(x, hn::Set(d, 0xff)));
+  const V64 b1 = hn::ShiftLeft<8>(hn::And(x, hn::Set(d, 0xff00)));
+  const V64 b2 = hn::And(hn::ShiftRight<8>(x), hn::Set(d, 0xff00));
+  const V64 b3 = hn::And(hn::ShiftRight<24>(x), hn::Set(d, 0xff));
+  return hn::Or(hn::Or(b0, b1), hn::Or(b2, b3));
+}
+HWY_INLINE V64 Xx32Chain(V64 k, V64 b) {
+  const D64 d;
+  constexpr uint32_t p1 = 0x9E3779B1u, p2 = 0x85EBCA77u, p3 = 0xC2B2AE3Du;
+  auto round = [&](uint32_t start, V64 word) {
+    return Mul32(Rotl32<13>(Low32(hn::Add(hn::Set(d, start), Mul32(word, p2)))), p1);
+  };
+  // The fourth word is the seed's: its accumulator is a constant.
+  constexpr uint32_t acc3 =
+      anchor_rotl32(anchor_rotl32((0u - p1) + anchor_bswap32(kSupsiSeed) * p2, 13) * p1, 18);
+  const V64 a0 = round(p1 + p2, Bswap32(hn::ShiftRight<32>(k)));
+  const V64 a1 = round(p2, Bswap32(Low32(k)));
+  const V64 a2 = round(0, Bswap32(b));
+  V64 h = hn::Add(hn::Add(Rotl32<1>(a0), Rotl32<7>(a1)), hn::Add(Rotl32<12>(a2), hn::Set(d, acc3)));
+  h = Low32(hn::Add(h, hn::Set(d, 16)));
+  h = Mul32(hn::Xor(h, hn::ShiftRight<15>(h)), p2);
+  h = Mul32(hn::Xor(h, hn::ShiftRight<13>(h)), p3);
+  return hn::Xor(h, hn::ShiftRight<16>(h));
+}
+
 // The lane state of a walk: `s` (SplitMix64: the stream's state; CRC: the
-// key), `x` (CRC: the last bs; unused by SplitMix64), and in the kernel
-// the entry reached and v | position << 32.
+// key; SUPSI: k), `x` (CRC: the last bs), and in the kernel the entry
+// reached, the bucket it belongs to (SUPSI, whose draws hash it) and
+// v | position << 32.
 //
-// Draw(s, x, n, first, go): the next draw in [0, n) of the lanes in `go`
-// (their s and x advance; the other lanes keep theirs). `first` marks the
-// lanes drawing in [0, a).
+// Draw(s, x, n, b, first, go): the next draw in [0, n) of the lanes in `go`
+// (their s and x advance; the other lanes keep theirs) while resolving the
+// removed bucket b. `first` marks the lanes drawing in [0, a).
 struct SplitMixDraws {
-  static constexpr bool kUsesX = false;
-  static HWY_INLINE V64 Draw(V64& s, V64& /*x*/, V64 n, M64 /*first*/, M64 go,
+  static constexpr bool kUsesX = false, kUsesBucket = false;
+  static HWY_INLINE V64 Draw(V64& s, V64& /*x*/, V64 n, V64 /*b*/, M64 /*first*/, M64 go,
                              const uint64_t* /*table*/) {
     s = hn::IfThenElse(go, hn::Add(s, hn::Set(D64(), kAnchorGamma)), s);
     return RangeOf(Mix13(s), n);
@@ -138,8 +173,8 @@ struct SplitMixDraws {
 // ComputeBucket(key1 = s, key2 = 0): bs = crc(key1, 0) first, then
 // bs = crc(key1 - bs, bs); the draw is bs % n.
 struct CrcDraws {
-  static constexpr bool kUsesX = true;
-  static HWY_INLINE V64 Draw(V64& s, V64& x, V64 n, M64 first, M64 go,
+  static constexpr bool kUsesX = true, kUsesBucket = false;
+  static HWY_INLINE V64 Draw(V64& s, V64& x, V64 n, V64 /*b*/, M64 first, M64 go,
                              const uint64_t* HWY_RESTRICT table) {
     const V64 data = hn::IfThenElse(first, s, hn::Sub(s, x));
     const V64 bs = Crc32c(data, hn::IfThenZeroElse(first, x), table);
@@ -148,13 +183,26 @@ struct CrcDraws {
   }
 };
 
-// Keys per batch: five arrays of 64-bit lane state, 20 KiB, stay in L1.
+// SUPSI's AnchorEngine: k = the low 32 bits of the key hash first, then
+// k = xx32(BE64(k) ++ BE32(b) ++ BE32(0xDEADBEEF)); the draw is k % n.
+struct SupsiDraws {
+  static constexpr bool kUsesX = false, kUsesBucket = true;
+  static HWY_INLINE V64 Draw(V64& s, V64& /*x*/, V64 n, V64 b, M64 first, M64 go,
+                             const uint64_t* /*table*/) {
+    const V64 k = hn::IfThenElse(first, Low32(s), Xx32Chain(s, b));
+    s = hn::IfThenElse(go, k, s);
+    return Mod32(k, n);
+  }
+};
+
+// Keys per batch: up to six arrays of 64-bit lane state, 24 KiB, stay in L1.
 inline constexpr std::size_t kBatch = 512;
 
 struct BatchState {
   HWY_ALIGN uint64_t s[kBatch + kMaxLanes64];
   HWY_ALIGN uint64_t x[kBatch + kMaxLanes64];
   HWY_ALIGN uint64_t e[kBatch + kMaxLanes64];     // the entry reached
+  HWY_ALIGN uint64_t c[kBatch + kMaxLanes64];     // its bucket (kUsesBucket)
   HWY_ALIGN uint64_t vi[kBatch + kMaxLanes64];    // v | position << 32
   HWY_ALIGN uint64_t done[kBatch + kMaxLanes64];  // owner << 32 | position
 };
@@ -192,7 +240,7 @@ HWY_INLINE std::size_t FirstSteps(const FirstContext& ctx, const uint64_t* HWY_R
     s(u) = hn::LoadU(d, keys + u * lanes);
     x(u) = hn::Zero(d);
     valid(u) = hn::FirstN(d, count > u * lanes ? count - u * lanes : 0);
-    c(u) = Draws::Draw(s(u), x(u), hn::Set(d, ctx.capacity), all, all, ctx.table);
+    c(u) = Draws::Draw(s(u), x(u), hn::Set(d, ctx.capacity), hn::Zero(d), all, all, ctx.table);
     v(u) = hn::Set(d, 0xffffffffu);
   }
   for (;;) {
@@ -206,7 +254,8 @@ HWY_INLINE std::size_t FirstSteps(const FirstContext& ctx, const uint64_t* HWY_R
     for (std::size_t u = 0; u < U; ++u) {
       v(u) = hn::IfThenElse(far(u), c(u), v(u));
       const V64 n = hn::IfThenElse(far(u), c(u), one);
-      c(u) = hn::IfThenElse(far(u), Draws::Draw(s(u), x(u), n, none, far(u), ctx.table), c(u));
+      const V64 drawn = Draws::Draw(s(u), x(u), n, c(u), none, far(u), ctx.table);
+      c(u) = hn::IfThenElse(far(u), drawn, c(u));
     }
   }
   for (std::size_t u = 0; u < U; ++u) {
@@ -218,6 +267,7 @@ HWY_INLINE std::size_t FirstSteps(const FirstContext& ctx, const uint64_t* HWY_R
     hn::StoreU(CompressLanes(s(u), alive), d, st.s + w);
     if (Draws::kUsesX) hn::StoreU(CompressLanes(x(u), alive), d, st.x + w);
     hn::StoreU(CompressLanes(e, alive), d, st.e + w);
+    if (Draws::kUsesBucket) hn::StoreU(CompressLanes(index, alive), d, st.c + w);
     const V64 vi = hn::Or(v(u), hn::ShiftLeft<32>(hn::Iota(d, position + u * lanes)));
     hn::StoreU(CompressLanes(vi, alive), d, st.vi + w);
     w += hn::CountTrue(d, alive);
@@ -266,6 +316,7 @@ std::size_t StepBatch(const uint64_t* HWY_RESTRICT entries, const uint64_t* HWY_
     V64 s = hn::Load(d, st.s + i);
     V64 x = Draws::kUsesX ? hn::Load(d, st.x + i) : hn::Zero(d);
     const V64 e = hn::Load(d, st.e + i);
+    const V64 bucket = Draws::kUsesBucket ? hn::Load(d, st.c + i) : hn::Zero(d);
     const V64 vi = hn::Load(d, st.vi + i);
     const V64 a = hn::And(e, low32);
     const V64 v = hn::And(vi, low32);
@@ -275,7 +326,8 @@ std::size_t StepBatch(const uint64_t* HWY_RESTRICT entries, const uint64_t* HWY_
     const M64 follow = hn::RebindMask(d, hn::Not(hn::Lt(hn::BitCast(di, a), hn::BitCast(di, v))));
     const M64 redraw = hn::AndNot(follow, alive);
     const V64 next_v = hn::IfThenElse(redraw, a, v);
-    const V64 drawn = Draws::Draw(s, x, hn::IfThenElse(redraw, a, one), none, redraw, table);
+    const V64 n = hn::IfThenElse(redraw, a, one);
+    const V64 drawn = Draws::Draw(s, x, n, bucket, none, redraw, table);
     const V64 c = hn::IfThenElseZero(alive, hn::IfThenElse(follow, hn::ShiftRight<32>(e), drawn));
     const V64 next_e = hn::GatherIndex(d, entries, hn::BitCast(di, c));
     // In place: w <= i, so a full vector stored at w overwrites only lanes
@@ -283,6 +335,7 @@ std::size_t StepBatch(const uint64_t* HWY_RESTRICT entries, const uint64_t* HWY_
     hn::StoreU(CompressLanes(s, alive), d, st.s + w);
     if (Draws::kUsesX) hn::StoreU(CompressLanes(x, alive), d, st.x + w);
     hn::StoreU(CompressLanes(next_e, alive), d, st.e + w);
+    if (Draws::kUsesBucket) hn::StoreU(CompressLanes(c, alive), d, st.c + w);
     hn::StoreU(CompressLanes(hn::Or(next_v, hn::AndNot(low32, vi)), alive), d, st.vi + w);
     const V64 result = hn::Or(hn::AndNot(low32, e), hn::ShiftRight<32>(vi));
     hn::StoreU(CompressLanes(result, finish), d, st.done + nd);
@@ -321,6 +374,11 @@ void AnchorCrc(const AnchorTable& t, const uint64_t* HWY_RESTRICT keys, std::siz
   AnchorKeys<CrcDraws>(t, keys, count, out);
 }
 
+void AnchorSupsi(const AnchorTable& t, const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                 uint32_t* HWY_RESTRICT out) {
+  AnchorKeys<SupsiDraws>(t, keys, count, out);
+}
+
 }  // namespace chbench::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -339,14 +397,22 @@ namespace simd {
 
 HWY_EXPORT(AnchorSplitMix);
 HWY_EXPORT(AnchorCrc);
+HWY_EXPORT(AnchorSupsi);
 
 void anchor_owners(const AnchorTable& table, AnchorHashing hashing,
                    std::span<const uint64_t> key_hashes, std::span<uint32_t> out) {
-  if (hashing == AnchorHashing::kCrc32c) {
-    HWY_DYNAMIC_DISPATCH(AnchorCrc)(table, key_hashes.data(), key_hashes.size(), out.data());
-  } else {
-    HWY_DYNAMIC_DISPATCH(AnchorSplitMix)(table, key_hashes.data(), key_hashes.size(), out.data());
+  const uint64_t* keys = key_hashes.data();
+  switch (hashing) {
+    case AnchorHashing::kCrc32c:
+      HWY_DYNAMIC_DISPATCH(AnchorCrc)(table, keys, key_hashes.size(), out.data());
+      return;
+    case AnchorHashing::kSupsiXx32:
+      HWY_DYNAMIC_DISPATCH(AnchorSupsi)(table, keys, key_hashes.size(), out.data());
+      return;
+    case AnchorHashing::kSplitMix64:
+      break;
   }
+  HWY_DYNAMIC_DISPATCH(AnchorSplitMix)(table, keys, key_hashes.size(), out.data());
 }
 
 }  // namespace simd
