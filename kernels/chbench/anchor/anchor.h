@@ -156,9 +156,10 @@ uint64_t anchor_table_bytes(const Fleet& fleet) noexcept;
 // [0, n) for each removed bucket b the walk resolves (n = A[b]).
 template <AnchorHashing H>
 struct AnchorDraws {
-  uint64_t key;
-  uint64_t state;  // SplitMix64: the stream's state; CRC: the last bs; SUPSI: k
+  uint64_t key = 0;
+  uint64_t state = 0;  // SplitMix64: the stream's state; CRC: the last bs; SUPSI: k
 
+  AnchorDraws() = default;
   explicit AnchorDraws(uint64_t h) : key(h), state(h) {}
   uint32_t first(uint32_t a) {
     if constexpr (H == AnchorHashing::kCrc32c) {
@@ -184,32 +185,51 @@ struct AnchorDraws {
   }
 };
 
-// One lookup over the packed table, the flat form of GETBUCKET: c is the
-// bucket reached, `v` A[b] of the removed bucket b being resolved
-// (UINT32_MAX before the first draw). First the never-used buckets, without
-// memory; then an entry with A = 0 ends the walk, A >= v follows K (b's
-// view), and 0 < A < v starts resolving c with a fresh draw in [0, A).
+// A walk of the flat form of GETBUCKET over the packed table: c is the
+// bucket reached, v is A[b] of the removed bucket b being resolved
+// (UINT32_MAX before the first draw).
 template <AnchorHashing H>
-inline uint32_t anchor_lookup(const AnchorTable& t, uint64_t h) noexcept {
-  AnchorDraws<H> draws(h);
-  uint32_t c = draws.first(t.capacity);
-  uint32_t v = UINT32_MAX;
-  while (c >= t.used) {
-    v = c;
-    c = draws.next(c, c);
+struct AnchorWalk {
+  AnchorDraws<H> draws;
+  uint32_t c = 0, v = UINT32_MAX;
+};
+
+// The start of a walk: the first draw and the draws among the never-used
+// buckets, which read no memory; c is then a bucket with an entry.
+template <AnchorHashing H>
+inline AnchorWalk<H> anchor_start(const AnchorTable& t, uint64_t h) noexcept {
+  AnchorWalk<H> w{AnchorDraws<H>(h), 0, UINT32_MAX};
+  w.c = w.draws.first(t.capacity);
+  while (w.c >= t.used) {
+    w.v = w.c;
+    w.c = w.draws.next(w.c, w.c);
   }
+  return w;
+}
+
+// The rest of the walk, one entry per step: A = 0 ends it (the owner is in
+// the entry), A >= v follows K (b's view), and 0 < A < v starts resolving c
+// with a fresh draw in [0, A).
+template <AnchorHashing H>
+inline uint32_t anchor_finish(const AnchorTable& t, AnchorWalk<H> w) noexcept {
   const uint64_t* entries = t.entries.get();
   for (;;) {
-    const uint64_t e = entries[c];
+    const uint64_t e = entries[w.c];
     const auto a = static_cast<uint32_t>(e);
     if (a == 0) return static_cast<uint32_t>(e >> 32);
-    if (a >= v) {
-      c = static_cast<uint32_t>(e >> 32);
+    if (a >= w.v) {
+      w.c = static_cast<uint32_t>(e >> 32);
     } else {
-      v = a;
-      c = draws.next(v, c);
+      w.v = a;
+      w.c = w.draws.next(w.v, w.c);
     }
   }
+}
+
+// One lookup: the owner index of key hash h.
+template <AnchorHashing H>
+inline uint32_t anchor_lookup(const AnchorTable& t, uint64_t h) noexcept {
+  return anchor_finish(t, anchor_start<H>(t, h));
 }
 
 // The kernels over a fleet with the given hashing (the registry's kernels

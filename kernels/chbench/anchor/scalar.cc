@@ -21,7 +21,21 @@ class AnchorScalar final : public OwnerTable {
  public:
   explicit AnchorScalar(const Fleet& fleet) : t_(anchor_table(fleet)) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    for (std::size_t i = 0; i < h.size(); ++i) out[i] = anchor_lookup<H>(t_, h[i]);
+    // Walks are started kAhead keys early and their first entry prefetched,
+    // so that its miss overlaps the walks of the keys before.
+    constexpr std::size_t kAhead = 8;
+    const std::size_t n = h.size();
+    if (n < kAhead) {
+      for (std::size_t i = 0; i < n; ++i) out[i] = anchor_lookup<H>(t_, h[i]);
+      return;
+    }
+    AnchorWalk<H> ring[kAhead];
+    for (std::size_t i = 0; i < kAhead; ++i) start(ring[i], h[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      const AnchorWalk<H> w = ring[i % kAhead];
+      if (i + kAhead < n) start(ring[i % kAhead], h[i + kAhead]);
+      out[i] = anchor_finish(t_, w);
+    }
   }
   uint32_t owner(uint64_t h) const override { return anchor_lookup<H>(t_, h); }
   std::size_t memory_bytes() const noexcept override {
@@ -29,6 +43,11 @@ class AnchorScalar final : public OwnerTable {
   }
 
  private:
+  void start(AnchorWalk<H>& w, uint64_t h) const {
+    w = anchor_start<H>(t_, h);
+    __builtin_prefetch(t_.entries.get() + w.c);
+  }
+
   AnchorTable t_;
 };
 
