@@ -298,7 +298,7 @@ std::size_t FirstStepsOfBatch(const FirstContext& ctx, const uint64_t* HWY_RESTR
   return w;
 }
 
-// One step of the `live` walks of the batch (anchor_lookup's loop body):
+// One step of the `live` walks of the batch (anchor_finish's loop body):
 // the finished ones go to st.done (their count is returned in *finished),
 // the others are compacted to the front; returns how many go on.
 template <class Draws>
