@@ -139,7 +139,8 @@ TEST_CASE("registry: parse_scheme takes names and aliases, and lists the schemes
     for (auto alias : s.aliases) CHECK(chbench::parse_scheme(alias) == s.id);
   }
   CHECK(chbench::parse_scheme("rendezvous") == Scheme::kRendezvous);
-  for (const char* unknown : {"", "anchor", "RING", "ring ", "mod-n", "ketama", "ring/eytzinger"}) {
+  for (const char* unknown :
+       {"", "anchorhash", "RING", "ring ", "mod-n", "ketama", "ring/eytzinger"}) {
     INFO("'" << unknown << "'");
     CHECK_THROWS_AS(chbench::parse_scheme(unknown), std::invalid_argument);
     CHECK_THROWS_WITH(chbench::parse_scheme(unknown),

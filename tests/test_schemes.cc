@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "anchor_model.h"
 #include "chbench/hash.h"
 #include "chbench/hrw/hrw.h"
 #include "chbench/nodes.h"
@@ -255,6 +256,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kDx:
             want[i] = chbench_test::model_dx(h, n);
+            break;
+          case Scheme::kAnchor:
+            want[i] = chbench_test::model_anchor(h, n);
             break;
         }
       }

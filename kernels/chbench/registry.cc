@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/anchor/anchor.h"
 #include "chbench/binomial/binomial.h"
 #include "chbench/dx/dx.h"
 #include "chbench/flip/flip.h"
@@ -192,6 +193,21 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::dx_reference,
      .check = &registry::dx_check,
      .reference_bytes = &registry::dx_reference_bytes,
+     .reads_history = true},
+    {.id = Scheme::kAnchor,
+     .name = "anchor",
+     .aliases = {},
+     .title = "AnchorHash",
+     .source = "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 29(2), "
+               "2021, section IV, algorithm 3; docs/schemes/anchor.md",
+     .params = kParamCapacity,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move, and a re-add (last removed first) "
+                     "brings exactly them back; joins beyond the capacity are refused",
+     .max_nodes = kAnchorMaxCapacity,
+     .reference = &registry::anchor_reference,
+     .check = &registry::anchor_check,
+     .reference_bytes = &registry::anchor_reference_bytes,
      .reads_history = true},
 };
 

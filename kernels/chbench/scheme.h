@@ -34,6 +34,7 @@ enum class Scheme {
   kJumpBack,
   kJumpBackXorshift,
   kDx,
+  kAnchor,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
