@@ -21,6 +21,7 @@
 #include <map>
 #include <new>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -55,6 +56,14 @@ struct Options {
   unsigned threads = 0;
   MoveRequest move;  // --add, --remove, --list
   uint32_t rings = 1;
+  std::optional<uint32_t> capacity;  // kParamCapacity schemes
+  // The removal scenario: --removed, or --remove-fraction with
+  // --removal-order and --seed; --readd.
+  std::vector<std::string> removed;
+  std::string remove_fraction, removal_order;
+  std::optional<uint64_t> seed;
+  std::optional<uint32_t> readd;
+  bool balance = false, move_command = false;  // which command was parsed
 };
 
 Format parse_format(const std::string& s) {
@@ -143,14 +152,18 @@ constexpr uint64_t kReplicaNodeBytes = 64;
 // The fleet of --nodes. For a scheme that places keys by the bucket count
 // alone (SchemeInfo::buckets_only) and a count N: Fleet::of_buckets(N), which
 // holds no names (N up to the scheme's max_nodes costs no memory), unless a
-// move's change names buckets otherwise than node-<i> (bucket_change(), which
-// also refuses a bad change before any memory is estimated); every other
-// fleet holds its names (parse_nodes, with its memory guard).
-Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes) {
+// move's change (`add`, `remove`: none after a scenario, whose fleet the
+// change applies to) names buckets otherwise than node-<i> (bucket_change(),
+// which also refuses a bad change before any memory is estimated); every
+// other fleet holds its names (parse_nodes, with its memory guard), with
+// --capacity.
+Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
+                 std::span<const std::string> add, std::span<const std::string> remove) {
   const std::optional<uint32_t> count = parse_node_count(o.nodes);
-  if (count && *count > 0 && !s.placement.profile && scheme_info(s.scheme).buckets_only) {
+  if (count && *count > 0 && !s.placement.profile && scheme_info(s.scheme).buckets_only &&
+      !o.capacity) {
     Fleet buckets = Fleet::of_buckets(*count);
-    if (bucket_change(s.scheme, buckets, o.move.add, o.move.remove)) return buckets;
+    if (bucket_change(s.scheme, buckets, add, remove)) return buckets;
     // The move names a bucket otherwise: every name is held, as for any
     // other scheme's move (parse_nodes' own guard would not say why).
     check_memory(saturating_mul(*count, kNodeBytes + kMoveNodeBytes),
@@ -161,7 +174,110 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes) {
   }
   NodeSet nodes = parse_nodes(o.nodes, vnodes);
   nodes.table_size = o.table_size;
+  nodes.capacity = o.capacity.value_or(0);
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
+}
+
+// "--remove-fraction 0,0.1,0.5": each a fraction in [0, 1).
+std::vector<double> parse_fractions(const std::string& spec) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = spec.find(',', start);
+    const std::string item = spec.substr(start, comma - start);
+    double f = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), f);
+    if (ec != std::errc() || end != item.data() + item.size() || !(f >= 0 && f < 1))
+      throw std::invalid_argument("--remove-fraction: '" + item +
+                                  "' is not a fraction of the nodes, at least 0 and below 1");
+    out.push_back(f);
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+// The removal scenario of the command line, its options checked together;
+// nullopt without one.
+std::optional<ScenarioRequest> scenario_request(const Options& o) {
+  const bool by_fraction = !o.remove_fraction.empty();
+  if (!o.removal_order.empty() && !by_fraction)
+    throw std::invalid_argument(
+        "--removal-order needs --remove-fraction F (an order by name is --removed X,Y,...)");
+  if (o.seed && o.removal_order != "random")
+    throw std::invalid_argument("--seed applies to --removal-order random only");
+  if (o.removed.empty() && !by_fraction) {
+    if (o.readd)
+      throw std::invalid_argument(
+          "--readd needs a removal scenario: --removed X,Y,... or --remove-fraction F");
+    return std::nullopt;
+  }
+  ScenarioRequest r;
+  r.readds = o.readd.value_or(0);
+  if (!by_fraction) {
+    r.removed = o.removed;
+    r.order = RemovalOrder::kExplicit;
+    return r;
+  }
+  r.fractions = parse_fractions(o.remove_fraction);
+  if (r.fractions.size() > 1 && !o.balance)
+    throw std::invalid_argument(
+        "--remove-fraction takes one fraction here (balance takes a list: a row per fraction)");
+  if (!o.removal_order.empty()) {
+    const std::optional<RemovalOrder> order = parse_removal_order(o.removal_order);
+    if (!order)
+      throw std::invalid_argument("unknown removal order '" + o.removal_order +
+                                  "' (known: lifo, fifo, random; an order by name is --removed "
+                                  "X,Y,...)");
+    r.order = *order;
+  }
+  r.seed = o.seed.value_or(0);
+  return r;
+}
+
+// The schemes that take parameter `p`: "ring", "ring, maglev".
+std::string schemes_taking(Param p);
+
+// Refuses --capacity where no bucket capacity is read, naming the schemes
+// that read one (the registry's kParamCapacity).
+void check_capacity_option(const Setup& s, uint32_t capacity) {
+  if (!uses_capacity(s)) {
+    const std::string takers = schemes_taking(kParamCapacity);
+    throw std::invalid_argument(
+        "--capacity applies to the schemes that keep a bucket capacity above N" +
+        (takers.empty() ? std::string(", and no scheme of this build does")
+                        : " (" + takers + ") only, not to " + placement_name(s)));
+  }
+  if (capacity == 0)
+    throw std::invalid_argument(
+        "--capacity must be at least the node count (leave it out for the default, 10 x N)");
+}
+
+// With a removal scenario: the fleet of --nodes becomes s.initial and s.fleet
+// the fleet after the scenario (at its first fraction; for move without its
+// re-adds, which are move's change). Refuses what the scenario cannot take.
+void apply_scenario_to(Setup& s, const Options& o, ScenarioRequest request) {
+  if (s.placement.profile)
+    throw std::invalid_argument(
+        "the removal scenario options (--removed, --remove-fraction, --readd) apply to --scheme; "
+        "a profile changes its cluster with move --add / --remove");
+  if (o.rings != 1)
+    throw std::invalid_argument(
+        "--rings repeats over new node names and does not combine with a removal scenario");
+  if (o.move_command && (!o.move.add.empty() || !o.move.remove.empty()) && request.readds != 0)
+    throw std::invalid_argument(
+        "--readd is move's change (the re-adds after the removals): it excludes --add and "
+        "--remove");
+  s.initial = std::move(s.fleet);
+  const double first = request.fractions.empty() ? 0 : request.fractions[0];
+  s.fleet =
+      apply_scenario(s.scheme, s.initial, request, first, o.move_command ? 0 : request.readds);
+  // A change after the scenario that names buckets: held by name, within the guard.
+  if (o.move_command && !s.fleet.named() &&
+      !bucket_change(s.scheme, s.fleet, o.move.add, o.move.remove))
+    check_memory(saturating_mul(s.fleet.size(), kNodeBytes + kMoveNodeBytes),
+                 "N = " + std::to_string(s.fleet.size()) +
+                     " nodes held by name (this change names a bucket otherwise than node-<i>)");
+  s.scenario = std::move(request);
 }
 
 // Everything a command needs, parsed and checked before anything is printed:
@@ -190,7 +306,14 @@ Setup setup_from(const Options& o) {
         "(every scheme takes key hashes)");
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
-  s.fleet = fleet_from(s, o, vnodes);
+  if (o.capacity) check_capacity_option(s, *o.capacity);
+  std::optional<ScenarioRequest> scenario = scenario_request(o);
+  if (scenario) {
+    s.fleet = fleet_from(s, o, vnodes, {}, {});
+    apply_scenario_to(s, o, std::move(*scenario));
+  } else {
+    s.fleet = fleet_from(s, o, vnodes, o.move.add, o.move.remove);
+  }
   if (!o.weights.empty()) {
     if (s.placement.profile != Profile::kKetama)
       throw std::invalid_argument("--weights applies to --profile ketama only");
@@ -210,9 +333,9 @@ Setup setup_from(const Options& o) {
 // registry's estimate (none for today's such schemes) and a move matches
 // buckets by index, its flows counted for the keys that move only. Only
 // balance's key counts grow with N: kCountBytes a bucket.
-void check_buckets_fit(const Setup& s, bool move, bool balance) {
-  const uint64_t n = s.fleet.size();
-  const uint64_t tables = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
+void check_buckets_fit(const Setup& s, const Fleet& f, bool move, bool balance) {
+  const uint64_t n = f.size();
+  const uint64_t tables = saturating_mul(table_bytes(s.placement, f, s.kernel), move ? 2 : 1);
   const std::string scheme(scheme_name(s.scheme));
   check_memory(tables, "the " + scheme + " table(s) of N = " + std::to_string(n));
   if (balance)
@@ -224,12 +347,15 @@ void check_buckets_fit(const Setup& s, bool move, bool balance) {
 // Refuses a command whose tables would not fit in memory, before any is
 // built: the registry's estimate of the table (table_bytes: the kernel's peak
 // while building and holding it; move builds two), and the lab's own bytes a
-// node (kNodeBytes and those above).
+// node (kNodeBytes and those above). A scenario's fleets are estimated as the
+// fleet of --nodes (none is larger; its names were guarded when it was made).
 void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance) {
-  if (!s.fleet.named()) return check_buckets_fit(s, move, balance);
-  const uint64_t n = s.fleet.size();
-  uint64_t bytes = saturating_mul(table_bytes(s.placement, s.fleet, s.kernel), move ? 2 : 1);
+  const Fleet& f = nodes_fleet(s);
+  if (!f.named()) return check_buckets_fit(s, f, move, balance);
+  const uint64_t n = f.size();
+  uint64_t bytes = saturating_mul(table_bytes(s.placement, f, s.kernel), move ? 2 : 1);
   bytes = saturating_add(bytes, saturating_mul(n, kNodeBytes + (move ? kMoveNodeBytes : 0)));
+  if (s.scenario) bytes = saturating_add(bytes, saturating_mul(n, kScenarioNodeBytes));
   if (balance) {
     bytes = saturating_add(bytes, saturating_mul(uint64_t{o.rings} * n, kBalanceNodeBytes));
     if (o.rings > 1) bytes = saturating_add(bytes, saturating_mul(n, kReplicaNodeBytes));
@@ -238,7 +364,7 @@ void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance)
   check_memory(
       bytes,
       "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
-          (vnodes ? ", V = " + std::to_string(s.fleet.nodes().vnodes) : std::string()) +
+          (vnodes ? ", V = " + std::to_string(f.nodes().vnodes) : std::string()) +
           (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
 }
 
@@ -291,10 +417,7 @@ std::string bucket_schemes() {
 
 // The schemes whose nodes can only leave from the end: "jump: only the last ones".
 std::string last_only_schemes() {
-  std::string list;
-  for (const SchemeInfo& info : all_scheme_infos())
-    if (info.removal == Removal::kLastOnly)
-      list += (list.empty() ? "" : ", ") + std::string(info.name);
+  const std::string list = schemes_removing(Removal::kLastOnly);
   return list.empty() ? list : " (" + list + ": only the last ones)";
 }
 
@@ -347,6 +470,30 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       ->check(CLI::Range(0u, 1024u));
 }
 
+// The bucket capacity and removal scenario options: every command takes them.
+void add_scenario(CLI::App* cmd, Options& o, const std::string& fraction_help,
+                  const std::string& readd_help) {
+  const std::string capacity = schemes_taking(kParamCapacity);
+  cmd->add_option("--capacity", o.capacity,
+                  "bucket capacity A of the schemes that keep room for more buckets than "
+                  "nodes (" +
+                      (capacity.empty() ? std::string("no scheme of this build") : capacity) +
+                      "; default 10 x N, as SUPSI's framework), at least N");
+  const std::string lifo = schemes_removing(Removal::kLastOnly);
+  auto* removed =
+      cmd->add_option("--removed", o.removed,
+                      "scenario: the nodes of --nodes removed, in this order: X[,Y...]" +
+                          (lifo.empty() ? lifo : " (" + lifo + ": LIFO only, the last node first)"))
+          ->delimiter(',');
+  auto* fraction = cmd->add_option("--remove-fraction", o.remove_fraction, fraction_help);
+  removed->excludes(fraction);
+  cmd->add_option("--removal-order", o.removal_order,
+                  "with --remove-fraction: lifo (default; the last of --nodes first), fifo (the "
+                  "first first) or random (a seeded shuffle, scenario.h)");
+  cmd->add_option("--seed", o.seed, "the seed of --removal-order random (default 0)");
+  cmd->add_option("--readd", o.readd, readd_help)->check(CLI::Range(1u, 0xffffffffu));
+}
+
 // The commands, as parsed: which one ran.
 struct Commands {
   CLI::App* owners;
@@ -361,12 +508,21 @@ Commands add_commands(CLI::App& app, Options& o) {
       "header with node_count, nodes (the names; null for the schemes that hold none, whose\n"
       "node i is node-<i>) and key_format, then one object per key). With --key-format hash the\n"
       "key is the key hash in decimal, e.g. 'owners --scheme jump --nodes 2147483647\n"
-      "--key-format hash --keys FILE' answers a vector row h,n,bucket as node-<bucket>.");
+      "--key-format hash --keys FILE' answers a vector row h,n,bucket as node-<bucket>.\n"
+      "After a removal scenario (--removed, or --remove-fraction with --removal-order and\n"
+      "--seed; --readd) the owners are those of the fleet it leaves: a row of a vector file\n"
+      "with removed buckets is answered as 'owners --nodes N --removed node-3,node-7\n"
+      "--key-format hash --keys FILE'.");
   add_common(owners, o, true);
+  add_scenario(owners, o,
+               "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
+               "scenario: after the removals, the last K removed join again, the last first");
 
   CLI::App* move = app.add_subcommand(
       "move", "keys whose owner changes when nodes join (--add) or leave (--remove)");
   add_common(move, o, false);
+  add_scenario(move, o, "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
+               "scenario: the change is the last K removed joining again, the last first");
   auto* add =
       move->add_option("--add", o.move.add, "nodes that join, appended: X[,Y...]")->delimiter(',');
   auto* remove = move->add_option("--remove", o.move.remove,
@@ -384,7 +540,17 @@ Commands add_commands(CLI::App& app, Options& o) {
       "The schemes that hold no names for --nodes N,\n  " +
       bucket_schemes() +
       ",\nkeep none through a change that removes the last buckets or adds node-<N>,\n"
-      "node-<N+1>, ... in order; any other change names every bucket (within the memory guard).");
+      "node-<N+1>, ... in order; any other change names every bucket (within the memory guard).\n"
+      "After a removal scenario (--removed, or --remove-fraction with --removal-order and\n"
+      "--seed), --add / --remove change the fleet it leaves. Without them move measures the\n"
+      "scenario's own last step, counts only (no flows), as SUPSI's monotonicity benchmark:\n"
+      "  its removals (no --readd), from the nodes of --nodes: 'from removed nodes' are the\n"
+      "    keys moved off removed nodes, 'between old nodes' those moved between survivors;\n"
+      "  its re-adds (--readd K), after the removals: 'to added nodes' are the keys moved to\n"
+      "    the re-added nodes, 'between old nodes' those moved between survivors, 'returned'\n"
+      "    the keys back on the node that owned them before the removals (of all it owned),\n"
+      "    'relocated' the keys on another node than before the removals.\n"
+      "Survivors never trade keys in a consistent scheme; Maglev's table trades a few.");
 
   CLI::App* balance = app.add_subcommand(
       "balance", "each node's share of keys (ring: and of the circle), busiest / mean, std");
@@ -396,7 +562,14 @@ Commands add_commands(CLI::App& app, Options& o) {
       "Balance counts every node's keys (8 B a node) and prints a row per node. The schemes\n"
       "that hold no names for --nodes N,\n  " +
       bucket_schemes() +
-      ",\ntake N up to their limit when those counts fit in memory, and are refused otherwise.");
+      ",\ntake N up to their limit when those counts fit in memory, and are refused otherwise.\n"
+      "After a removal scenario, balance prints one row per removed fraction (--remove-fraction\n"
+      "0,0.1,0.5,0.9; each from the fleet of --nodes) or for the --removed list: the nodes left,\n"
+      "min, max and mean keys per node, busiest / mean and share std (not with --rings).");
+  add_scenario(balance, o,
+               "scenario: the shares of --nodes removed, F[,F...] each in [0, 1): a row per "
+               "fraction, e.g. 0,0.1,0.5,0.9",
+               "scenario: after the removals, the last K removed join again, the last first");
   balance->add_option("--rings", o.rings,
                       "repeat over R independent rings (names suffixed @1 ... @R-1); "
                       "reports the spread across them (default 1)");
@@ -410,7 +583,10 @@ int dispatch(const Commands& c, const Setup& setup, const Options& o) {
   const auto writer = make_writer(setup.format, out);
   if (c.owners->parsed()) run_owners(setup, keys, *writer);
   if (c.move->parsed()) writer->move(setup, run_move(setup, o.move, keys));
-  if (c.balance->parsed()) writer->balance(setup, run_balance(setup, o.rings, keys));
+  if (c.balance->parsed() && setup.scenario)
+    writer->balance_removals(setup, run_balance_removals(setup, keys));
+  else if (c.balance->parsed())
+    writer->balance(setup, run_balance(setup, o.rings, keys));
   return 0;
 }
 
@@ -433,7 +609,10 @@ int run(int argc, char** argv) {
       "  chbench-lab owners --profile redis --nodes 3 --keys 5\n"
       "  chbench-lab move --profile ketama --nodes a:11211,b:11211 --weights 1,2 --add c:11211\n"
       "  chbench-lab move --profile kafka --nodes 12 --add node-12\n"
-      "  chbench-lab owners --scheme jump --nodes 2147483647 --key-format hash --keys hashes.txt");
+      "  chbench-lab owners --scheme jump --nodes 2147483647 --key-format hash --keys hashes.txt\n"
+      "  chbench-lab move --scheme hrw --nodes 100 --remove-fraction 0.3 --removal-order random\n"
+      "  chbench-lab move --scheme maglev --nodes 100 --removed node-3,node-7 --readd 2\n"
+      "  chbench-lab balance --scheme jump --nodes 1000 --remove-fraction 0,0.1,0.5,0.9");
   const Commands commands = add_commands(app, o);
 
   // CLI11 would call an unknown command a missing one; name it instead.
@@ -457,8 +636,10 @@ int run(int argc, char** argv) {
 
   // Input is checked here and at the top of each command, before the command
   // prints its first byte.
+  o.balance = commands.balance->parsed();
+  o.move_command = commands.move->parsed();
   const Setup setup = setup_from(o);
-  const bool balance = commands.balance->parsed();
+  const bool balance = o.balance;
   if (balance && o.rings > kMaxRings)  // before the memory estimate that uses it
     throw std::invalid_argument("--rings takes at most 100000 rings");
   check_tables_fit(setup, o, commands.move->parsed(), balance);

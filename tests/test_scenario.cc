@@ -162,3 +162,59 @@ TEST_CASE("scenario: the capacity defaults to ten times the initial fleet", "[sc
   small.capacity = 7;
   CHECK(chbench::fleet_capacity(chbench::Fleet(small), 1000) == 7);
 }
+
+TEST_CASE("scenario: over a given list of names, the orders apply to its positions", "[scenario]") {
+  Scenario s;
+  s.nodes = 99;  // not read: the list sets N
+  s.names = {"e", "a", "d", "b", "c"};
+  s.remove_fraction = 0.4;
+  CHECK(chbench::removal_list(s) == std::vector<std::string>{"c", "b"});
+  s.order = RemovalOrder::kFifo;
+  CHECK(chbench::removal_list(s) == std::vector<std::string>{"e", "a"});
+  s.order = RemovalOrder::kRandom;
+  s.seed = 3;
+  const auto ids = model_shuffle(5, 2, 3);
+  CHECK(chbench::removal_list(s) == std::vector<std::string>{s.names[ids[0]], s.names[ids[1]]});
+  s.order = RemovalOrder::kExplicit;
+  s.removed = {"d", "e"};
+  s.readds = 1;
+  s.vnodes = 7;
+  const chbench::Fleet f = chbench::scenario_fleet(s);
+  CHECK(f.nodes().names == std::vector<std::string>{"a", "b", "c", "e"});
+  CHECK(f.initial() == s.names);
+  CHECK(f.removed() == std::vector<std::string>{"d"});
+  CHECK(f.nodes().vnodes == 7);
+  s.removed = {"node-0"};
+  CHECK_THROWS_WITH(chbench::removal_list(s), Contains("'node-0' is not in the initial node list"));
+  s.removed = {"a", "a"};
+  CHECK_THROWS_WITH(chbench::removal_list(s), Contains("removed twice"));
+  s.removed = s.names;
+  CHECK_THROWS_WITH(chbench::removal_list(s), Contains("every node"));
+}
+
+TEST_CASE("fleet: join_all is join() in order, and refuses without a change", "[fleet]") {
+  chbench::Fleet a(chbench::default_nodes(4));
+  chbench::Fleet b(chbench::default_nodes(4));
+  a.leave("node-1");
+  b.leave("node-1");
+  const std::vector<std::string> back = {"x", "node-1", "y"};
+  a.join_all(back);
+  for (const auto& name : back) b.join(name);
+  CHECK(a.nodes().names == b.nodes().names);
+  CHECK(std::vector<chbench::FleetChange>(a.history().begin(), a.history().end()) ==
+        std::vector<chbench::FleetChange>(b.history().begin(), b.history().end()));
+  CHECK(a.initial() == chbench::default_nodes(4).names);
+  CHECK_THROWS_WITH(a.join_all(names({0})), Contains("'node-0' is already in the fleet"));
+  const std::vector<std::string> twice = {"z", "z"};
+  CHECK_THROWS_WITH(a.join_all(twice), Contains("joins twice"));
+  const std::vector<std::string> empty_name = {"w", ""};
+  CHECK_THROWS_WITH(a.join_all(empty_name), Contains("needs a name"));
+  CHECK(a.size() == 6);
+  CHECK(a.history().size() == 4);
+  chbench::Fleet buckets = chbench::Fleet::of_buckets(3);
+  buckets.join_all(names({3, 4}));
+  CHECK(buckets.nodes().names == names({0, 1, 2, 3, 4}));
+  chbench::Fleet none = chbench::Fleet::of_buckets(3);
+  none.join_all({});
+  CHECK_FALSE(none.named());
+}

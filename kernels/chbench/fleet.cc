@@ -90,6 +90,31 @@ Fleet& Fleet::leave_all(std::span<const std::string> names) {
   return *this;
 }
 
+Fleet& Fleet::join_all(std::span<const std::string> names) {
+  if (names.empty()) return *this;
+  name_buckets();
+  {
+    // Views of the names in service: checked before any is appended (an
+    // append may move them).
+    const std::unordered_set<std::string_view> present(nodes_.names.begin(), nodes_.names.end());
+    std::unordered_set<std::string_view> seen;
+    for (const std::string& name : names) {
+      if (name.empty()) throw std::invalid_argument("a joining node needs a name");
+      if (present.contains(name))
+        throw std::invalid_argument("node '" + name + "' is already in the fleet");
+      if (!seen.insert(name).second) throw std::invalid_argument("node '" + name + "' joins twice");
+    }
+  }
+  keep_initial();
+  nodes_.names.reserve(nodes_.names.size() + names.size());
+  history_.reserve(history_.size() + names.size());
+  for (const std::string& name : names) {
+    nodes_.names.push_back(name);
+    history_.push_back({FleetChange::Kind::kJoin, name});
+  }
+  return *this;
+}
+
 Fleet& Fleet::apply(const FleetChange& change) {
   return change.kind == FleetChange::Kind::kJoin ? join(change.node) : leave(change.node);
 }

@@ -39,12 +39,36 @@ uint32_t default_index(const std::string& name, uint32_t n) {
   return static_cast<uint32_t>(i);
 }
 
-std::vector<std::string> explicit_list(const Scenario& s) {
-  std::unordered_set<uint32_t> seen;
-  for (const std::string& name : s.removed)
-    if (!seen.insert(default_index(name, s.nodes)).second)
+// The initial node count: N, or the size of the list given.
+uint32_t initial_count(const Scenario& s) {
+  if (s.names.empty()) return s.nodes;
+  if (s.names.size() > 0xffffffffu)
+    throw std::invalid_argument("more than 2^32 - 1 initial nodes cannot be indexed by uint32_t");
+  return static_cast<uint32_t>(s.names.size());
+}
+
+// Name i of the initial list.
+std::string initial_name(const Scenario& s, uint32_t i) {
+  return s.names.empty() ? default_node_name(i) : s.names[i];
+}
+
+// The explicit removals checked against the initial list: members, each once.
+void check_explicit(const Scenario& s, uint32_t n) {
+  std::unordered_set<std::string_view> known(s.names.begin(), s.names.end());
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& name : s.removed) {
+    if (s.names.empty())
+      default_index(name, n);
+    else if (!known.contains(name))
+      throw std::invalid_argument("removed node '" + name + "' is not in the initial node list");
+    if (!seen.insert(name).second)
       throw std::invalid_argument("node '" + name + "' is removed twice");
-  if (s.removed.size() >= s.nodes)
+  }
+}
+
+std::vector<std::string> explicit_list(const Scenario& s, uint32_t n) {
+  check_explicit(s, n);
+  if (s.removed.size() >= n)
     throw std::invalid_argument("the scenario removes every node; a fleet keeps at least one");
   return s.removed;
 }
@@ -104,16 +128,17 @@ std::vector<uint32_t> random_removals(uint32_t n, uint32_t count, uint64_t seed)
 }
 
 std::vector<std::string> removal_list(const Scenario& s) {
-  if (s.nodes == 0) throw std::invalid_argument("the node count must be at least 1 (N = 0)");
-  if (s.order == RemovalOrder::kExplicit) return explicit_list(s);
-  const uint32_t count = removal_count(s.remove_fraction, s.nodes);
+  const uint32_t n = initial_count(s);
+  if (n == 0) throw std::invalid_argument("the node count must be at least 1 (N = 0)");
+  if (s.order == RemovalOrder::kExplicit) return explicit_list(s, n);
+  const uint32_t count = removal_count(s.remove_fraction, n);
   std::vector<std::string> out;
   out.reserve(count);
   if (s.order == RemovalOrder::kRandom) {
-    for (uint32_t i : random_removals(s.nodes, count, s.seed)) out.push_back(default_node_name(i));
+    for (uint32_t i : random_removals(n, count, s.seed)) out.push_back(initial_name(s, i));
   } else {
     for (uint32_t k = 0; k < count; ++k)
-      out.push_back(default_node_name(s.order == RemovalOrder::kFifo ? k : s.nodes - 1 - k));
+      out.push_back(initial_name(s, s.order == RemovalOrder::kFifo ? k : n - 1 - k));
   }
   return out;
 }
@@ -123,12 +148,13 @@ Fleet scenario_fleet(const Scenario& s) {
   if (s.readds > removed.size())
     throw std::invalid_argument(std::to_string(s.readds) + " re-adds, but the scenario removes " +
                                 std::to_string(removed.size()) + " nodes");
-  NodeSet nodes = default_nodes(s.nodes, s.vnodes);
+  NodeSet nodes = s.names.empty() ? default_nodes(s.nodes, s.vnodes) : NodeSet{s.names, s.vnodes};
   nodes.table_size = s.table_size;
   nodes.capacity = s.capacity;
   Fleet fleet(std::move(nodes));
   fleet.leave_all(removed);
-  for (uint32_t k = 0; k < s.readds; ++k) fleet.join(removed[removed.size() - 1 - k]);
+  const std::vector<std::string> back(removed.rbegin(), removed.rbegin() + s.readds);
+  fleet.join_all(back);
   return fleet;
 }
 

@@ -34,7 +34,7 @@ std::string_view removal_order_name(RemovalOrder order) noexcept;
 std::optional<RemovalOrder> parse_removal_order(std::string_view name) noexcept;
 
 struct Scenario {
-  uint32_t nodes = 1;           // initial N: node-0 ... node-(N-1)
+  uint32_t nodes = 1;           // initial N: node-0 ... node-(N-1), when `names` is empty
   uint32_t vnodes = 1;          // NodeSet::vnodes
   uint32_t table_size = 65537;  // NodeSet::table_size
   uint32_t capacity = 0;        // NodeSet::capacity (0: 10 x N)
@@ -43,6 +43,12 @@ struct Scenario {
   uint64_t seed = 0;                 // kRandom's seed
   std::vector<std::string> removed;  // kExplicit: the names removed, in order
   uint32_t readds = 0;               // removed nodes joining again, last removed first
+  // The initial nodes by name, in list order, instead of the default list
+  // (empty: node-0 ... node-(N-1)). When given it is the list: N is
+  // names.size() and `nodes` is not read; LIFO removes its last name first,
+  // FIFO its first, a random order takes the positions random_removals gives,
+  // and an explicit order names members of it.
+  std::vector<std::string> names;
 };
 
 // The bucket capacity A of a fleet for the schemes that keep room for more
@@ -65,12 +71,13 @@ uint32_t removal_count(double fraction, uint32_t n);
 std::vector<uint32_t> random_removals(uint32_t n, uint32_t count, uint64_t seed);
 
 // The names a scenario removes, in removal order. Throws std::invalid_argument
-// for N = 0, a fraction outside [0, 1), an explicit name that is not
-// node-0 ... node-(N-1) or is listed twice, or removing every node.
+// for N = 0, a fraction outside [0, 1), an explicit name that is not in the
+// initial list (node-0 ... node-(N-1), or s.names) or is listed twice, or
+// removing every node.
 std::vector<std::string> removal_list(const Scenario& s);
 
-// The fleet after the scenario: node-0 ... node-(N-1) with V, M and the
-// capacity, then every removal of removal_list(s) in order, then
+// The fleet after the scenario: the initial list (node-0 ... node-(N-1), or
+// s.names) with V, M and the capacity, then every removal of removal_list(s) in order, then
 // s.readds joins of the removed nodes, the last removed first. Throws as
 // removal_list does, and std::invalid_argument when readds exceeds the
 // number removed.

@@ -261,9 +261,9 @@ Fleet apply_change(Scheme scheme, const Fleet& before, std::span<const std::stri
                    std::span<const std::string> remove) {
   if (check_change(scheme, before, add, remove))
     return Fleet::of_buckets(static_cast<uint32_t>(before.size() - remove.size() + add.size()));
-  Fleet after = before;  // a fleet of buckets names its buckets on the first change
-  for (const auto& name : remove) after.leave(name);
-  for (const auto& name : add) after.join(name);
+  Fleet after = before;     // a fleet of buckets names its buckets on the first change
+  after.leave_all(remove);  // as leave() and join() in order, in linear time
+  after.join_all(add);
   return after;
 }
 
@@ -332,6 +332,22 @@ NodeMatch::NodeMatch(const Fleet& before, const Fleet& after, MoveResult& result
       added_rank_[a] = static_cast<uint32_t>(result.added.size());
       result.added.push_back(a);
     }
+}
+
+// Runs body(first, from, to) over keys 0 ... K-1 in parallel blocks: from[i]
+// and to[i] are key first + i's owners in the two tables.
+template <class Body>
+void for_each_owner_pair(const OwnerTable& old_table, const OwnerTable& new_table,
+                         const KeySet& keys, std::optional<Profile> profile, const Body& body) {
+  for_each_block(keys, 0, keys.size(), profile,
+                 [&](uint64_t first, std::span<const uint64_t> hashes) {
+                   std::array<uint32_t, kBlock> from_buf, to_buf;
+                   const std::span<uint32_t> from(from_buf.data(), hashes.size()),
+                       to(to_buf.data(), hashes.size());
+                   old_table.owners(hashes, from);
+                   new_table.owners(hashes, to);
+                   body(first, std::span<const uint32_t>(from), std::span<const uint32_t>(to));
+                 });
 }
 
 // Flow cells: removed_to's [rank][after node] first, then added_from's
@@ -408,33 +424,28 @@ MoveResult measure_move(const Placement& placement, const Fleet& before, const F
   const uint64_t blocks = (keys.size() + kBlock - 1) / kBlock;
   std::vector<std::vector<MovedKey>> moved_per_block(list ? blocks : 0);
 
-  for_each_block(keys, 0, keys.size(), placement.profile,
-                 [&](uint64_t first, std::span<const uint64_t> hashes) {
-                   std::array<uint32_t, kBlock> from_buf, to_buf;
-                   const std::span<uint32_t> from(from_buf.data(), hashes.size()),
-                       to(to_buf.data(), hashes.size());
-                   old_table->owners(hashes, from);
-                   new_table->owners(hashes, to);
-                   Tally& t = tallies.local();
-                   std::vector<MovedKey>* listed =
-                       list ? &moved_per_block[first / kBlock] : nullptr;
-                   for (std::size_t i = 0; i < hashes.size(); ++i) {
-                     const uint32_t b = from[i], a = to[i];
-                     if (m.old_to_new(b) == a) continue;
-                     ++t.moved;
-                     const bool left = m.old_to_new(b) == kNone, arrived = m.new_to_old(a) == kNone;
-                     t.between_old += !left && !arrived;
-                     if (left) {
-                       ++t.from_removed;
-                       t.flow(m.removed_rank(b) * n_after + a);
-                     }
-                     if (arrived) {
-                       ++t.to_added;
-                       t.flow(removed_cells + m.added_rank(a) * n_before + b);
-                     }
-                     if (listed) listed->push_back({first + i, b, a});
-                   }
-                 });
+  for_each_owner_pair(
+      *old_table, *new_table, keys, placement.profile,
+      [&](uint64_t first, std::span<const uint32_t> from, std::span<const uint32_t> to) {
+        Tally& t = tallies.local();
+        std::vector<MovedKey>* listed = list ? &moved_per_block[first / kBlock] : nullptr;
+        for (std::size_t i = 0; i < from.size(); ++i) {
+          const uint32_t b = from[i], a = to[i];
+          if (m.old_to_new(b) == a) continue;
+          ++t.moved;
+          const bool left = m.old_to_new(b) == kNone, arrived = m.new_to_old(a) == kNone;
+          t.between_old += !left && !arrived;
+          if (left) {
+            ++t.from_removed;
+            t.flow(m.removed_rank(b) * n_after + a);
+          }
+          if (arrived) {
+            ++t.to_added;
+            t.flow(removed_cells + m.added_rank(a) * n_before + b);
+          }
+          if (listed) listed->push_back({first + i, b, a});
+        }
+      });
 
   merge(tallies, before.size(), after.size(), result);
   if (list) {
@@ -445,6 +456,34 @@ MoveResult measure_move(const Placement& placement, const Fleet& before, const F
     }
   }
   return result;
+}
+
+ReturnResult measure_return(const Placement& placement, const Fleet& initial, const Fleet& after,
+                            uint32_t first_readded, const KeySet& keys, std::string_view kernel) {
+  const auto old_table = make_table(placement, initial, kernel);
+  const auto new_table = make_table(placement, after, kernel);
+  MoveResult unused;
+  const NodeMatch m(initial, after, unused);
+  tbb::enumerable_thread_specific<ReturnResult> tallies;
+  for_each_owner_pair(*old_table, *new_table, keys, placement.profile,
+                      [&](uint64_t, std::span<const uint32_t> from, std::span<const uint32_t> to) {
+                        ReturnResult& t = tallies.local();
+                        for (std::size_t i = 0; i < from.size(); ++i) {
+                          const uint32_t was = m.old_to_new(from[i]);  // kNone: still removed
+                          const bool readded = was != kNone && was >= first_readded;
+                          t.old_keys += readded;
+                          t.returned += readded && to[i] == was;
+                          t.relocated += to[i] != was;
+                        }
+                      });
+  ReturnResult r;
+  r.keys = keys.size();
+  for (const ReturnResult& t : tallies) {
+    r.old_keys += t.old_keys;
+    r.returned += t.returned;
+    r.relocated += t.relocated;
+  }
+  return r;
 }
 
 // ---- Balance ----------------------------------------------------------------------

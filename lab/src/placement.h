@@ -170,6 +170,24 @@ MoveResult measure_move(Scheme scheme, const Fleet& before, const Fleet& after, 
 MoveResult measure_move(const Placement& placement, const Fleet& before, const Fleet& after,
                         const KeySet& keys, bool list = false, std::string_view kernel = {});
 
+// What re-adding removed nodes gives back (SUPSI's monotonicity figures after
+// the restore): the re-added nodes are those of `after` from index
+// `first_readded` on (joins append), and each key's owner in `after` is
+// compared with its owner in `initial`, the fleet before the removals, by name.
+struct ReturnResult {
+  uint64_t keys = 0;
+  uint64_t old_keys = 0;   // keys a re-added node owned before the removals
+  uint64_t returned = 0;   // of those, the keys back on that node
+  uint64_t relocated = 0;  // keys whose owner differs from their owner before the removals
+};
+
+// Builds a table from each fleet, looks every key up in both (in parallel
+// blocks) and counts. Memory: the two tables and O(N) for matching named
+// fleets (none for two fleets of buckets). Throws like make_table().
+ReturnResult measure_return(const Placement& placement, const Fleet& initial, const Fleet& after,
+                            uint32_t first_readded, const KeySet& keys,
+                            std::string_view kernel = {});
+
 // ---- Balance ----------------------------------------------------------------------
 
 // Where K keys land, and for the ring where the circle goes.

@@ -100,4 +100,43 @@ BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
   return r;
 }
 
+namespace {
+
+RemovalBalanceRow removal_row(const Setup& s, const Fleet& fleet, double fraction,
+                              const KeySet& keys) {
+  scheme_info(s.scheme).check(fleet);
+  const Balance b = measure_balance(s.placement, fleet, keys, s.kernel);
+  RemovalBalanceRow row;
+  row.removed = removed_count(s.initial, *s.scenario, fraction);
+  row.fraction = s.scenario->is_explicit()
+                     ? static_cast<double>(row.removed) / static_cast<double>(s.initial.size())
+                     : fraction;
+  row.nodes = fleet.size();
+  row.min = *std::min_element(b.node_keys.begin(), b.node_keys.end());
+  row.max = *std::max_element(b.node_keys.begin(), b.node_keys.end());
+  row.mean = static_cast<double>(keys.size()) / row.nodes;
+  row.stats = share_stats(std::span<const uint64_t>(b.node_keys));
+  return row;
+}
+
+}  // namespace
+
+RemovalBalanceReport run_balance_removals(const Setup& s, const KeySet& keys) {
+  const ScenarioRequest& r = *s.scenario;
+  RemovalBalanceReport report;
+  report.initial_nodes = s.initial.size();
+  report.keys = keys.size();
+  if (r.is_explicit()) {
+    report.rows.push_back(removal_row(s, s.fleet, 0, keys));
+    return report;
+  }
+  // The first fraction's fleet is the Setup's; the others are made in turn.
+  report.rows.push_back(removal_row(s, s.fleet, r.fractions[0], keys));
+  for (std::size_t i = 1; i < r.fractions.size(); ++i) {
+    const Fleet fleet = apply_scenario(s.scheme, s.initial, r, r.fractions[i], r.readds);
+    report.rows.push_back(removal_row(s, fleet, r.fractions[i], keys));
+  }
+  return report;
+}
+
 }  // namespace chbench::lab

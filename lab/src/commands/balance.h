@@ -60,4 +60,29 @@ bool places_by_position(const Setup& s);
 // measure_balance.
 BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys);
 
+// One row of balance after a removal scenario: the fleet left at one removed
+// fraction (and the re-adds), its key counts summarised.
+struct RemovalBalanceRow {
+  double fraction = 0;  // as asked; for --removed, removed / N
+  uint32_t removed = 0;
+  uint32_t nodes = 0;  // in service: N - removed + re-adds
+  uint64_t min = 0, max = 0;
+  double mean = 0;  // keys / nodes
+  ShareStats stats;
+};
+
+// The result of balance over a removal scenario: a row per fraction, in the
+// order given.
+struct RemovalBalanceReport {
+  uint32_t initial_nodes = 0;
+  uint64_t keys = 0;
+  std::vector<RemovalBalanceRow> rows;
+};
+
+// Makes the fleet of every fraction of s.scenario in turn (apply_scenario,
+// checked by the scheme), counts its keys and keeps only the row. Throws
+// like apply_scenario, SchemeInfo::check and measure_balance, before any row
+// is printed. Precondition: s.scenario.
+RemovalBalanceReport run_balance_removals(const Setup& s, const KeySet& keys);
+
 }  // namespace chbench::lab

@@ -21,19 +21,45 @@ Flow flow_of(uint32_t node, const std::vector<std::pair<uint32_t, uint64_t>>& co
 
 }  // namespace
 
+namespace {
+
+// The report's fleets: the change asked for after s.fleet, or the scenario's
+// last step (its re-adds after s.fleet, else its removals from s.initial).
+MoveReport report_for(const Setup& s, const MoveRequest& request, const KeySet& keys) {
+  const bool change = !request.add.empty() || !request.remove.empty();
+  if (!s.scenario && !change)
+    throw std::invalid_argument(
+        "move needs --add NODE[,NODE...], --remove NODE[,NODE...] or a removal scenario "
+        "(--removed, --remove-fraction)");
+  if (change || !s.scenario)
+    return MoveReport(keys, s.fleet, apply_change(s.scheme, s.fleet, request.add, request.remove));
+  if (s.scenario->readds == 0) {
+    MoveReport r(keys, s.initial, s.fleet);
+    r.step = MoveStep::kRemovals;
+    return r;
+  }
+  const std::vector<std::string> back = rejoining(s.fleet, s.initial.size(), s.scenario->readds);
+  MoveReport r(keys, s.fleet, apply_change(s.scheme, s.fleet, back, {}));
+  r.step = MoveStep::kReadds;
+  return r;
+}
+
+}  // namespace
+
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys) {
-  if (request.add.empty() && request.remove.empty())
-    throw std::invalid_argument("move needs --add NODE[,NODE...] or --remove NODE[,NODE...]");
   if (s.placement.profile == Profile::kKafka && !request.remove.empty())
     throw std::invalid_argument(
         "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
-  MoveReport r(keys, s.fleet, apply_change(s.scheme, s.fleet, request.add, request.remove));
+  MoveReport r = report_for(s, request, keys);
   r.list = request.list;
   // Every key may move (mod-N moves almost all): the list must fit as a whole.
   if (r.list)
     check_memory(keys.size() * sizeof(MovedKey),
                  "--list of " + std::to_string(keys.size()) + " keys");
   r.result = measure_move(s.placement, r.before, r.after, keys, r.list, s.kernel);
+  if (r.step == MoveStep::kReadds)
+    r.returns = measure_return(s.placement, s.initial, r.after, r.before.size(), keys, s.kernel);
+  if (r.step != MoveStep::kChange) return r;
   for (std::size_t i = 0; i < r.result.removed.size(); ++i)
     r.from_removed.push_back(flow_of(r.result.removed[i], r.result.removed_to[i]));
   for (std::size_t i = 0; i < r.result.added.size(); ++i)

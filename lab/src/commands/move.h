@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,27 +34,48 @@ struct Flow {
   std::vector<std::pair<uint32_t, uint64_t>> peers;
 };
 
+// Which change a move measures. Without a scenario, or with --add/--remove
+// after one, the change asked for; with a scenario and no such change, the
+// scenario's last step: its re-adds (--readd), else its removals.
+enum class MoveStep { kChange, kRemovals, kReadds };
+
 // The result of a move, everything the writers print.
 struct MoveReport {
-  MoveReport(const KeySet& k, const Fleet& b, Fleet a) : keys(&k), before(b), after(std::move(a)) {}
+  // `after` made by the move (owned), or one that outlives the report.
+  MoveReport(const KeySet& k, const Fleet& b, Fleet&& a)
+      : keys(&k),
+        before(b),
+        owned_after(std::make_unique<Fleet>(std::move(a))),
+        after(*owned_after) {}
+  MoveReport(const KeySet& k, const Fleet& b, const Fleet& a) : keys(&k), before(b), after(a) {}
 
   const KeySet* keys = nullptr;  // the keys measured (for the moved-key listing)
-  // The Setup's fleet, by reference (the report must not outlive it), and the
-  // fleet after the change (apply_change: a copy, changed).
+  // The fleets before and after the change, by reference: the Setup's (the
+  // report must not outlive it) or the one the move made (apply_change: a
+  // copy, changed), held on the heap so that it stays put when the report
+  // moves.
   const Fleet& before;
-  Fleet after;
+  std::unique_ptr<const Fleet> owned_after;
+  const Fleet& after;
+  MoveStep step = MoveStep::kChange;
   MoveResult result;
-  std::vector<Flow> from_removed;  // one per result.removed, in list order
-  std::vector<Flow> to_added;      // one per result.added, in list order
+  // One per result.removed and result.added, in list order; left empty for
+  // a scenario's own step (kRemovals, kReadds: up to millions of nodes, so
+  // counts only).
+  std::vector<Flow> from_removed;
+  std::vector<Flow> to_added;
+  // kReadds: what came back, against the fleet before the removals.
+  std::optional<ReturnResult> returns;
   // The closed form of a growth N -> N + 1 (growth_theory), where it holds.
   std::optional<GrowthTheory> theory;
   bool list = false;  // result.moved_keys is filled
 };
 
-// Checks the request (a change at all; Kafka only adds partitions; with
-// --list, that every key fits in memory), applies it to s.fleet and measures
-// the move. Throws std::invalid_argument for a refused request, and like
-// apply_change and measure_move.
+// Checks the request (a change at all, unless a scenario gives one; Kafka
+// only adds partitions; with --list, that every key fits in memory), applies
+// it to s.fleet and measures the move (MoveStep says which). Throws
+// std::invalid_argument for a refused request, and like apply_change,
+// rejoining and measure_move.
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys);
 
 // Calls fn(key, from, to) for every moved key in key order: its bytes and the

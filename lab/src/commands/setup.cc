@@ -7,6 +7,15 @@ bool uses_vnodes(const Setup& s) {
                              : scheme_info(s.scheme).takes(kParamVnodes);
 }
 
+bool uses_capacity(const Setup& s) {
+  return !s.placement.profile && scheme_info(s.scheme).takes(kParamCapacity);
+}
+
+uint64_t capacity_of(const Setup& s) {
+  const uint32_t given = nodes_fleet(s).nodes().capacity;
+  return given != 0 ? given : uint64_t{10} * nodes_fleet(s).size();
+}
+
 std::string placement_name(const Setup& s) {
   return std::string(s.placement.profile ? profile_name(*s.placement.profile)
                                          : scheme_name(s.scheme));
@@ -21,6 +30,7 @@ std::string scheme_label(const Setup& s, uint32_t vnodes) {
   const bool table_size = s.placement.profile ? s.placement.profile == Profile::kMaglev
                                               : scheme_info(s.scheme).takes(kParamTableSize);
   if (table_size) label += " (M = " + std::to_string(s.nodes().table_size) + ")";
+  if (uses_capacity(s)) label += " (A = " + std::to_string(capacity_of(s)) + ")";
   return label;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "chbench/fleet.h"
@@ -10,6 +11,7 @@
 #include "chbench/scheme.h"
 #include "keys.h"
 #include "placement.h"
+#include "removals.h"
 
 namespace chbench::lab {
 
@@ -26,6 +28,12 @@ struct Setup {
   // owner_name()); every command and estimate reads it by reference (a copy
   // would hold every name again: 32 B/node and more).
   Fleet fleet;
+  // With a removal scenario (--removed, --remove-fraction): what was asked,
+  // and `initial`, the fleet of --nodes it starts from; `fleet` is then the
+  // fleet after the scenario at its first fraction, re-adds included except
+  // for move (whose change they are). Without one, `initial` is empty.
+  std::optional<ScenarioRequest> scenario;
+  Fleet initial;
   std::string kernel;       // as given to make_table ("" = the default)
   std::string kernel_name;  // "scheme/kernel" for reports (kernel_full_name)
 
@@ -37,12 +45,25 @@ struct Setup {
 // ring), the cassandra profile (num_tokens).
 bool uses_vnodes(const Setup& s);
 
+// The fleet of --nodes: `initial` with a scenario, else `fleet`.
+inline const Fleet& nodes_fleet(const Setup& s) noexcept {
+  return s.scenario ? s.initial : s.fleet;
+}
+
+// True where --capacity means something: a scheme that takes kParamCapacity.
+bool uses_capacity(const Setup& s);
+
+// The bucket capacity A the fleet gives such a scheme: --capacity, or by
+// default 10 times the nodes of --nodes (fleet_capacity's rule).
+uint64_t capacity_of(const Setup& s);
+
 // The scheme's name, or the profile's: "ring", "ketama".
 std::string placement_name(const Setup& s);
 
 // For report headers: "ring (V = 100)", "hrw", "maglev (M = 65537)",
 // "cassandra profile (num_tokens = 256)". V is shown where uses_vnodes(), M
-// for a scheme that takes kParamTableSize (and the maglev profile).
+// for a scheme that takes kParamTableSize (and the maglev profile), A where
+// uses_capacity().
 std::string scheme_label(const Setup& s, uint32_t vnodes);
 
 }  // namespace chbench::lab

@@ -1,5 +1,6 @@
 // CSV (RFC 4180): owners as key,owner[,hash]; move as measure rows or, with
-// --list, the moved keys as key,from,to; balance as one row per ring and node.
+// --list, the moved keys as key,from,to; balance as one row per ring and node,
+// or after a removal scenario one row per removed fraction.
 #include <cinttypes>
 
 #include "writers/writer.h"
@@ -58,6 +59,11 @@ class CsvWriter final : public Writer {
     row("between_old", "", "", m.between_old);
     row("to_added", "", "", m.to_added);
     row("from_removed", "", "", m.from_removed);
+    if (r.returns) {
+      row("readded_old_keys", "", "", r.returns->old_keys);
+      row("returned", "", "", r.returns->returned);
+      row("relocated", "", "", r.returns->relocated);
+    }
     for (const Flow& f : r.from_removed)
       for (const auto& [node, count] : f.peers)
         row("flow", owner_name(r.before, f.node), owner_name(r.after, node), count);
@@ -78,6 +84,14 @@ class CsvWriter final : public Writer {
         b_ += '\n';
         out_.maybe_flush();
       }
+  }
+
+  void balance_removals(const Setup&, const RemovalBalanceReport& r) override {
+    b_ += "fraction,removed,nodes,keys,min,max,mean,busiest_over_mean,share_std_pct\n";
+    for (const RemovalBalanceRow& row : r.rows)
+      b_ += fmt("%.9g,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9g,%.9g,%.9g\n", row.fraction,
+                row.removed, row.nodes, r.keys, row.min, row.max, row.mean,
+                row.stats.busiest_over_mean, row.stats.std_pct);
   }
 
  private:

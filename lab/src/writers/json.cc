@@ -44,6 +44,27 @@ json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
 }
 
+json capacity_json(const Setup& s) {
+  return uses_capacity(s) ? json(capacity_of(s)) : json(nullptr);
+}
+
+// The removal scenario, or null: the initial N, the order (and seed), the
+// fractions or the names removed, the re-adds.
+json scenario_json(const Setup& s) {
+  if (!s.scenario) return nullptr;
+  const ScenarioRequest& r = *s.scenario;
+  return {{"initial_nodes", s.initial.size()},
+          {"order", removal_order_name(r.order)},
+          {"seed", r.order == RemovalOrder::kRandom ? json(r.seed) : json(nullptr)},
+          {"remove_fractions", r.is_explicit() ? json(nullptr) : json(r.fractions)},
+          {"removed", r.is_explicit() ? json(r.removed) : json(nullptr)},
+          {"readds", r.readds}};
+}
+
+const char* step_name(MoveStep step) {
+  return step == MoveStep::kRemovals ? "removals" : step == MoveStep::kReadds ? "readds" : "change";
+}
+
 // One flow: the node, its keys, how many peers and each peer's keys.
 json flow_json(const Flow& f, const Fleet& own, const Fleet& peers, const char* count,
                const char* list) {
@@ -79,7 +100,9 @@ class JsonWriter final : public Writer {
                  {"scheme", scheme_name(s.scheme)},
                  {"profile", profile_json(s)},
                  {"vnodes", vnodes_json(s)},
+                 {"capacity", capacity_json(s)},
                  {"kernel", s.kernel_name},
+                 {"scenario", scenario_json(s)},
                  {"node_count", s.fleet.size()},
                  {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
                  {"key_format", keys.is_hashes() ? "hash" : "text"},
@@ -131,7 +154,9 @@ class JsonWriter final : public Writer {
                        {"scheme", scheme_name(s.scheme)},
                        {"profile", profile_json(s)},
                        {"vnodes", vnodes_json(s)},
+                       {"capacity", capacity_json(s)},
                        {"kernel", s.kernel_name},
+                       {"scenario", nullptr},
                        {"nodes", r.nodes},
                        {"keys", r.keys},
                        {"rings", r.rings}};
@@ -152,6 +177,24 @@ class JsonWriter final : public Writer {
          << ",\n \"theory\": " << dump_at(theory, 1) << "\n}\n";
   }
 
+  void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
+    json j = {{"command", "balance"},         {"scheme", scheme_name(s.scheme)},
+              {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
+              {"capacity", capacity_json(s)}, {"kernel", s.kernel_name},
+              {"scenario", scenario_json(s)}, {"keys", r.keys},
+              {"removals", json::array()}};
+    for (const RemovalBalanceRow& row : r.rows)
+      j["removals"].push_back({{"fraction", row.fraction},
+                               {"removed", row.removed},
+                               {"nodes", row.nodes},
+                               {"min", row.min},
+                               {"max", row.max},
+                               {"mean", row.mean},
+                               {"busiest_over_mean", row.stats.busiest_over_mean},
+                               {"share_std_pct", row.stats.std_pct}});
+    out_ << dump(j) << '\n';
+  }
+
  private:
   static json move_json(const Setup& s, const MoveReport& r) {
     const MoveResult& m = r.result;
@@ -159,7 +202,10 @@ class JsonWriter final : public Writer {
               {"scheme", scheme_name(s.scheme)},
               {"profile", profile_json(s)},
               {"vnodes", vnodes_json(s)},
+              {"capacity", capacity_json(s)},
               {"kernel", s.kernel_name},
+              {"scenario", scenario_json(s)},
+              {"step", step_name(r.step)},
               {"keys", m.keys},
               {"nodes_before", r.before.size()},
               {"nodes_after", r.after.size()},
@@ -174,14 +220,20 @@ class JsonWriter final : public Writer {
               {"from_removed", m.from_removed},
               {"flows_from_removed", json::array()},
               {"flows_to_added", json::array()}};
-    for (const Flow& f : r.from_removed) {
-      j["removed"].push_back(owner_name(r.before, f.node));
+    for (uint32_t b : m.removed) j["removed"].push_back(owner_name(r.before, b));
+    for (uint32_t a : m.added) j["added"].push_back(owner_name(r.after, a));
+    for (const Flow& f : r.from_removed)
       j["flows_from_removed"].push_back(flow_json(f, r.before, r.after, "receivers", "to"));
-    }
-    for (const Flow& f : r.to_added) {
-      j["added"].push_back(owner_name(r.after, f.node));
+    for (const Flow& f : r.to_added)
       j["flows_to_added"].push_back(flow_json(f, r.after, r.before, "donors", "from"));
-    }
+    j["returns"] =
+        r.returns
+            ? json{{"readded_old_keys", r.returns->old_keys},
+                   {"returned", r.returns->returned},
+                   {"returned_share_of_old_keys", ratio(r.returns->returned, r.returns->old_keys)},
+                   {"relocated", r.returns->relocated},
+                   {"relocated_fraction", ratio(r.returns->relocated, m.keys)}}
+            : json(nullptr);
     j["theory"] = r.theory ? json{{"moved_fraction", r.theory->moved},
                                   {"between_old_fraction", r.theory->between_old}}
                            : json(nullptr);

@@ -1,6 +1,7 @@
 // Plain text for a reader: owners as tab-separated key, owner[, hash]; move
 // and balance as aligned summaries.
 #include <cinttypes>
+#include <cstdint>
 
 #include "writers/writer.h"
 
@@ -62,6 +63,19 @@ class TextWriter final : public Writer {
                 *r.theory_busiest);
   }
 
+  void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
+    b_ += "scheme    " + scheme_label(s, s.nodes().vnodes) + ", kernel " + s.kernel_name + "\n";
+    b_ += "scenario  " + scenario_label(s) + "\n";
+    b_ += fmt("keys      %" PRIu64 "\n", r.keys);
+    b_ += fmt("%9s %10s %10s %12s %12s %14s %15s %10s\n", "fraction", "removed", "nodes", "min",
+              "max", "mean", "busiest / mean", "share std");
+    for (const RemovalBalanceRow& row : r.rows)
+      b_ += fmt("%9.4g %10u %10u %12" PRIu64 " %12" PRIu64 " %14.2f %15.4f %9.2f%%\n", row.fraction,
+                row.removed, row.nodes, row.min, row.max, row.mean, row.stats.busiest_over_mean,
+                row.stats.std_pct);
+    b_ += "(min, max, mean: keys per node in service; share std: % of the fair share)\n";
+  }
+
  private:
   // The counts of a move, and the theory of a growth N -> N + 1.
   void move_summary(const Setup& s, const MoveReport& r) {
@@ -69,11 +83,16 @@ class TextWriter final : public Writer {
     const uint64_t k = m.keys;
     b_ += "scheme    " + scheme_label(s, r.before.nodes().vnodes) + ", kernel " + s.kernel_name +
           "\n";
+    if (s.scenario) b_ += "scenario  " + scenario_label(s) + "\nstep      " + step_label(r) + "\n";
     b_ += fmt("keys      %" PRIu64 "\n", k);
     b_ += fmt("nodes     %u -> %u", r.before.size(), r.after.size());
-    auto names = [](const std::vector<uint32_t>& idx, const Fleet& fleet) {
+    // A scenario's step may name millions of nodes: the first few.
+    const std::size_t shown = r.step == MoveStep::kChange ? SIZE_MAX : 8;
+    auto names = [shown](const std::vector<uint32_t>& idx, const Fleet& fleet) {
       std::string list;
-      for (uint32_t i : idx) list += (list.empty() ? "" : ", ") + owner_name(fleet, i);
+      for (std::size_t i = 0; i < idx.size() && i < shown; ++i)
+        list += (list.empty() ? "" : ", ") + owner_name(fleet, idx[i]);
+      if (idx.size() > shown) list += ", ... (" + std::to_string(idx.size()) + " in all)";
       return list;
     };
     if (!m.removed.empty()) b_ += " (removed " + names(m.removed, r.before) + ")";
@@ -88,9 +107,51 @@ class TextWriter final : public Writer {
     part("between old nodes", m.between_old);
     part("to added nodes", m.to_added);
     part("from removed nodes", m.from_removed);
+    if (r.returns) returns(*r.returns);
     if (r.theory)
       b_ += fmt("theory    %s moved, %s between old nodes (N -> N + 1, uniform hashes)\n",
                 pct(r.theory->moved).c_str(), pct(r.theory->between_old).c_str());
+  }
+
+  // What the re-adds gave back, against the fleet before the removals.
+  void returns(const ReturnResult& t) {
+    b_ += fmt("returned  %" PRIu64 " of the %" PRIu64
+              " keys the re-added nodes owned before the removals, %s\n",
+              t.returned, t.old_keys, pct(ratio(t.returned, t.old_keys)).c_str());
+    b_ += fmt("relocated %" PRIu64
+              " keys, %s of all keys, are on another node than before the removals\n",
+              t.relocated, pct(ratio(t.relocated, t.keys)).c_str());
+  }
+
+  // "1000 nodes, 300 removed (fraction 0.3) in random order, seed 7, then 10
+  // re-added (the last removed first)".
+  static std::string scenario_label(const Setup& s) {
+    const ScenarioRequest& r = *s.scenario;
+    std::string removed;
+    if (r.fractions.size() > 1)
+      removed = "each row's fraction removed";
+    else if (r.is_explicit())
+      removed = std::to_string(r.removed.size()) + " removed";
+    else
+      removed = std::to_string(removed_count(s.initial, r, r.fractions[0])) +
+                fmt(" removed (fraction %g)", r.fractions[0]);
+    std::string label =
+        std::to_string(s.initial.size()) + " nodes, " + removed + " in " + order_label(r);
+    if (r.readds != 0)
+      label += ", then " + std::to_string(r.readds) + " re-added (the last removed first)";
+    return label;
+  }
+
+  static std::string step_label(const MoveReport& r) {
+    switch (r.step) {
+      case MoveStep::kRemovals:
+        return "the scenario's removals, from the nodes of --nodes";
+      case MoveStep::kReadds:
+        return "the scenario's re-adds, after its removals";
+      case MoveStep::kChange:
+        break;
+    }
+    return "--add / --remove after the scenario";
   }
 
   // Where each removed node's keys went, and where each added node's came from.

@@ -24,6 +24,8 @@ class Writer {
 
   virtual void move(const Setup& s, const MoveReport& r) = 0;
   virtual void balance(const Setup& s, const BalanceReport& r) = 0;
+  // balance after a removal scenario: a row per removed fraction.
+  virtual void balance_removals(const Setup& s, const RemovalBalanceReport& r) = 0;
 };
 
 // The writer of each format (writers/text.cc, csv.cc, json.cc), printing into
