@@ -15,6 +15,7 @@
 #include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
+#include "chbench/memento/memento.h"
 #include "chbench/power/power.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
@@ -128,6 +129,21 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .check = &registry::flip_check,
      .reference_bytes = &registry::flip_reference_bytes,
      .buckets_only = true},
+    {.id = Scheme::kMemento,
+     .name = "memento",
+     .aliases = {},
+     .title = "MementoHash",
+     .source = "Coluzzi, Brocco, Antonucci and Leidi, MementoHash: A Stateful, Minimal Memory, "
+               "Best Performing Consistent Hash Algorithm, IEEE/ACM ToN 2024 (arXiv:2306.09783), "
+               "its lookup, remove and add algorithms; docs/schemes/memento.md",
+     .params = 0,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave, with no capacity fixed: only its keys move; a join "
+                     "restores the last removed bucket, or adds a new one when none is removed",
+     .max_nodes = kMementoMaxBuckets,
+     .reference = &registry::memento_reference,
+     .check = &registry::memento_check,
+     .reference_bytes = &registry::memento_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.
