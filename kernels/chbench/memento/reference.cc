@@ -1,10 +1,11 @@
 // MementoHash's reference and the scheme's registry functions. The paper's
-// pseudo-code (Coluzzi et al., IEEE/ACM ToN 2024, arXiv:2306.09783: the
-// lookup, remove and add algorithms of its MementoHash section) written out
-// plainly, its replacement set a hash map of removed bucket -> (replacer,
-// previously removed bucket), independent of the kernels' flat arrays. The
-// key hash h stands for the key: JumpHash(key, n) is jump_hash(h, n) and
-// hash(key, b) mod r is memento_rehash(h, b, r) (docs/schemes/memento.md).
+// algorithms (Coluzzi et al., IEEE/ACM ToN 2024, arXiv:2306.09783: lookup,
+// remove bucket, add bucket, as the authors' Java and C++ engines carry them;
+// docs/schemes/memento.md) written out plainly, the replacement set a hash
+// map of removed bucket -> (replacer, previously removed bucket), independent
+// of the kernels' flat arrays. The key hash h stands for the key:
+// JumpHash(key, n) is jump_hash(h, n) and hash(key, b) mod r is
+// memento_rehash(h, b, r).
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -240,9 +240,9 @@ HWY_INLINE void WalkBlock(const Pending& p, std::size_t t, std::size_t valid, st
 // Pass two: rounds over the list in blocks of whole vectors (its end padded
 // with lanes on a working bucket). A block of a long list stops when half of
 // its lanes or fewer still walk, and those go on in the next round, packed
-// into full vectors with the rest of the round's: the longest walks (90%
-// removed at random: 9 steps on average, 40 and more for one key in a
-// thousand) no longer hold a block of mostly finished lanes. A short list
+// into full vectors with the rest of the round's: the longest walks (N =
+// 1,000 with 90% removed at random: 9 steps on average, 40 and more for one
+// key in a thousand) no longer hold a block of mostly finished lanes. A short list
 // (below two blocks) runs to the end; every round but that one halves the
 // list at least. `spare` is the other round's list.
 void WalkPending(Pending& p, Pending& spare, const uint32_t* HWY_RESTRICT slot,
