@@ -506,6 +506,14 @@ TEST_CASE("MementoHash: check() refuses a fleet without names, builds one withou
   CHECK_NOTHROW(s.check(Fleet(chbench::default_nodes(5))));
   CHECK(s.removal == chbench::Removal::kAnyNode);
   CHECK(s.params == 0);  // no capacity: the b-array grows as nodes join
+  // The SIMD entry point refuses an output of another length.
+  chbench::Scenario half;
+  half.nodes = 9;
+  half.remove_fraction = 0.5;
+  const auto slots = chbench::memento_slots(chbench::scenario_fleet(half));
+  std::vector<uint64_t> keys(5, 1);
+  std::vector<uint32_t> out(4);
+  CHECK_THROWS_AS(chbench::simd::memento_owners(slots, keys, out), std::invalid_argument);
   // A fleet that never changed is jump hash over its N buckets, with no table.
   const Fleet fresh(chbench::default_nodes(1000));
   for (const KernelInfo* k : chbench_test::test_kernels_of(Scheme::kMemento)) {

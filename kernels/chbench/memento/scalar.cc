@@ -20,6 +20,7 @@ class MementoScalar final : public OwnerTable {
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) out[i] = memento_owner(s_, h[i]);
   }
+  uint32_t owner(uint64_t key_hash) const override { return memento_owner(s_, key_hash); }
   std::size_t memory_bytes() const noexcept override { return s_.memory_bytes(); }
 
  private:
