@@ -136,6 +136,17 @@ void add_custom_options(CLI::App& app, Options& o) {
                  "custom run: ring tokens and keys squeezed into a window of 2^W hash values "
                  "(1-63), the clustered-token worst case")
       ->check(CLI::Range(1u, 63u));
+  app.add_option("--removed-fraction", o.removed_fraction,
+                 "custom run: the fleet after this share of its N nodes left (at least 0, below "
+                 "1; rounded to whole nodes), in --removal-order; each table is also rebuilt "
+                 "once with one more node removed and once with the last removed back "
+                 "(counters remove_us, readd_us). Mod-N cannot lose a node; jump hash and its "
+                 "successors take LIFO only (refused if named, else left out)");
+  app.add_option("--removal-order", o.removal_order,
+                 "custom run with --removed-fraction: lifo (node-(N-1) first), fifo (node-0 "
+                 "first) or random (a seeded shuffle, seed " +
+                     std::to_string(kRemovalSeed) + "; the default)")
+      ->check(CLI::IsMember({"lifo", "fifo", "random"}));
   app.add_option("--target", o.target,
                  "custom run with the SIMD kernels forced to this Highway target (x86: AVX3, "
                  "AVX2, SSE4, SSSE3, SCALAR; Arm: SVE2_128, SVE_256, SVE2, SVE, NEON; default: "
@@ -181,7 +192,10 @@ void check_custom(const Config& c, const Options& o, bool named) {
   if (c.nodes > s.max_nodes)
     fail("N = " + std::to_string(c.nodes) + " exceeds the " + std::to_string(s.max_nodes) +
          " nodes " + std::string(s.title) + " takes");
-  check_fits(c.name(), (config_named(c) ? fleet_name_bytes(c.nodes) : 0) + c.pool() * 16);
+  const uint64_t names = !config_named(c) ? 0
+                         : c.removals     ? scenario_name_bytes(c.nodes)
+                                          : fleet_name_bytes(c.nodes);
+  check_fits(c.name(), names + c.pool() * 16);
   check_fits(c.name(), config_bytes(c));
   s.check(*config_fleet(c));
   if (!o.in_flight) return;
@@ -191,6 +205,19 @@ void check_custom(const Config& c, const Options& o, bool named) {
   if (knob && (*o.in_flight < knob->min || *o.in_flight > knob->max))
     fail("--in-flight for " + c.kernel->full_name() + " must be " + std::to_string(knob->min) +
          " to " + std::to_string(knob->max) + " (its " + std::string(knob->name) + ")");
+}
+
+// --removed-fraction and --removal-order, checked.
+std::optional<Removals> custom_removals(const Options& o) {
+  if (!o.removed_fraction) {
+    if (o.removal_order) fail("--removal-order needs --removed-fraction");
+    return std::nullopt;
+  }
+  const double f = *o.removed_fraction;
+  if (!(f >= 0 && f < 1))
+    fail("--removed-fraction must be at least 0 and below 1 (a fleet keeps a node), not " +
+         (std::ostringstream() << f).str());
+  return Removals{f, parse_removal_order(o.removal_order.value_or("random")).value()};
 }
 
 // One configuration per selected kernel, from the values given.
@@ -208,9 +235,15 @@ std::vector<Config> custom_configs(const Options& o, std::vector<const KernelInf
   const int64_t target = parse_target(o.target);
   const bool named = !kernels.empty();
   if (!named) kernels.assign(all_kernels().begin(), all_kernels().end());
+  c.removals = custom_removals(o);
   std::vector<Config> out;
   for (const KernelInfo* k : kernels) {
     c.kernel = k;
+    if (c.removals) {
+      const std::string why = removal_refusal(k->scheme_info(), c.removals->order);
+      if (!why.empty() && named) fail("--removed-fraction for " + k->full_name() + ": " + why);
+      if (!why.empty()) continue;
+    }
     check_custom(c, o, named && o.kernels);
     c.target = k->simd ? target : 0;  // the others have no target to force
     // Only kernels built over a given ring take a cluster window; only those
@@ -257,7 +290,7 @@ std::vector<FamilySweep> configs_from(const Options& o) {
   }
   so.kernels = selected_kernels(o);
   const bool custom = o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits ||
-                      !o.target.empty();
+                      !o.target.empty() || o.removed_fraction || o.removal_order;
   if (!custom) return make_sweep(so);
   return {FamilySweep{nullptr, custom_configs(o, so.kernels)}};
 }

@@ -19,6 +19,8 @@ struct Options {
   std::optional<uint64_t> keys;
   std::optional<unsigned> threads;
   std::optional<unsigned> in_flight, window_bits;
+  std::optional<double> removed_fraction;
+  std::optional<std::string> removal_order;
   std::string target;
   unsigned max_threads = 1;
   std::optional<unsigned> repetitions;
@@ -43,10 +45,13 @@ void add_options(CLI::App& app, Options& o);
 // The configurations the options select, family by family: the quick or full
 // sweep narrowed by --families, --schemes and --kernels, or one custom
 // configuration per selected kernel when any of --nodes, --vnodes, --keys,
-// --threads, --in-flight, --cluster-window or --target is given (family
-// "custom"). Refuses bad input through fail(): unknown names, empty lists,
-// counts of 0, a fleet past its scheme's limits (SchemeInfo::check), a knob
-// value outside the kernel's range or for a kernel without a knob, a node
+// --threads, --in-flight, --cluster-window, --target, --removed-fraction or
+// --removal-order is given (family "custom"). Refuses bad input through
+// fail(): unknown names, empty lists, counts of 0, a fleet past its scheme's
+// limits (SchemeInfo::check), a knob value outside the kernel's range or for
+// a kernel without a knob, a removed fraction outside [0, 1), a removal order
+// that a scheme named with --schemes or --kernels cannot honour
+// (removal_refusal; with no selection, those kernels are left out), a node
 // list that alone would not fit in memory.
 std::vector<FamilySweep> configs_from(const Options& o);
 

@@ -3,11 +3,30 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
+#include "chbench/hash.h"
 #include "chbench/simd.h"
 
 namespace chbench::bench {
+
+std::string removal_refusal(const SchemeInfo& s, RemovalOrder order) {
+  const std::string title(s.title);
+  switch (s.removal) {
+    case Removal::kAnyNode:
+      return "";
+    case Removal::kLastOnly:
+      if (order == RemovalOrder::kLifo) return "";
+      return title + " lets only the last node leave: it takes --removal-order lifo, not " +
+             std::string(removal_order_name(order));
+    case Removal::kNone:
+      break;
+  }
+  return title +
+         " cannot lose a node without moving keys between survivors: no "
+         "--removed-fraction for it";
+}
 
 std::string Config::name() const {
   std::ostringstream s;
@@ -19,43 +38,140 @@ std::string Config::name() const {
   s << "/N:" << nodes << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
   if (in_flight != 0) s << "/inflight:" << in_flight;
   if (window_bits != 0) s << "/window:" << window_bits;
+  if (const uint32_t m = scheme_table_size()) s << "/M:" << m;
+  // The percent to 6 significant digits: 0.1 x 100 is written 10.
+  if (removals)
+    s << "/removed:" << removals->fraction * 100
+      << "/order:" << removal_order_name(removals->order);
+  if (change != Change::kNone)
+    s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
   return s.str();
 }
 
 bool Config::is_stream() const noexcept { return kernel == &stream_baseline(); }
 
-uint64_t Config::tokens() const noexcept {
+uint64_t Config::tokens() const {
   const bool vnodes_count = kernel && kernel->scheme_info().takes(kParamVnodes);
-  return vnodes_count ? uint64_t{nodes} * vnodes : 0;
+  return vnodes_count ? uint64_t{removals ? survivors() : nodes} * vnodes : 0;
 }
 
 uint64_t Config::pool() const noexcept { return keys * pool_windows(keys); }
 
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes) {
+uint32_t Config::scheme_table_size() const noexcept {
+  const bool takes = kernel && !profile && kernel->scheme_info().takes(kParamTableSize);
+  return takes ? table_size : 0;
+}
+
+uint32_t Config::survivors() const {
+  uint32_t n = nodes - (removals ? removal_count(removals->fraction, nodes) : 0);
+  if (change == Change::kRemoveOne) --n;
+  if (change == Change::kReaddOne) ++n;
+  return n;
+}
+
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size) {
   // Families run fleet after fleet: the last few cover every repeat.
-  static std::map<std::pair<uint32_t, uint32_t>, std::shared_ptr<const Fleet>> cache;
+  static std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::shared_ptr<const Fleet>> cache;
   static uint64_t names = 0;
-  const auto key = std::pair{n, vnodes};
+  const auto key = std::tuple{n, vnodes, table_size};
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (names + n > 4'000'000) {
     cache.clear();
     names = 0;
   }
-  auto fleet = std::make_shared<const Fleet>(default_nodes(n, vnodes));
+  NodeSet nodes = default_nodes(n, vnodes);
+  if (table_size != 0) nodes.table_size = table_size;
+  auto fleet = std::make_shared<const Fleet>(std::move(nodes));
   cache.emplace(key, fleet);
   names += n;
   return fleet;
 }
 
 bool config_named(const Config& c) {
-  return c.profile || c.kernel == nullptr || !c.kernel->scheme_info().buckets_only;
+  // Buckets 0 ... N-1 stand for the survivors only after LIFO removals.
+  const bool lifo = !c.removals || c.removals->order == RemovalOrder::kLifo;
+  return c.profile || c.kernel == nullptr || !c.kernel->scheme_info().buckets_only || !lifo;
 }
 
+namespace {
+
+// The scenario's fleet before any change, shared like default_fleet's.
+std::shared_ptr<const Fleet> scenario_config_fleet(const Config& c) {
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t, Removals>;
+  static std::map<Key, std::shared_ptr<const Fleet>> cache;
+  static uint64_t names = 0;  // strings held: the names in service, the initial ones, the history
+  const Key key{c.nodes, c.vnodes, c.table_size, *c.removals};
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (names + 3 * uint64_t{c.nodes} > 8'000'000) {
+    cache.clear();
+    names = 0;
+  }
+  Scenario s;
+  s.nodes = c.nodes;
+  s.vnodes = c.vnodes;
+  if (c.table_size != 0) s.table_size = c.table_size;
+  s.order = c.removals->order;
+  s.remove_fraction = c.removals->fraction;
+  s.seed = kRemovalSeed;
+  auto fleet = std::make_shared<const Fleet>(scenario_fleet(s));
+  cache.emplace(key, fleet);
+  names += 3 * uint64_t{c.nodes};
+  return fleet;
+}
+
+// The node Change::kRemoveOne removes: the next of the scenario's order.
+std::string next_removal(const Config& c) {
+  const uint32_t n = c.nodes, count = removal_count(c.removals->fraction, n);
+  switch (c.removals->order) {
+    case RemovalOrder::kLifo:
+      return default_node_name(n - 1 - count);
+    case RemovalOrder::kFifo:
+      return default_node_name(count);
+    case RemovalOrder::kRandom:
+    case RemovalOrder::kExplicit:
+      break;
+  }
+  return default_node_name(random_removals(n, count + 1, kRemovalSeed).back());
+}
+
+// The scenario's fleet with the configuration's change applied: a copy,
+// shared only while a caller holds it (a change build asks twice: for the
+// kernel's estimate and for its ring's entries).
+std::shared_ptr<const Fleet> changed_fleet(const Config& c, const Fleet& base) {
+  using Key = std::tuple<uint32_t, uint32_t, uint32_t, Removals, Change>;
+  static Key last_key;
+  static std::weak_ptr<const Fleet> last;
+  const Key key{c.nodes, c.vnodes, c.table_size, *c.removals, c.change};
+  if (auto held = last.lock(); held && key == last_key) return held;
+  Fleet fleet = base;
+  if (c.change == Change::kRemoveOne) {
+    fleet.leave(next_removal(c));
+  } else {
+    const std::vector<std::string> removed = fleet.removed();
+    fleet.join(removed.empty() ? default_node_name(c.nodes) : removed.back());
+  }
+  auto out = std::make_shared<const Fleet>(std::move(fleet));
+  last_key = key;
+  last = out;
+  return out;
+}
+
+}  // namespace
+
 std::shared_ptr<const Fleet> config_fleet(const Config& c) {
-  if (config_named(c)) return default_fleet(c.nodes, c.vnodes);
+  if (c.removals && c.kernel && !c.profile) {
+    const std::string why = removal_refusal(c.kernel->scheme_info(), c.removals->order);
+    if (!why.empty()) throw std::invalid_argument(why);
+  }
+  if (config_named(c)) {
+    if (!c.removals) return default_fleet(c.nodes, c.vnodes, c.table_size);
+    auto base = scenario_config_fleet(c);
+    return c.change == Change::kNone ? base : changed_fleet(c, *base);
+  }
+  // No names: under LIFO removal the survivors are buckets 0 ... survivors - 1.
   static std::map<uint32_t, std::shared_ptr<const Fleet>> cache;  // no names: bytes each
-  auto& fleet = cache[c.nodes];
-  if (!fleet) fleet = std::make_shared<const Fleet>(Fleet::of_buckets(c.nodes));
+  auto& fleet = cache[c.survivors()];
+  if (!fleet) fleet = std::make_shared<const Fleet>(Fleet::of_buckets(c.survivors()));
   return fleet;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "chbench/profiles/profiles.h"
+#include "chbench/scenario.h"
 #include "chbench/scheme.h"
 
 namespace chbench::bench {
@@ -18,6 +19,35 @@ enum class Path {
   kHashed,      // XXH3 of the key strings, then owners(): a client's whole cost
   kProfile,     // a production profile from key strings (its own key hash), see profiles.h
 };
+
+// Family removals and a custom run's --removed-fraction: the default fleet of
+// N nodes after removal_count(fraction, N) of them left in `order` (LIFO, FIFO
+// or random with the seed kRemovalSeed), capacity 10 x N (scenario.h). The
+// schemes that read only the nodes in service (ring, rendezvous, Maglev) are
+// rebuilt from the survivors; those that read the fleet's history (AnchorHash,
+// DxHash, MementoHash) replay it.
+struct Removals {
+  double fraction = 0;                         // [0, 1)
+  RemovalOrder order = RemovalOrder::kRandom;  // kLifo, kFifo or kRandom
+  friend auto operator<=>(const Removals&, const Removals&) = default;
+};
+
+// The seed of the random removal order (random_removals), the same in every
+// run so that every run removes the same nodes.
+inline constexpr uint64_t kRemovalSeed = 13;
+
+// One more change to a configuration's fleet: the remove_us and readd_us
+// builds. kRemoveOne removes the next node of the order (the next of the
+// seeded shuffle, or the last node in service for LIFO); kReaddOne brings the
+// last removed node back (or, with none removed, a new node node-N joins).
+// Such a configuration is built and never timed.
+enum class Change : uint8_t { kNone, kRemoveOne, kReaddOne };
+
+// The scheme cannot honour the removal order: "" when it can, else why not,
+// one line (mod-N moves keys between survivors on any removal; jump hash and
+// its successors let only the last node leave, LIFO). Goes by
+// SchemeInfo::removal alone.
+std::string removal_refusal(const SchemeInfo& s, RemovalOrder order);
 
 // One timed configuration: a kernel, a node list of `nodes` default names with
 // `vnodes` virtual nodes, a batch of `keys` default key hashes, `threads` TBB
@@ -49,21 +79,40 @@ struct Config {
   // the timed loop (ThreadTeam::count_cpu_time; family threads, whose batches
   // are long enough for the two clock reads per chunk not to count).
   bool thread_cpu = false;
+  // The fleet after removals (family removals, --removed-fraction), or the
+  // default fleet when unset.
+  std::optional<Removals> removals;
+  // Maglev's table size M of the fleet (NodeSet::table_size), 0 for the
+  // default (65537). Part of every configuration's fleet, so that the
+  // configurations of one point share it; only the schemes that take it
+  // (kParamTableSize) have it in their name and keys.
+  uint32_t table_size = 0;
+  // The fleet with one more change, for the remove_us / readd_us builds.
+  Change change = Change::kNone;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
-  // target is forced, then "/inflight:<g>" and "/window:<w>" when set; for
-  // profiles the profile stands for the scheme and "libmemcached" for the
+  // target is forced, then "/inflight:<g>" and "/window:<w>" when set,
+  // "/M:<m>" for a table size a scheme takes, "/removed:<percent>/order:<lifo|
+  // fifo|random>" with removals, "/change:<remove|readd>" for a change build;
+  // for profiles the profile stands for the scheme and "libmemcached" for the
   // client's kernel.
   std::string name() const;
   // True for the stream baseline, which looks nothing up.
   bool is_stream() const noexcept;
   // Key strings are needed (paths kHashed and kProfile), not only hashes.
   bool needs_key_bytes() const noexcept { return path == Path::kHashed || path == Path::kProfile; }
-  // Ring tokens N * V when the kernel's scheme takes virtual nodes, else 0.
-  uint64_t tokens() const noexcept;
+  // Ring tokens survivors() * V when the kernel's scheme takes virtual nodes
+  // (N * V without removals), else 0.
+  uint64_t tokens() const;
   // Keys in the pool the timed loop cycles through (pool_windows).
   uint64_t pool() const noexcept;
+  // The table size the kernel's scheme reads (table_size when it takes
+  // kParamTableSize), else 0: what the name and the plan's keys hold.
+  uint32_t scheme_table_size() const noexcept;
+  // Nodes in service in the fleet: N less the removed ones, one fewer or one
+  // more for a change build.
+  uint32_t survivors() const;
 };
 
 // Each timed iteration looks up a fresh batch of K keys: the keys are a pool of
@@ -78,18 +127,23 @@ inline uint64_t pool_windows(uint64_t keys) {
 }
 
 // The fleet of default names node-0 ... node-(n-1) with `vnodes` virtual nodes
-// each and Maglev's default table size, shared by every caller that asks for
-// the same n and vnodes (a few are kept). Throws like default_nodes.
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes);
+// each and Maglev's table size `table_size` (0: the default), shared by every
+// caller that asks for the same n, vnodes and table size (a few are kept).
+// Throws like default_nodes.
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size = 0);
 
-// The fleet a configuration is built from: Fleet::of_buckets(c.nodes), no
-// names, for a scheme that places by the bucket count alone
-// (SchemeInfo::buckets_only), else default_fleet(c.nodes, c.vnodes). Both
-// kinds are shared by the callers that ask for the same one. Throws like
-// default_nodes.
+// The fleet a configuration is built from: Fleet::of_buckets(c.survivors()),
+// no names, for a scheme that places by the bucket count alone
+// (SchemeInfo::buckets_only; with removals, LIFO only), else
+// default_fleet(c.nodes, c.vnodes, c.table_size), or with removals the
+// scenario's fleet (scenario_fleet, seed kRemovalSeed) and its change. All
+// but the change builds' fleets are shared by the callers that ask for the
+// same one. Throws like default_nodes and scenario_fleet, and
+// std::invalid_argument with removal_refusal's text.
 std::shared_ptr<const Fleet> config_fleet(const Config& c);
 
-// True when the configuration's fleet holds node names (config_fleet).
+// True when the configuration's fleet holds node names (config_fleet): all
+// but those of the buckets_only schemes without removals or after LIFO ones.
 bool config_named(const Config& c);
 
 // The stream baseline, listed as kernel "ring/stream": reads each key hash and

@@ -9,15 +9,32 @@ namespace chbench::bench {
 
 std::optional<RingKey> ring_key(const Config& c) {
   if (c.profile || !c.kernel || !c.kernel->make_over_ring) return std::nullopt;
-  return RingKey{c.nodes, c.vnodes, c.window_bits};
+  return RingKey{c.nodes, c.vnodes, c.window_bits, c.removals, c.change};
+}
+
+std::vector<Config> change_builds(const Config& c) {
+  if (!c.removals || c.profile || c.is_stream()) return {};
+  std::vector<Config> out;
+  for (Change change : {Change::kRemoveOne, Change::kReaddOne}) {
+    if (change == Change::kRemoveOne && c.survivors() < 2) continue;
+    out.push_back(c);
+    out.back().change = change;
+  }
+  return out;
 }
 
 std::optional<ReferenceKey> reference_key(const Config& c) {
-  if (c.profile) return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0};
+  if (c.profile)
+    return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0, std::nullopt, 0};
   if (c.is_stream()) return std::nullopt;
   const bool vnodes = c.kernel->scheme_info().takes(kParamVnodes);
-  return ReferenceKey{static_cast<int>(c.kernel->scheme), -1, c.nodes, vnodes ? c.vnodes : 0,
-                      c.window_bits};
+  return ReferenceKey{static_cast<int>(c.kernel->scheme),
+                      -1,
+                      c.nodes,
+                      vnodes ? c.vnodes : 0,
+                      c.window_bits,
+                      c.removals,
+                      c.scheme_table_size()};
 }
 
 TableKey table_key(const Config& c) {
@@ -27,7 +44,9 @@ TableKey table_key(const Config& c) {
                   c.vnodes,
                   c.window_bits,
                   c.in_flight,
-                  c.target};
+                  c.target,
+                  c.removals,
+                  c.scheme_table_size()};
 }
 
 CheckKey check_key(const Config& c) {
@@ -52,12 +71,20 @@ constexpr uint64_t kSortedRingBytes = 12;
 constexpr uint64_t kEntryBytes = 16;
 
 // estimate(fleet) over the configuration's fleet, or, past kEstimateNodes
-// nodes, over kEstimateNodes nodes scaled up (config_bytes): no large fleet
-// of names is built to estimate.
+// nodes, over kEstimateNodes nodes (with the same share removed, and
+// Maglev's table size in proportion) scaled up (config_bytes): no large
+// fleet of names is built to estimate. A change build is estimated as its
+// configuration (one node more or less).
 template <class Estimate>
 uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
-  if (c.nodes <= kEstimateNodes || !config_named(c)) return estimate(*config_fleet(c));
-  const uint64_t small = estimate(*default_fleet(kEstimateNodes, c.vnodes));
+  Config base = c;
+  base.change = Change::kNone;
+  if (c.nodes <= kEstimateNodes || !config_named(c)) return estimate(*config_fleet(base));
+  base.nodes = kEstimateNodes;
+  if (c.table_size != 0)  // not a prime: the estimates only read it
+    base.table_size =
+        static_cast<uint32_t>((uint64_t{c.table_size} * kEstimateNodes + c.nodes - 1) / c.nodes);
+  const uint64_t small = estimate(*config_fleet(base));
   return sat_mul(small / kEstimateNodes + 1, c.nodes);
 }
 
@@ -86,12 +113,19 @@ uint64_t pool_bytes(const Config& c) {
 
 uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 32 + 56); }
 
+uint64_t scenario_name_bytes(uint64_t n) { return sat_mul(n, 2 * (32 + 32 + 40) + 56); }
+
 uint64_t config_bytes(const Config& c) {
-  const uint64_t names = config_named(c) ? fleet_name_bytes(c.nodes) : 0;
+  const uint64_t names = !config_named(c) ? 0
+                         : c.removals     ? scenario_name_bytes(c.nodes)
+                                          : fleet_name_bytes(c.nodes);
   if (c.profile)
     return sat_add(names, sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
   if (c.is_stream()) return pool_bytes(c);
-  return sat_add(names, sat_add(pool_bytes(c), sat_add(reference_bytes(c), table_bytes(c))));
+  // A change build's table, one at a time beside the configuration's own.
+  const uint64_t change = change_builds(c).empty() ? 0 : table_bytes(c);
+  return sat_add(
+      names, sat_add(sat_add(pool_bytes(c), change), sat_add(reference_bytes(c), table_bytes(c))));
 }
 
 // ---- the time model ---------------------------------------------------------------------
@@ -180,6 +214,7 @@ class Simulation {
     ring(c, s);
     reference(c, s);
     table(c, s);
+    changes(c, s);
     check(c, s);
     s.peak_bytes = sat_add(held_bytes(), transient_);
     s.seconds = kConfigSeconds + kCanaryEstimateSeconds + prep_ + timing_seconds(c, model);
@@ -238,6 +273,24 @@ class Simulation {
     }
   }
 
+  // The change builds (remove_us, readd_us): a ring of their own for a ring
+  // kernel, kept as the configuration's ring is, then the table, built and
+  // dropped; one at a time beside the configuration's table.
+  void changes(const Config& c, Step& s) {
+    const auto builds = change_builds(c);
+    if (builds.empty()) return;
+    const uint64_t bytes = table_bytes(c);
+    for (const Config& b : builds) {
+      if (const auto key = ring_key(b); key && !rings_.count(*key)) {
+        rings_[*key] = sat_mul(c.tokens(), kSortedRingBytes);
+        prep_ += c.tokens() * kRingTokenNs * 1e-9;
+      }
+      prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9;
+    }
+    s.change_builds = builds.size();
+    transient_ = sat_add(transient_, bytes);
+  }
+
   void check(const Config& c, Step& s) {
     const CheckKey key = check_key(c);
     s.check = reference_key(c) && checked_[key] < c.pool();
@@ -249,6 +302,8 @@ class Simulation {
   // What no later configuration needs.
   void drop(const Config& c, std::size_t i) {
     if (const auto key = ring_key(c); key && ring_last_.at(*key) == i) rings_.erase(*key);
+    for (const Config& b : change_builds(c))
+      if (const auto key = ring_key(b); key && ring_last_.at(*key) == i) rings_.erase(*key);
     if (const auto key = reference_key(c); key && reference_last_.at(*key) == i)
       references_.erase(*key);
     if (table_last_.at(table_key(c)) == i) drop_table(table_key(c));
@@ -287,6 +342,8 @@ Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const Config& c = configs[i];
     if (auto r = ring_key(c)) ring_last_[*r] = i;
+    for (const Config& b : change_builds(c))
+      if (auto r = ring_key(b)) ring_last_[*r] = i;
     if (auto r = reference_key(c)) {
       reference_last_[*r] = i;
       reference_pools_[*r] = std::max(reference_pools_[*r], c.pool());

@@ -18,6 +18,10 @@
 // - the check: a table's owners on a path and thread count are compared with
 //   the reference once, over the longest pool; later configurations only warm
 //   up on one batch.
+// A fleet after removals (Config::removals, family removals) is another fleet:
+// its references, rings and tables are its own. Its change builds (remove_us,
+// readd_us) build a table each, dropped at once, a ring kernel's over a
+// sorted ring of the changed fleet, shared like the others.
 #pragma once
 
 #include <compare>
@@ -35,9 +39,14 @@ namespace chbench::bench {
 
 // ---- what is shared, by key ---------------------------------------------------------
 
+// Every key holds the configuration's removals (Config::removals), so that
+// rings, references and tables of different fleets are never shared, and
+// Maglev's table size where the scheme takes it.
 struct RingKey {
   uint32_t n = 0, v = 0;
   unsigned window = 0;
+  std::optional<Removals> removals;
+  Change change = Change::kNone;  // the rings of the remove_us / readd_us builds
   friend auto operator<=>(const RingKey&, const RingKey&) = default;
 };
 
@@ -45,6 +54,8 @@ struct ReferenceKey {
   int scheme = -1, profile = -1;  // Scheme or Profile as int; -1 for none
   uint32_t n = 0, v = 0;          // v is 0 for schemes that take no virtual nodes
   unsigned window = 0;
+  std::optional<Removals> removals;
+  uint32_t table_size = 0;  // Config::scheme_table_size()
   friend auto operator<=>(const ReferenceKey&, const ReferenceKey&) = default;
 };
 
@@ -54,6 +65,8 @@ struct TableKey {
   uint32_t n = 0, v = 0;
   unsigned window = 0, knob = 0;
   int64_t target = 0;
+  std::optional<Removals> removals;
+  uint32_t table_size = 0;  // Config::scheme_table_size()
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
 };
 
@@ -67,6 +80,11 @@ struct CheckKey {
 // The sorted ring a configuration's table is built over, or none (a kernel
 // without make_over_ring, the stream baseline, a profile).
 std::optional<RingKey> ring_key(const Config& c);
+// The change builds a configuration makes before it is timed (remove_us,
+// readd_us): with removals, the fleet with one more removal (unless one node
+// is left) and with one re-add; none otherwise, nor for the stream baseline
+// or a profile. Each is `c` with Config::change set.
+std::vector<Config> change_builds(const Config& c);
 // The reference a configuration is checked against, or none (the stream
 // baseline).
 std::optional<ReferenceKey> reference_key(const Config& c);
@@ -97,14 +115,15 @@ inline constexpr double kCanaryEstimateSeconds = 0.004;
 
 // One configuration's part of the plan, in run order.
 struct Step {
-  uint64_t new_key_hashes = 0;  // key hashes generated for the pool
-  uint64_t new_key_bytes = 0;   // key strings generated for the pool
-  bool new_ring = false;        // the shared sorted ring is built
-  uint64_t reference_pool = 0;  // != 0: the reference's owners are computed over this many keys
-  bool new_table = false;       // the table is built
-  bool check = false;           // owners compared with the reference over the pool
-  double seconds = 0;           // the estimate, preparation and timing
-  uint64_t peak_bytes = 0;      // memory held at the peak of this step, caches included
+  uint64_t new_key_hashes = 0;    // key hashes generated for the pool
+  uint64_t new_key_bytes = 0;     // key strings generated for the pool
+  bool new_ring = false;          // the shared sorted ring is built
+  uint64_t reference_pool = 0;    // != 0: the reference's owners are computed over this many keys
+  bool new_table = false;         // the table is built
+  bool check = false;             // owners compared with the reference over the pool
+  std::size_t change_builds = 0;  // tables built for remove_us and readd_us (change_builds)
+  double seconds = 0;             // the estimate, preparation and timing
+  uint64_t peak_bytes = 0;        // memory held at the peak of this step, caches included
 };
 
 // The plan of a list of configurations run in this order.
@@ -136,9 +155,10 @@ class Plan {
 
 // Peak bytes one configuration needs on its own, without what earlier ones
 // left: its key pool, owners and reference owners, the node names of its
-// fleet (fleet_name_bytes), the reference (SchemeInfo::reference_bytes) and
-// the table (KernelInfo::table_bytes) from the registry's estimates; a
-// profile's estimate for profiles. An upper estimate; saturates. Builds no
+// fleet (fleet_name_bytes, scenario_name_bytes), the reference
+// (SchemeInfo::reference_bytes) and the table (KernelInfo::table_bytes, twice
+// with change builds) from the registry's estimates; a profile's estimate for
+// profiles. An upper estimate; saturates. Builds no
 // fleet over kEstimateNodes nodes: the registry's estimates read only N, V
 // and M and grow linearly in N (or N V) past their small-table steps, so a
 // larger N is estimated from a fleet of kEstimateNodes nodes scaled by
@@ -152,6 +172,12 @@ uint64_t config_bytes(const Config& c);
 // keeps no initial list of its own), plus validate()'s set of names
 // while SchemeInfo::check runs (about 56 B a name). Saturates.
 uint64_t fleet_name_bytes(uint64_t n);
+
+// The same for a scenario's fleet of n initial nodes (Config::removals): the
+// names in service, the initial list and the history (40 B a change), each
+// counted for all n, twice (the copy a change build makes), and validate()'s
+// set. Saturates.
+uint64_t scenario_name_bytes(uint64_t n);
 
 // "1:05" for 65 seconds; "12:00:05" past an hour.
 std::string clock_string(double seconds);

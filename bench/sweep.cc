@@ -18,9 +18,11 @@ std::vector<Config> concat(const std::vector<Point>& points,
 }
 
 // The quick points that fit the budget, taken by rank; in listing order.
+// Points marked kFullOnly are never taken.
 std::vector<std::size_t> within_budget(const std::vector<Point>& points, double budget_s) {
-  std::vector<std::size_t> by_rank(points.size());
-  std::iota(by_rank.begin(), by_rank.end(), 0);
+  std::vector<std::size_t> by_rank;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    if (points[i].quick != kFullOnly) by_rank.push_back(i);
   std::stable_sort(by_rank.begin(), by_rank.end(),
                    [&](std::size_t a, std::size_t b) { return points[a].quick < points[b].quick; });
   std::vector<std::size_t> chosen;
@@ -68,7 +70,8 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
     FamilySweep sweep{&f, {}};
     if (!o.full) {
       sweep.points_kept = which.size();
-      sweep.points_quick = points.size();
+      sweep.points_quick = std::count_if(points.begin(), points.end(),
+                                         [](const Point& p) { return p.quick != kFullOnly; });
     }
     for (std::size_t i : which) {
       const auto configs = narrowed(o, points[i]);

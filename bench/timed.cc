@@ -63,6 +63,13 @@ void set_counters(benchmark::State& state, const Config& c, const Prepared& p, d
   if (p.build_shared_ms != 0) state.counters["build_shared_ms"] = p.build_shared_ms;
   if (c.in_flight != 0) state.counters["in_flight"] = c.in_flight;
   if (c.window_bits != 0) state.counters["window_bits"] = c.window_bits;
+  if (c.scheme_table_size() != 0) state.counters["table_size"] = c.scheme_table_size();
+  if (c.removals) {
+    state.counters["removed_pct"] = c.removals->fraction * 100;
+    state.counters["survivors"] = c.survivors();
+    if (p.remove_us >= 0) state.counters["remove_us"] = p.remove_us;
+    if (p.readd_us >= 0) state.counters["readd_us"] = p.readd_us;
+  }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
   if (c.kernel && c.kernel->simd) {
     // The Highway target that ran, forced or dispatched: name and HWY_* bit.

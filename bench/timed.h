@@ -17,7 +17,10 @@ namespace chbench::bench {
 // it on the workbench (SkipWithError when that fails), then times batch after
 // batch of the pool, and records the counters: keys, nodes, vnodes, tokens,
 // threads_requested, threads_ran, ns_per_key, keys_per_second, memory_bytes,
-// bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits; for
+// bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits,
+// table_size (Maglev's M where the configuration sets one); with removals
+// removed_pct, survivors (nodes in service), remove_us and readd_us
+// (Prepared: the table rebuilt with one more removal, one re-add); for
 // SIMD kernels the Highway target that ran (label, hwy_target,
 // hwy_target_forced); the noise record (canary.h): canary_compute_ns,
 // canary_memory_ns, canary_ratio, canary_ms, steal_ms, load_avg_1m, noisy (0

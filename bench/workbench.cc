@@ -88,10 +88,10 @@ void Workbench::release_entries() {
 }
 
 const std::vector<RingEntry<uint64_t>>& Workbench::entries_for(const Config& c) {
-  const RingKey key{c.nodes, c.vnodes, c.window_bits};
+  const RingKey key{c.nodes, c.vnodes, c.window_bits, c.removals, c.change};
   if (entries_key_ != key) {
     release_entries();
-    const auto fleet = default_fleet(c.nodes, c.vnodes);
+    const auto fleet = config_fleet(c);
     const auto start = std::chrono::steady_clock::now();
     entries_ = c.window_bits != 0 ? clustered_ring_entries(fleet->nodes(), c.window_bits)
                                   : ring_entries(fleet->nodes());
@@ -160,6 +160,17 @@ Workbench::Table Workbench::build_table(const Config& c) {
   }
   t.bytes = c.kernel->table_bytes(*fleet);
   return t;
+}
+
+// The change builds' tables, timed as build_ms is (a ring kernel's over a
+// sorted ring of the changed fleet, kept for the other kernels of the point),
+// then dropped: tables are immutable, so a removal or a re-add is a rebuild.
+void Workbench::time_changes(const Config& c) {
+  for (const Config& b : change_builds(c)) {
+    const double us = build_table(b).build_ms * 1e3;
+    (b.change == Change::kRemoveOne ? prepared_.remove_us : prepared_.readd_us) = us;
+  }
+  release_entries();
 }
 
 Workbench::Table& Workbench::table_for(const Config& c) {
@@ -235,6 +246,7 @@ Prepared& Workbench::prepare(std::size_t i) {
     prepared_.memory_bytes = t.table    ? t.table->memory_bytes()
                              : t.lookup ? t.lookup->memory_bytes()
                                         : 0;
+    time_changes(c);  // before the check, which warms the table up
     prepared_.team = std::make_unique<ThreadTeam>(c.threads);
     prepared_.team->count_cpu_time(c.thread_cpu);
     prepared_.out.assign(c.pool(), 0);

@@ -50,6 +50,10 @@ struct Prepared {
   double build_ms = 0;         // building the table from the node list (shared part included)
   double build_shared_ms = 0;  // the part of build_ms shared with other kernels (the sorted ring)
   std::size_t memory_bytes = 0;
+  // With removals: building the table over the fleet with one more removal,
+  // and with one re-add (change_builds), as build_ms counts; < 0 where not
+  // built (no removals, one node left).
+  double remove_us = -1, readd_us = -1;
   std::string error;  // non-empty: not to be timed
 };
 
@@ -90,6 +94,7 @@ class Workbench {
   const std::vector<uint32_t>& reference_for(const Config& c);
   Table& table_for(const Config& c);
   Table build_table(const Config& c);
+  void time_changes(const Config& c);
   void check(const Config& c, const std::vector<uint32_t>* want);
 
   std::span<const Config> configs_;

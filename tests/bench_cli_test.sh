@@ -142,6 +142,45 @@ expect 2 "not a valid regular expression" '--benchmark_filter=(('
 expect 0 "configurations?," --families latency,clustered --kernels ring/bucketed,ring/stream \
   --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
 
+# Removals (family removals, --removed-fraction): the fleet after a share of
+# its nodes left, each table checked against its scheme's reference over the
+# same fleet before it is timed, and rebuilt once with one more removal and
+# once with one re-add (remove_us, readd_us). A scheme whose removal kind
+# cannot honour the order is refused when named (jump: LIFO only).
+expect 0 "2 configurations," --kernels ring/eytzinger,hrw/scalar --nodes 60 --vnodes 10 --keys 1000 \
+  --removed-fraction 0.5 --repetitions 1 --min-time 0 --benchmark_out="$tmp/removed.json" \
+  --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/removed.json" '"name": "custom/ring/eytzinger/N:60/V:10/K:1000/threads:1/removed:50/order:random/' \
+  "a removals run names the share removed and the order"
+has "$tmp/removed.json" '"name": "custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random/' \
+  "rendezvous runs after removals"
+for field in remove_us readd_us; do
+  has "$tmp/removed.json" "\"$field\": [0-9]" "a removals run records $field"
+done
+has "$tmp/removed.json" '"survivors": 3\.0+e\+01' "a removals run records the nodes left"
+has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
+expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
+  --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --repetitions 1 \
+  --min-time 0 --corrupt-one-owner "${run_flags[@]}"
+expect 0 "1 configuration," --kernels jump/scalar --nodes 60 --keys 1000 --removed-fraction 0.5 \
+  --removal-order lifo --repetitions 1 --min-time 0 "${run_flags[@]}"
+expect 2 "--removed-fraction for jump/scalar: jump hash lets only the last node leave: it takes --removal-order lifo, not random$" \
+  --kernels jump/scalar --removed-fraction 0.5
+expect 2 "--removed-fraction for jump/scalar: .* not fifo$" --schemes jump --removed-fraction 0.5 \
+  --removal-order fifo
+expect 2 "--removed-fraction for modn/scalar: mod-N cannot lose a node" --schemes modn --removed-fraction 0.1
+expect 2 "--removed-fraction must be at least 0 and below 1 .*, not 1$" --removed-fraction 1
+expect 2 "--removed-fraction must be at least 0 and below 1 .*, not -0.1$" --removed-fraction -0.1
+expect 2 "--removal-order needs --removed-fraction" --removal-order lifo
+expect 2 "--removal-order: fifth not in" --removed-fraction 0.1 --removal-order fifth
+"${bench[@]}" --list --families removals,tokens >"$tmp/list" 2>"$tmp/err"
+has "$tmp/list" "^removals/ring/eytzinger/N:1000/V:100/K:100000/threads:1/removed:50/order:random " \
+  "family removals removes nodes in random order"
+has "$tmp/list" "^removals/jump/scalar/N:1000/V:100/K:100000/threads:1/removed:50/order:lifo " \
+  "family removals runs jump hash under LIFO"
+has "$tmp/list" "^tokens/ring/eytzinger/N:655/V:100/K:300000/threads:1 " \
+  "the other families' names are unchanged"
+
 # --list: each family's count and estimated time, and the total; the quick
 # sweep's estimate stays within five minutes; the full sweep times Maglev's
 # SIMD kernel beside its rival in family targets.

@@ -139,6 +139,51 @@ inline int32_t model_jump(uint64_t key, int32_t num_buckets) {
   return static_cast<int32_t>(b);
 }
 
+// SUPSI's BinomialEngine.getBucket (docs/schemes/binomial.md) on key hash h,
+// n buckets and the engine's filters, in unsigned 64-bit arithmetic: draw is
+// its rehash, level its relocateWithinLevel.
+inline uint32_t model_binomial(uint64_t h, uint32_t n, uint64_t enclosing, uint64_t minor) {
+  const auto draw = [](uint64_t v, uint64_t seed) {
+    const uint64_t t = v * 2862933555777941757ULL + 1;
+    return (t * t * seed) >> 32;
+  };
+  const auto level = [&](uint64_t b, uint64_t v) {
+    if (b < 2) return b;
+    uint64_t base = 1;
+    while (base * 2 <= b) base *= 2;
+    return base + (draw(v, base - 1) & (base - 1));
+  };
+  if (n < 2) return 0;
+  uint64_t b = level(h & enclosing, h);
+  if (b < n) return static_cast<uint32_t>(b);
+  uint64_t g = h;
+  for (int i = 0; i < 4; ++i) {
+    g = draw(g, enclosing);
+    b = level(g & enclosing, g);
+    if (b <= minor) break;
+    if (b < n) return static_cast<uint32_t>(b);
+  }
+  return static_cast<uint32_t>(level(h & minor, h));
+}
+
+// The same with the filters of the engine's constructor for n buckets.
+inline uint32_t model_binomial(uint64_t h, uint32_t n) {
+  uint64_t power = 1;
+  while (power < n) power *= 2;
+  return model_binomial(h, n, power - 1, (power - 1) / 2);
+}
+
+// DxHash (docs/schemes/dx.md) over N nodes that never changed: capacity A =
+// 10 N, buckets 0 ... N-1 active; the first bucket of the key's sequence
+// (fmix64, then the MMIX LCG, Lemire's reduction of the high half) below N.
+inline uint32_t model_dx(uint64_t h, uint32_t n) {
+  const uint64_t a = 10 * uint64_t{n};
+  for (uint64_t x = model_fmix64(h);; x = x * 6364136223846793005ULL + 1442695040888963407ULL) {
+    const uint64_t bucket = ((x >> 32) * a) >> 32;
+    if (bucket < n) return static_cast<uint32_t>(bucket);
+  }
+}
+
 // Maglev's lookup table (Eisenbud et al. 2016, Pseudocode 1) for the names,
 // with docs/profiles.md's permutations: offset = XXH3(name) mod M, skip =
 // XXH3_withSeed(name, 1) mod (M - 1) + 1; the permutation's j-th slot taken

@@ -655,8 +655,8 @@ TEST_CASE("fleet: every kernel built from a changed fleet matches the reference 
   REQUIRE(fleet.history().size() == 6);
   const Fleet fresh(fleet.nodes());
   REQUIRE(fresh.history().empty());
-  const std::set<Scheme> history_free = {Scheme::kModN, Scheme::kRing, Scheme::kRendezvous,
-                                         Scheme::kJump, Scheme::kMaglev};
+  const std::set<Scheme> history_free = {Scheme::kModN, Scheme::kRing,   Scheme::kRendezvous,
+                                         Scheme::kJump, Scheme::kMaglev, Scheme::kBinomial};
   const auto keys = keys_for(fleet.nodes(), 4000, rng);
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
     INFO("scheme " << s.name);

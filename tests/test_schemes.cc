@@ -28,6 +28,7 @@
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "flip_model.h"
+#include "jumpback_model.h"
 #include "support.h"
 
 using chbench::KernelInfo;
@@ -244,6 +245,16 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kFlip:
             want[i] = chbench_test::model_flip(h, n);
+            break;
+          case Scheme::kBinomial:
+            want[i] = chbench_test::model_binomial(h, n);
+            break;
+          case Scheme::kJumpBack:
+          case Scheme::kJumpBackXorshift:
+            want[i] = chbench_test::model_jumpback(h, n, s == Scheme::kJumpBackXorshift);
+            break;
+          case Scheme::kDx:
+            want[i] = chbench_test::model_dx(h, n);
             break;
           case Scheme::kMemento:  // no bucket removed: jump hash (tests/test_memento.cc)
             want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));

@@ -32,6 +32,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 
 using chbench::KernelInfo;
 using chbench::NodeSet;
@@ -41,31 +42,12 @@ using chbench::SortedRing;
 using chbench_test::first_mismatch;
 using chbench_test::kGuard;
 using chbench_test::kSeed;
+using chbench_test::TargetGuard;
+using chbench_test::targets_to_test;
 
 namespace {
 
 constexpr uint64_t kMax64 = std::numeric_limits<uint64_t>::max();
-
-// Forces one Highway target for its lifetime and always restores normal
-// dispatch, also when a check throws. Process-global: tests run on one thread.
-class TargetGuard {
- public:
-  explicit TargetGuard(int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-  ~TargetGuard() { hwy::SetSupportedTargetsForTest(0); }
-  TargetGuard(const TargetGuard&) = delete;
-  TargetGuard& operator=(const TargetGuard&) = delete;
-};
-
-// hwy::SupportedTargets() (called by SupportedAndGeneratedTargets) sets
-// Highway 1.0.3's dispatch table without SVE2_128 and SVE_256; lifting the
-// forcing again afterwards lets the next call choose from every target, as
-// chbench::simd::runnable_targets() does.
-std::vector<int64_t> targets_to_test() {
-  hwy::SetSupportedTargetsForTest(0);
-  auto targets = hwy::SupportedAndGeneratedTargets();
-  hwy::SetSupportedTargetsForTest(0);
-  return targets;
-}
 
 // Batch sizes around every lane count up to 8 and unroll factors up to 4 x 8.
 constexpr std::size_t kPieceSizes[] = {0,  1,  2,  3,  4,  5,  7,  8,  9,

@@ -84,6 +84,7 @@ std::vector<Point> inflight_points(const FamilyContext&);
 std::vector<Point> clustered_points(const FamilyContext&);
 std::vector<Point> nodes_points(const FamilyContext&);
 std::vector<Point> dense_points(const FamilyContext&);
+std::vector<Point> removals_points(const FamilyContext&);
 std::vector<Point> batch_points(const FamilyContext&);
 std::vector<Point> threads_points(const FamilyContext&);
 std::vector<Point> hashed_points(const FamilyContext&);

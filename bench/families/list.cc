@@ -20,6 +20,10 @@ constinit const Family kFamilies[] = {
     {"dense",
      "jump hash and its successors at N = 2^k - 1, 2^k, 2^k + 1 (k = 3 ... 30) and 2^31 - 1", 30,
      &dense_points},
+    {"removals",
+     "every scheme that lets any node leave, at 0, 10, 50 and 90% of N removed in random order "
+     "(jump and its successors LIFO), N = 1,000 and 10^6",
+     30, &removals_points},
     {"batch", "batch size K at a mid-size fleet", 28, &batch_points},
     {"threads", "oneTBB threads 1 ... all hardware threads", 14, &threads_points},
     {"hashed", "lookups including XXH3 of the key strings", 8, &hashed_points},

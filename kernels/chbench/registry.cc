@@ -12,8 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/binomial/binomial.h"
+#include "chbench/dx/dx.h"
 #include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
+#include "chbench/jumpback/jumpback.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/memento/memento.h"
 #include "chbench/power/power.h"
@@ -129,6 +132,67 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .check = &registry::flip_check,
      .reference_bytes = &registry::flip_reference_bytes,
      .buckets_only = true},
+    {.id = Scheme::kBinomial,
+     .name = "binomial",
+     .aliases = {},
+     .title = "BinomialHash",
+     .source = "Coluzzi, Brocco, Antonucci and Leidi, BinomialHash: A Constant Time, Minimal "
+               "Memory Consistent Hash Algorithm, arXiv:2406.19836, as SUPSI's BinomialEngine "
+               "computes it (java-consistent-hashing-algorithms 68803f8); docs/schemes/binomial.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kBinomialMaxBuckets,
+     .reference = &registry::binomial_reference,
+     .check = &registry::binomial_check,
+     .reference_bytes = &registry::binomial_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kJumpBack,
+     .name = "jumpback",
+     .aliases = {},
+     .title = "JumpBackHash (SplitMix64)",
+     .source = "Ertl, JumpBackHash: Say Goodbye to the Modulo Operation to Distribute Keys "
+               "Uniformly to Buckets, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashSplitMix64(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_reference,
+     .check = &registry::jumpback_check,
+     .reference_bytes = &registry::jumpback_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kJumpBackXorshift,
+     .name = "jumpback_xorshift",
+     .aliases = {},
+     .title = "JumpBackHash (XorshiftL7R9)",
+     .source = "Ertl, JumpBackHash, arXiv:2403.18682; hash4j 41d814f94c52, "
+               "ConsistentHashing.jumpBackHashXorshiftL7R9(); docs/schemes/jumpback.md",
+     .params = 0,
+     .removal = Removal::kLastOnly,
+     .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+                     "renumbers buckets",
+     .max_nodes = kJumpBackMaxBuckets,
+     .reference = &registry::jumpback_xorshift_reference,
+     .check = &registry::jumpback_xorshift_check,
+     .reference_bytes = &registry::jumpback_xorshift_reference_bytes,
+     .buckets_only = true},
+    {.id = Scheme::kDx,
+     .name = "dx",
+     .aliases = {},
+     .title = "DxHash",
+     .source = "Dong, Feng and Wang, DxHash: A Scalable Consistent Hash Based on the "
+               "Pseudo-Random Sequence, arXiv:2107.07930; docs/schemes/dx.md",
+     .params = kParamCapacity,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move, and a re-add restores the last "
+                     "removed bucket, bringing its keys back",
+     .max_nodes = kDxMaxCapacity,
+     .reference = &registry::dx_reference,
+     .check = &registry::dx_check,
+     .reference_bytes = &registry::dx_reference_bytes},
     {.id = Scheme::kMemento,
      .name = "memento",
      .aliases = {},

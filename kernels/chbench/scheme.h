@@ -22,7 +22,20 @@
 namespace chbench {
 
 // The placement schemes of SPEC.md, and Maglev (docs/profiles.md).
-enum class Scheme { kModN, kRing, kRendezvous, kJump, kMaglev, kPower, kFlip, kMemento };
+enum class Scheme {
+  kModN,
+  kRing,
+  kRendezvous,
+  kJump,
+  kMaglev,
+  kPower,
+  kFlip,
+  kBinomial,
+  kJumpBack,
+  kJumpBackXorshift,
+  kDx,
+  kMemento,
+};
 
 // A placement table built once from a fleet; answers batches of lookups.
 // Implementations are immutable after construction, so `owners` may be called

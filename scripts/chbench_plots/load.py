@@ -2,7 +2,8 @@
 repetitions reduced to one Result.
 
 Benchmark names follow the bench's contract
-`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`,
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`
+`[/M:<m>][/removed:<percent>/order:<lifo|fifo|random>]`,
 where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`;
 suffixes that Google Benchmark appends itself (`/real_time`, `/repeats:3`, a
 second `threads:`) are ignored. Counters are top-level numeric fields of each
@@ -23,11 +24,16 @@ from .errors import InputError
 from .numeric import sig3
 
 # The families this package plots, in the report's order; others follow by name.
-FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "batch",
-                "threads", "hashed", "targets", "profiles")
+FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "removals",
+                "batch", "threads", "hashed", "targets", "profiles")
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
-               "inflight": "in_flight", "window": "window_bits"}
+               "inflight": "in_flight", "window": "window_bits", "M": "table_size",
+               "removed": "removed_pct"}
+# Name segments whose value is a number that need not be whole (the rest are
+# integers), and those whose value is a word.
+FLOAT_PARAMS = {"removed_pct"}
+WORD_PARAMS = {"order": "removal_order"}
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -39,7 +45,8 @@ class BenchName:
     scheme: str
     kernel: str
     params: dict  # counter name ("nodes", "vnodes", "keys", "threads", "in_flight",
-    #               "window_bits") -> int
+    #               "window_bits", "table_size") -> int; "removed_pct" -> float;
+    #               "removal_order" -> str
 
 
 def parse_name(name: str) -> Optional[BenchName]:
@@ -58,11 +65,15 @@ def parse_name(name: str) -> Optional[BenchName]:
     params: dict = {}
     for segment in parts[3:]:
         key, sep, value = segment.partition(":")
+        word = WORD_PARAMS.get(key) if sep else None
+        if word is not None and word not in params and value:
+            params[word] = value
+            continue
         counter = NAME_PARAMS.get(key) if sep else None
         if counter is None or counter in params:
             continue
         try:
-            params[counter] = int(value)
+            params[counter] = float(value) if counter in FLOAT_PARAMS else int(value)
         except ValueError:
             continue
     return BenchName(family, scheme, kernel, params)
@@ -111,6 +122,15 @@ class Result:
     tokens: Optional[int] = None
     in_flight: Optional[int] = None  # family "inflight": the kernel's knob
     window_bits: Optional[int] = None  # family "clustered": tokens in one 2^w window
+    table_size: Optional[int] = None  # Maglev's M where the bench set one
+    # Family "removals" (and --removed-fraction): the share of N removed, in
+    # percent, the order ("lifo", "fifo", "random"), the nodes left, and the
+    # table rebuilt after one more removal and after one re-add, microseconds.
+    removed_pct: Optional[float] = None
+    removal_order: Optional[str] = None
+    survivors: Optional[int] = None
+    remove_us: Optional[float] = None
+    readd_us: Optional[float] = None
     memory_bytes: Optional[float] = None
     bytes_per_token: Optional[float] = None  # lookup structure ÷ tokens
     build_ms: Optional[float] = None  # building the table from the node list, once
@@ -159,10 +179,19 @@ class Result:
         """`AVX2` of `simd@AVX2`; None when Highway's dispatch chose."""
         return self.kernel.partition("@")[2] or None
 
+    @property
+    def order_label(self) -> str:
+        """`scheme/kernel`, with ` (LIFO)` or ` (FIFO)` after removals in an order
+        other than random (jump hash and its successors beside the others)."""
+        if self.removal_order and self.removal_order != "random":
+            return f"{self.label} ({self.removal_order.upper()})"
+        return self.label
+
     def sort_key(self) -> tuple:
         """Schemes in registry order, kernels in the bench's order, then parameters."""
         return (self.scheme_rank, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
-                self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0)
+                self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0,
+                self.removed_pct or 0)
 
 
 @dataclass
@@ -358,6 +387,13 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
     result.tokens = counter("tokens")
     result.in_flight = counter("in_flight") or parsed.params.get("in_flight")
     result.window_bits = counter("window_bits") or parsed.params.get("window_bits")
+    result.table_size = counter("table_size") or parsed.params.get("table_size")
+    removed = number(first.get("removed_pct"))
+    result.removed_pct = removed if removed is not None else parsed.params.get("removed_pct")
+    result.removal_order = parsed.params.get("removal_order")
+    result.survivors = counter("survivors")
+    result.remove_us = number(first.get("remove_us"))
+    result.readd_us = number(first.get("readd_us"))
     result.memory_bytes = number(first.get("memory_bytes"))
     result.bytes_per_token = number(first.get("bytes_per_token"))
     result.build_ms = number(first.get("build_ms"))
@@ -366,7 +402,8 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
     result.hwy_target = number(first.get("hwy_target"))
     for key, value in parsed.params.items():
         got = getattr(result, key)
-        if key != "threads" and got is not None and got != value:
+        close = isinstance(got, float) and math.isclose(got, value, rel_tol=1e-9)
+        if key != "threads" and got is not None and got != value and not close:
             warnings.append(f"{result.run_name}: counter {key} = {got} but the name says {value}")
 
 

@@ -10,7 +10,7 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import (batch, clustered, dense, hashed, inflight, latency, nodes, targets,
+from . import (batch, clustered, dense, hashed, inflight, latency, nodes, removals, targets,
                targets_plot, threads, tokens)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goals import GOALS_FILE, Goals, evaluate, load_goals
@@ -28,6 +28,8 @@ OUTPUT_FILES = (
     "clustered.png",
     "schemes_nodes.png",
     "jump_family.png",
+    "removals.png",
+    "removals_memory.png",
     "threads.png",
     "batch.png",
     "hashed.png",
@@ -39,7 +41,8 @@ OUTPUT_FILES = (
 def analyse(run: Run, goals: Goals) -> Analyses:
     """Every goal's verdict and the analyses plots and report share."""
     return Analyses(goals, [evaluate(g, run) for g in goals.goals], nodes.analyse(run),
-                    targets.analyse(run), inflight.lines_of(run), dense.analyse(run))
+                    targets.analyse(run), inflight.lines_of(run), dense.analyse(run),
+                    removals.analyse(run))
 
 
 def clustered_reference(goals: Goals) -> Optional[str]:
@@ -63,6 +66,8 @@ def figures(run: Run, analyses: Analyses) -> tuple:
                                           clustered_reference(analyses.goals)),
         "schemes_nodes.png": nodes.figure(run, figure_cls, style, analyses.crossover),
         "jump_family.png": dense.figure(run, figure_cls, style),
+        "removals.png": removals.figure(run, figure_cls, style),
+        "removals_memory.png": removals.memory_figure(run, figure_cls, style),
         "threads.png": threads.figure(run, figure_cls, style),
     }
     out["batch.png"], batch_log_y = batch.figure(run, figure_cls, style)

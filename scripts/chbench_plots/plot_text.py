@@ -64,6 +64,29 @@ TEXTS = {
         "same ratio at any height). The report's section \"Jump family\" gives each kernel "
         "at N = 1,000 and 10^6, its worst and best N, and each SIMD kernel's speed-up over "
         "its rival."),
+    "removals.png": (
+        "Lookup cost after removals",
+        "One panel per initial node count N, one line per kernel (family `removals`): median "
+        "time per key against the share of the N nodes removed (0 to 0.9), log y, with the "
+        "band spanning the fastest and slowest repetition. The schemes that let any node "
+        "leave lose theirs in a seeded random order: ring, rendezvous and Maglev are rebuilt "
+        "from the survivors, the schemes that replay the fleet's history (AnchorHash, "
+        "DxHash, MementoHash, JumpBackAnchor) keep their removed buckets, and a key that lands "
+        "on one looks again, so their cost can grow with the share removed where the others' "
+        "stays flat or falls (fewer survivors: a smaller ring, fewer scores). Jump hash and its "
+        "successors, marked LIFO, can lose only the last nodes, so they are drawn under that "
+        "order, beside the others but not the same experiment. The report's section "
+        "\"Removals\" gives every figure, and at the largest share removed each table's "
+        "bytes, its build time and the time to rebuild it after one more removal and one "
+        "re-add."),
+    "removals_memory.png": (
+        "Memory after removals vs node count",
+        "The lookup structure's bytes (`memory_bytes`) against the initial node count N, "
+        "log-log, one line per kernel of family `removals`, at one share removed (the one "
+        "measured at the most kernels and N, of those the largest; the title says which). A "
+        "history-replaying scheme holds its capacity (10 × N buckets) "
+        "whatever the share removed; the ring holds N × V tokens of the survivors, Maglev its "
+        "M slots. Kernels that hold no table (jump hash and its successors) are not drawn."),
     "threads.png": (
         "Thread scaling",
         "Speed-up of each kernel over its own one-thread time (ratio of medians) against the "
@@ -99,7 +122,8 @@ TEXTS = {
 # The family whose results each plot draws (for "Not drawn: no usable ...").
 FAMILY_OF = {"ring_tokens.png": "tokens", "latency.png": "latency", "inflight.png": "inflight",
              "clustered.png": "clustered", "schemes_nodes.png": "nodes",
-             "jump_family.png": "dense", "threads.png": "threads", "batch.png": "batch",
+             "jump_family.png": "dense", "removals.png": "removals",
+             "removals_memory.png": "removals", "threads.png": "threads", "batch.png": "batch",
              "hashed.png": "hashed", "targets.png": "targets"}
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from . import (dense, goals_report, inflight, noise, nodes, profiles, ratios, targets, threads,
-               tokens)
+from . import (dense, goals_report, inflight, noise, nodes, profiles, ratios, removals, targets,
+               threads, tokens)
 from .goals import Goals
 from .hashed import lookup_only
 from .load import Run, number
@@ -64,6 +64,7 @@ class Analyses:
     targets: targets.TargetsAnalysis
     inflight: list  # of inflight.InflightLine
     dense: dense.DenseAnalysis
+    removals: removals.RemovalsAnalysis
 
 
 def md_cell(text: Any) -> str:
@@ -119,6 +120,7 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
     lines += profiles.section(run)
     lines += targets.section(analyses.targets)
     lines += dense.section(analyses.dense)
+    lines += removals.section(analyses.removals)
     lines += plots_section(plot_texts, plots, batch_log_y)
     lines += tables_section(run)
     lines += checks_section(run)
@@ -182,7 +184,8 @@ def tables_section(run: Run) -> list:
             lines += ["Key hashing included in the timed loop.", ""]
         cols = []
         fixed = {}
-        for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight"):
+        for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight",
+                  "removed_pct", "removal_order"):
             values = {getattr(r, f) for r in results}
             if len(values) == 1:
                 v = values.pop()
@@ -191,7 +194,7 @@ def tables_section(run: Run) -> list:
             else:
                 cols.append(f)
         if fixed:
-            lines += ["Fixed: " + ", ".join(f"{COLUMN_TITLES[f]} = {integer(v)}"
+            lines += ["Fixed: " + ", ".join(f"{COLUMN_TITLES[f]} = {column_cell(f, v)}"
                                             for f, v in fixed.items()) + ".", ""]
         show_ran = any(r.threads_ran is not None and r.threads_ran != r.threads for r in results) \
             or family == "threads"
@@ -210,7 +213,7 @@ def tables_section(run: Run) -> list:
         lines.append("|---|" + "---:|" * (len(head) - 1))
         for r in results:
             row = [f"`{r.label}`"] + [
-                "–" if c == "tokens" and not r.takes_vnodes else integer(getattr(r, c))
+                "–" if c == "tokens" and not r.takes_vnodes else column_cell(c, getattr(r, c))
                 for c in cols]
             if show_ran:
                 row.append(integer(r.threads_ran))
@@ -231,7 +234,20 @@ def tables_section(run: Run) -> list:
 
 
 COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads",
-                 "window_bits": "window bits", "in_flight": "in flight"}
+                 "window_bits": "window bits", "in_flight": "in flight",
+                 "removed_pct": "removed %", "removal_order": "order"}
+
+
+def column_cell(column: str, value: Any) -> str:
+    """A parameter in the family tables: counts with separators, the
+    removed percent as written (12.5), the removal order as a word."""
+    if value is None:
+        return "–"
+    if column == "removed_pct":
+        return f"{value:g}"
+    if column == "removal_order":
+        return str(value)
+    return integer(value)
 
 
 def checks_section(run: Run) -> list:

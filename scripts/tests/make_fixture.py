@@ -22,7 +22,9 @@ host stole time in one repetition. Family "threads" carries each thread's CPU
 time (thread_cpu_ms_<slot>), one kernel with a thread short of CPU. Family
 "dense" holds jump hash and two of its successors at a few N up to 2^31 - 1
 (the parameters' counters are written exactly); three more successors are in
-the registry only.
+the registry only. Family "removals" holds four kernels at 0, 10, 50 and 90%
+removed (names `/removed:<pct>/order:<order>`, counters removed_pct,
+survivors, remove_us, readd_us), jump/simd under LIFO.
 
 The medians below are chosen by hand so that the tests know the report's
 ratios exactly (see test_plot.py). The repetitions scatter around each median
@@ -84,7 +86,7 @@ KERNELS = (
     (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None)))
 STREAM = "ring/stream"
 FAMILIES = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads", "hashed",
-            "targets", "profiles", "dense")
+            "targets", "profiles", "dense", "removals")
 
 
 def registry(kernels: tuple = KERNELS) -> dict:
@@ -276,6 +278,36 @@ DENSE_NS = {
 }
 
 
+# Family "removals", one thread, at the bench's sizes (N = 1,000 with V = 100,
+# 10^6 with V = 10), K = 100,000 (rendezvous 20,000): (scheme, kernel, removal
+# order) -> {N: median ns/key at each of REMOVED_PCT}. hrw/scalar and
+# maglev/simd only at N = 1,000, as the quick sweep has them; jump/simd under
+# LIFO. build_ms: 40 ns a ring token (BUILD_NS_PER_TOKEN), 10 ns a rendezvous
+# node, 3 ms for Maglev's table, 0.001 ms for jump; the rebuild after one more
+# removal takes 0.9 × and after one re-add 1.1 × the build (remove_us,
+# readd_us).
+REMOVED_PCT = (0, 10, 50, 90)
+REMOVALS_V = {1000: 100, 1000000: 10}
+REMOVALS_NS = {
+    ("ring", "eytzinger", "random"): {1000: (20.0, 19.0, 16.0, 12.0),
+                                      1000000: (60.0, 58.0, 50.0, 36.0)},
+    ("hrw", "scalar", "random"): {1000: (500.0, 450.0, 250.0, 50.0)},
+    ("jump", "simd", "lifo"): {1000: (4.0, 4.0, 3.6, 3.2), 1000000: (8.0, 8.0, 7.2, 6.4)},
+    ("maglev", "simd", "random"): {1000: (2.0, 2.1, 2.2, 2.4)},
+}
+
+
+def removals_extra(scheme: str, kernel: str, order: str, n: int, pct: int) -> dict:
+    """The name suffix's values and the counters of one removals configuration."""
+    survivors = n - round(n * pct / 100)
+    tokens = survivors * REMOVALS_V[n] if scheme == "ring" else 0
+    build = {"ring": tokens * BUILD_NS_PER_TOKEN.get(kernel, 20.0) / 1e6,
+             "hrw": survivors * 10 / 1e6, "maglev": 3.0}.get(scheme, 0.001)
+    memory = 65537 * 4 if scheme == "maglev" else memory_bytes(scheme, kernel, tokens, survivors)
+    return {"removed": pct, "order": order, "survivors": survivors, "tokens": tokens,
+            "build_ms": build, "memory": memory}
+
+
 def configs() -> list:
     """Every (family, scheme, kernel, N, V, K, threads, median ns/key, extra),
     extra holding in_flight or window_bits where the family sets them."""
@@ -316,6 +348,12 @@ def configs() -> list:
     for (scheme, kernel), values in DENSE_NS.items():
         for n, ns in zip(DENSE_N, values):
             out.append(("dense", scheme, kernel, n, 1, 100000, 1, ns))
+    for (scheme, kernel, order), by_n in REMOVALS_NS.items():
+        k = 20000 if scheme == "hrw" else 100000
+        for n, values in by_n.items():
+            for pct, ns in zip(REMOVED_PCT, values):
+                out.append(("removals", scheme, kernel, n, REMOVALS_V[n], k, 1, ns,
+                            removals_extra(scheme, kernel, order, n, pct)))
     # Families without an extra parameter get an empty one.
     return [c if len(c) == 9 else c + ({},) for c in out]
 
@@ -346,7 +384,7 @@ def simd_target(label: str) -> tuple:
 
 # Counters that are the configuration's parameters: the same in every
 # repetition, written exactly.
-PARAMETERS = ("nodes", "vnodes", "keys", "threads", "tokens")
+PARAMETERS = ("nodes", "vnodes", "keys", "threads", "tokens", "removed_pct", "survivors")
 
 
 def round6(x: float) -> float:
@@ -404,12 +442,20 @@ def entries_for(index: int, config: tuple, rng: random.Random) -> list:
         base += f"/inflight:{extra['in_flight']}"
     if "window_bits" in extra:
         base += f"/window:{extra['window_bits']}"
+    if "removed" in extra:
+        base += f"/removed:{extra['removed']}/order:{extra['order']}"
     run_name = base + "/real_time"
-    tokens = n * v if scheme == "ring" else 0
-    memory = memory_bytes(scheme, kernel, tokens, n)
-    build = [("build_ms", round6(tokens * BUILD_NS_PER_TOKEN.get(kernel, 20.0) / 1e6))]
+    tokens = extra.get("tokens", n * v if scheme == "ring" else 0)
+    memory = extra.get("memory", memory_bytes(scheme, kernel, tokens, n))
+    build = [("build_ms", round6(extra.get("build_ms", tokens * BUILD_NS_PER_TOKEN.get(kernel, 20.0)
+                                                        / 1e6)))]
     if tokens and kernel != "stream":
         build.append(("bytes_per_token", round6(memory / tokens)))
+    if "removed" in extra:
+        build += [("removed_pct", float(extra["removed"])),
+                  ("survivors", float(extra["survivors"])),
+                  ("remove_us", round6(extra["build_ms"] * 900)),
+                  ("readd_us", round6(extra["build_ms"] * 1100))]
     knobs = [("in_flight", float(extra["in_flight"]))] if "in_flight" in extra else []
     window = [("window_bits", float(extra["window_bits"]))] if "window_bits" in extra else []
     low = round6(median * (1 - rng.uniform(0.002, 0.03)))

@@ -61,12 +61,12 @@ class Report(unittest.TestCase):
     def test_first_lines(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
         first = self.report.splitlines()[2]
-        self.assertTrue(first.startswith("**Noise: 2 of 293 configurations flagged noisy**"),
+        self.assertTrue(first.startswith("**Noise: 2 of 317 configurations flagged noisy**"),
                         first)
         self.assertIn("more than 15 % slower than the run's best", first)
         # make_fixture: 0.10 + 0.05 × (index mod 7), over the configurations.
         self.assertIn("Load average (1 min) during the run: 0.10 / 0.25 / 0.40 (min / median / "
-                      "max over 293 configurations)", first)
+                      "max over 317 configurations)", first)
         self.assertIn("host steal 40.0 ms in all, at most 40.0 ms in one configuration", first)
 
     def test_noise_section(self):
@@ -281,7 +281,7 @@ class RetryNoisy(unittest.TestCase):
         result = run([PYTHON, PLOT, str(self.bench), "--out", str(out)])
         self.assertEqual(result.returncode, 0, result.stderr)
         first = (out / "report.md").read_text().splitlines()[2]
-        self.assertTrue(first.startswith("**Noise: none of 293 configurations flagged**"), first)
+        self.assertTrue(first.startswith("**Noise: none of 317 configurations flagged**"), first)
         self.assertIn("`--retry-noisy 2` re-timed 2 configurations in 1 round, 2 replaced by a "
                       "quieter measurement; 0 still flagged", first)
 
@@ -369,7 +369,7 @@ class RunRetry(unittest.TestCase):
                                              "replaced": 0, "still_noisy": 2,
                                              "record": "retries.json"})
         first = (folder / "report.md").read_text().splitlines()[2]
-        self.assertIn("**Noise: 2 of 293 configurations flagged noisy**", first)
+        self.assertIn("**Noise: 2 of 317 configurations flagged noisy**", first)
         self.assertIn("2 still flagged", first)
 
     def test_off_by_default(self):

@@ -20,7 +20,8 @@ from chbench_plots import style as plotstyle  # noqa: E402
 
 PLOT = str(SCRIPTS / "plot.py")
 PNGS = ("ring_tokens.png", "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
-        "jump_family.png", "threads.png", "batch.png", "hashed.png", "targets.png")
+        "jump_family.png", "removals.png", "removals_memory.png", "threads.png", "batch.png",
+        "hashed.png", "targets.png")
 
 
 def section(text: str, heading: str) -> str:

@@ -28,7 +28,8 @@ RUN_SH = str(SCRIPTS / "run.sh")
 RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-x86-64-v[234])?(-\d+)?$")
 RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_tokens.png",
              "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
-             "jump_family.png", "threads.png", "batch.png", "hashed.png", "targets.png"}
+             "jump_family.png", "removals.png", "removals_memory.png", "threads.png",
+             "batch.png", "hashed.png", "targets.png"}
 
 
 def fake_env(**extra) -> dict:

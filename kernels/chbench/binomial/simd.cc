@@ -1,0 +1,271 @@
+// binomial/simd: BinomialHash with the keys in lanes (binomial.h), for every
+// Highway target, and its registry entry. Each lane computes the engine's
+// first draw, relocateWithinLevel(h & enclosing, h), without a branch; a
+// block of vectors takes the redraw loop only when one of its lanes drew at
+// or above N, and that loop runs under masks until every lane is placed.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "chbench/binomial/simd.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include <bit>
+
+#include "chbench/binomial/binomial.h"
+#include "chbench/simd_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+
+// Whether the target multiplies 64-bit lanes in one instruction (as
+// MulConst64 decides). Elsewhere: every filter of the scheme is 2^j - 1, so
+// the engine's products square * filter are (square << j) - square mod 2^64,
+// a shift and a subtraction, and only the LCG step and the square multiply.
+#if HWY_TARGET == HWY_SCALAR || (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3)
+#define CHBENCH_BINOMIAL_MUL64 1
+#else
+#define CHBENCH_BINOMIAL_MUL64 0
+#endif
+
+// v * a + 1 mod 2^64 for the engine's multiplier a. Without a 64-bit
+// multiply: lo(v) lo(a) in full, plus lo(v) hi(a) + hi(v) lo(a) mod 2^32 in the
+// high half, both cross products from one 32-bit multiply by a with its
+// halves swapped.
+HWY_INLINE V64 LcgStep(V64 v) {
+  const D64 d;
+#if CHBENCH_BINOMIAL_MUL64
+  return hn::Add(MulConst64(v, kBinomialMultiplier), hn::Set(d, 1));
+#else
+  const hn::Repartition<uint32_t, D64> d32;
+  constexpr uint64_t kSwapped = kBinomialMultiplier << 32 | kBinomialMultiplier >> 32;
+  const auto v32 = hn::BitCast(d32, v);
+  const V64 low = hn::MulEven(v32, hn::BitCast(d32, hn::Set(d, kBinomialMultiplier & 0xffffffffu)));
+  const V64 cross = hn::BitCast(d, hn::Mul(v32, hn::BitCast(d32, hn::Set(d, kSwapped))));
+  const V64 high = hn::ShiftLeft<32>(hn::Add(cross, hn::ShiftRight<32>(cross)));
+  return hn::Add(hn::Add(low, high), hn::Set(d, 1));
+#endif
+}
+
+// binomial_square: (v * a + 1)^2 mod 2^64. Without a 64-bit multiply, t^2 is
+// lo(t)^2 + (2 lo(t) hi(t) << 32) mod 2^64.
+HWY_INLINE V64 Square(V64 v) {
+  const V64 t = LcgStep(v);
+#if CHBENCH_BINOMIAL_MUL64
+  return hn::Mul(t, t);
+#else
+  const hn::Repartition<uint32_t, D64> d32;
+  const auto lo = hn::BitCast(d32, t);
+  return hn::Add(hn::MulEven(lo, lo),
+                 hn::ShiftLeft<33>(hn::MulEven(hn::BitCast(d32, hn::ShiftRight<32>(t)), lo)));
+#endif
+}
+
+// v << shift in every lane: by each lane's count, or by one count for all.
+HWY_INLINE V64 ShiftedLeft(V64 v, V64 shift) { return hn::Shl(v, shift); }
+HWY_INLINE V64 ShiftedLeft(V64 v, int shift) { return hn::ShiftLeftSame(v, shift); }
+
+// The engine's rehash(v, filter) = (square * filter) >>> 32 from v's square,
+// for filter = 2^shift - 1 (Shift: a vector of counts, or an int for all).
+template <class Shift>
+HWY_INLINE V64 Rehash(V64 square, V64 filter, Shift shift) {
+#if CHBENCH_BINOMIAL_MUL64
+  (void)shift;
+  return hn::ShiftRight<32>(hn::Mul(square, filter));
+#else
+  (void)filter;
+  return hn::ShiftRight<32>(hn::Sub(ShiftedLeft(square, shift), square));
+#endif
+}
+
+// bit_floor(low | 1) - 1 for low < 2^31, the filter of low's level (0 for
+// buckets 0 and 1), and its bit width `shift`. low | 1 placed in the mantissa
+// of 2^52 and 2^52 subtracted is that number as an exact double, whose
+// exponent is the shift; clearing its mantissa leaves its highest one bit, a
+// power of two, which adding 2^52 puts back into the low mantissa bits. No
+// integer conversion (AVX2 and older have none).
+HWY_INLINE V64 LevelFilter(V64 low, V64& shift) {
+  const D64 d;
+  const DF64 df;
+  const VF64 two52 = hn::Set(df, 4503599627370496.0);
+  const V64 in_mantissa = hn::Or(low, hn::Set(d, 0x4330000000000001ULL));  // 2^52 + (low | 1)
+  const V64 value = hn::BitCast(d, hn::Sub(hn::BitCast(df, in_mantissa), two52));
+  shift = hn::Sub(hn::ShiftRight<52>(value), hn::Set(d, 1023));
+#if CHBENCH_BINOMIAL_MUL64
+  const VF64 power = hn::BitCast(df, hn::And(value, hn::Set(d, 0xfff0000000000000ULL)));
+  return hn::Sub(hn::BitCast(d, hn::Add(power, two52)), hn::Set(d, 0x4330000000000001ULL));
+#else
+  const V64 one = hn::Set(d, 1);
+  return hn::Sub(hn::Shl(one, shift), one);
+#endif
+}
+
+// binomial_relocate: relocateWithinLevel(b, v) for b below 2^31, from v's
+// square.
+HWY_INLINE V64 Relocate(V64 b, V64 square) {
+  V64 shift;
+  const V64 filter = LevelFilter(b, shift);
+  return hn::Or(hn::AndNot(filter, b), hn::And(Rehash(square, filter, shift), filter));
+}
+
+// binomial_redraw for the lanes in `redraw` of the block of keys k: the
+// minor-tree fallback, then up to four draws g = rehash(g, enclosing), the
+// first from the key's square, each ending its lane's loop when it lands in
+// the minor tree (the fallback stays) or below n (the draw is taken). The
+// bounds are broadcast here, not passed: SVE's vectors cannot be members of a
+// struct.
+template <std::size_t U, class Squares, class Buckets, class Masks>
+HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32_t n,
+                       const Squares& square, const Buckets& bucket, const Masks& redraw) {
+  const D64 d;
+  const DI64 di;
+  const std::size_t lanes = hn::Lanes(d);
+  const V64 minor = hn::Set(d, f.minor);
+  const V64 top = hn::Set(d, uint64_t{f.minor} + 1);
+  const V64 enclosing = hn::Set(d, f.enclosing);
+  const VI64 last = hn::Set(di, int64_t{n} - 1);
+  const int minor_shift = std::bit_width(f.minor), enclosing_shift = std::bit_width(f.enclosing);
+  CHBENCH_VECTORS(V64, g, U);
+  for (std::size_t u = 0; u < U; ++u) {
+    const V64 fallback = Relocate(hn::And(hn::LoadU(d, k + u * lanes), minor), square(u));
+    bucket(u) = hn::IfThenElse(redraw(u), fallback, bucket(u));
+    g(u) = Rehash(square(u), enclosing, enclosing_shift);
+  }
+  for (int draw = 0; draw < 4; ++draw) {
+    redraw(0) = hn::And(redraw(0), hn::TestBit(g(0), top));
+    auto any = redraw(0);
+    for (std::size_t u = 1; u < U; ++u) {
+      redraw(u) = hn::And(redraw(u), hn::TestBit(g(u), top));
+      any = hn::Or(any, redraw(u));
+    }
+    if (hn::AllFalse(d, any)) return;
+    for (std::size_t u = 0; u < U; ++u) {
+      const V64 s = Square(g(u));
+      const V64 candidate = hn::Or(top, hn::And(Rehash(s, minor, minor_shift), minor));
+      const auto above = hn::RebindMask(d, hn::Gt(hn::BitCast(di, candidate), last));
+      bucket(u) = hn::IfThenElse(hn::AndNot(above, redraw(u)), candidate, bucket(u));
+      redraw(u) = hn::And(redraw(u), above);
+      g(u) = Rehash(s, enclosing, enclosing_shift);
+    }
+  }
+}
+
+// Stores the low 32 bits of the U vectors' lanes to o[0 .. U * Lanes):
+// where a 32-bit vector holds two 64-bit vectors' worth, pairs of vectors in
+// one store (one shuffle instead of a narrowing per vector).
+template <std::size_t U, class Buckets>
+HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
+  const std::size_t lanes = hn::Lanes(D64());
+  std::size_t u = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Repartition<uint32_t, D64> d32;
+  for (; u + 1 < U; u += 2)
+    hn::StoreU(hn::ConcatEven(d32, hn::BitCast(d32, bucket(u + 1)), hn::BitCast(d32, bucket(u))),
+               d32, o + u * lanes);
+#endif
+  for (; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
+}
+
+// Vectors per block by the share r of keys that need redraws, (enclosing + 1
+// - n) / (enclosing + 1), as measured on Zen 5: with few (r < 1/8) a block
+// of one vector skips the redraw loop more often (two on x86 below AVX-512,
+// 16 registers); with many (r >= 3/8) the loops of four vectors overlap.
+constexpr std::size_t kFewRedraws = HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 ? 2 : 1;
+constexpr std::size_t kSomeRedraws = 2;
+constexpr std::size_t kManyRedraws = 4;
+
+// out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count.
+void BinomialKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
+                  uint32_t* HWY_RESTRICT out) {
+  const D64 d;
+  const DI64 di;
+  const std::size_t lanes = hn::Lanes(d);
+  const BinomialFilters f = binomial_filters(n);
+  const V64 enclosing = hn::Set(d, f.enclosing);
+  const VI64 last = hn::Set(di, int64_t{n} - 1);
+  const auto block = [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    CHBENCH_VECTORS(V64, square, U);
+    CHBENCH_VECTORS(V64, bucket, U);
+    CHBENCH_VECTORS(hn::Mask<D64>, redraw, U);
+    // The first draw, relocateWithinLevel(h & enclosing, h).
+    for (std::size_t u = 0; u < U; ++u) {
+      const V64 h = hn::LoadU(d, k + u * lanes);
+      square(u) = Square(h);
+      bucket(u) = Relocate(hn::And(h, enclosing), square(u));
+      redraw(u) = hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket(u)), last));
+    }
+    auto any = redraw(0);
+    for (std::size_t u = 1; u < U; ++u) any = hn::Or(any, redraw(u));
+    if (!hn::AllFalse(d, any)) Redraw<U>(k, f, n, square, bucket, redraw);
+    StoreBuckets<U>(bucket, o);
+  };
+  const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
+  if (8 * invalid < all)
+    ForEachBlock<kFewRedraws>(d, keys, count, out, block);
+  else if (8 * invalid < 3 * all)
+    ForEachBlock<kSomeRedraws>(d, keys, count, out, block);
+  else
+    ForEachBlock<kManyRedraws>(d, keys, count, out, block);
+}
+
+#undef CHBENCH_BINOMIAL_MUL64
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+
+#include <memory>
+#include <stdexcept>
+
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+namespace simd {
+
+HWY_EXPORT(BinomialKeys);
+
+void binomial_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
+                     std::span<uint32_t> out) {
+  if (num_buckets == 0 || num_buckets > kBinomialMaxBuckets)
+    throw std::invalid_argument("BinomialHash takes 1 to 2^31 - 1 buckets");
+  glue::check_sizes(key_hashes, out);
+  HWY_DYNAMIC_DISPATCH(BinomialKeys)(key_hashes.data(), key_hashes.size(), num_buckets, out.data());
+}
+
+}  // namespace simd
+
+namespace {
+
+class BinomialSimdTable final : public OwnerTable {
+ public:
+  explicit BinomialSimdTable(uint32_t n) : n_(n) {}
+  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
+    simd::binomial_owners(h, n_, out);
+  }
+  std::size_t memory_bytes() const noexcept override { return 0; }
+
+ private:
+  uint32_t n_;
+};
+
+}  // namespace
+
+constinit const KernelInfo registry::binomial_simd{
+    .scheme = Scheme::kBinomial,
+    .name = "simd",
+    .summary = "keys in lanes, first draw branch-free, masked redraws (Highway)",
+    .simd = true,
+    .rival = "scalar",
+    .baseline = false,
+    .rank = 10,
+    .knob = nullptr,
+    .make = &glue::make_over_count<registry::binomial_simd, BinomialSimdTable, kBinomialMaxBuckets>,
+    .table_bytes = &glue::no_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
+
+#endif  // HWY_ONCE

@@ -1,0 +1,249 @@
+// JumpBackHash with the keys in lanes, for both generators (jumpback.h): the
+// per-target code of jumpback/simd.cc and jumpback_xorshift/simd.cc, included
+// by each after <hwy/foreach_target.h> (Highway's toggling guard below).
+//
+// Each group of keys fills one vector of 32-bit lanes, the bucket width: the
+// generators run in 64-bit lanes on two vectors of keys (one on SCALAR), and
+// ConcatEven / ConcatOdd gather the low and the high 32-bit halves of their
+// values, the two halves hash4j reads, into one vector each. Everything after
+// that runs on twice the keys per instruction. The first candidate costs a
+// handful of instructions and one branch (is any lane's candidate >= n?); the
+// draws that follow for such lanes (at most half of them, for N just above a
+// power of two) run for the whole group under a mask of the lanes still
+// drawing, until none is. (Queueing those lanes across groups to draw them in
+// full vectors was tried: on AVX3 it cost more in compress, scatter and
+// store-forwarding stalls than the idle lanes do.)
+#if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef CHBENCH_JUMPBACK_LANES_INL_H_
+#undef CHBENCH_JUMPBACK_LANES_INL_H_
+#else
+#define CHBENCH_JUMPBACK_LANES_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "chbench/jumpback/jumpback.h"
+#include "chbench/simd_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace chbench::simd::HWY_NAMESPACE {
+
+// A group: kGroupVectors vectors of 64-bit keys, one vector of 32-bit lanes.
+#if HWY_TARGET == HWY_SCALAR
+using DJ32 = hn::Rebind<uint32_t, D64>;
+inline constexpr std::size_t kGroupVectors = 1;
+#else
+using DJ32 = hn::Repartition<uint32_t, D64>;
+inline constexpr std::size_t kGroupVectors = 2;
+#endif
+using VJ32 = hn::Vec<DJ32>;
+using MJ32 = hn::Mask<DJ32>;
+
+// a * c mod 2^64 in every lane. One instruction where 64-bit lanes multiply
+// (AVX3, SVE, SCALAR). Where 32-bit lanes multiply in one instruction (AVX2,
+// SSE4, NEON) the cross products need only their low halves, which one 32-bit
+// multiply of a by c with its halves swapped gives: two multiplies instead
+// of MulConst64's three. Elsewhere MulConst64.
+HWY_INLINE V64 MulBy(V64 a, uint64_t c) {
+  const D64 d;
+#if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || \
+    CHBENCH_SIZELESS_VECTORS
+  return hn::Mul(a, hn::Set(d, c));
+#elif HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_NEON
+  const hn::Repartition<uint32_t, D64> d32;
+  const V64 low = hn::MulEven(hn::BitCast(d32, a), hn::BitCast(d32, hn::Set(d, c & 0xffffffffu)));
+  // 32-bit lanes lo(a) * hi(c) and hi(a) * lo(c), both mod 2^32; their sum
+  // goes to the high half.
+  const V64 cross = hn::BitCast(
+      d, hn::Mul(hn::BitCast(d32, a), hn::BitCast(d32, hn::Set(d, (c << 32) | (c >> 32)))));
+  const V64 high =
+      hn::And(hn::Add(cross, hn::ShiftLeft<32>(cross)), hn::Set(d, 0xffffffff00000000ULL));
+  return hn::Add(low, high);
+#else
+  return MulConst64(a, c);
+#endif
+}
+
+// hash4j's generators (jumpback.h), lane by lane.
+struct SplitMix64Lanes {
+  static V64 First(V64 h) { return hn::Add(h, hn::Set(D64(), SplitMix64::kGamma)); }
+  static V64 Next(V64 state) { return First(state); }
+  static V64 Value(V64 z) {
+    z = MulBy(hn::Xor(z, hn::ShiftRight<30>(z)), SplitMix64::kMul1);
+    z = MulBy(hn::Xor(z, hn::ShiftRight<27>(z)), SplitMix64::kMul2);
+    return hn::Xor(z, hn::ShiftRight<31>(z));
+  }
+};
+struct XorshiftL7R9Lanes {
+  static V64 First(V64 h) { return h; }
+  static V64 Next(V64 state) {
+    state = hn::Xor(state, hn::ShiftLeft<7>(state));
+    return hn::Xor(state, hn::ShiftRight<9>(state));
+  }
+  static V64 Value(V64 state) { return state; }
+};
+
+// The low (Low) or high (High) 32 bits of the 64-bit lanes of a and b, in
+// the group's lane order: a's keys, then b's (b is not read on SCALAR, where
+// a group is one key). On AVX2 the order is that of one in-block shuffle,
+// keys 0 1 4 5 2 3 6 7, which StoreGroup puts back: one permute per group
+// instead of one per half and draw.
+HWY_INLINE VJ32 LowHalves(V64 a, V64 b) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)b;
+  return hn::TruncateTo(DJ32(), a);
+#elif HWY_TARGET == HWY_AVX2
+  return VJ32{_mm256_castps_si256(_mm256_shuffle_ps(
+      _mm256_castsi256_ps(a.raw), _mm256_castsi256_ps(b.raw), _MM_SHUFFLE(2, 0, 2, 0)))};
+#else
+  const DJ32 d;
+  return hn::ConcatEven(d, hn::BitCast(d, b), hn::BitCast(d, a));
+#endif
+}
+HWY_INLINE VJ32 HighHalves(V64 a, V64 b) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)b;
+  return hn::TruncateTo(DJ32(), hn::ShiftRight<32>(a));
+#elif HWY_TARGET == HWY_AVX2
+  return VJ32{_mm256_castps_si256(_mm256_shuffle_ps(
+      _mm256_castsi256_ps(a.raw), _mm256_castsi256_ps(b.raw), _MM_SHUFFLE(3, 1, 3, 1)))};
+#else
+  const DJ32 d;
+  return hn::ConcatOdd(d, hn::BitCast(d, b), hn::BitCast(d, a));
+#endif
+}
+
+// Stores a group's buckets in key order.
+HWY_INLINE void StoreGroup(VJ32 buckets, uint32_t* HWY_RESTRICT out) {
+#if HWY_TARGET == HWY_AVX2
+  buckets = VJ32{_mm256_permute4x64_epi64(buckets.raw, _MM_SHUFFLE(3, 1, 2, 0))};
+#endif
+  hn::StoreU(buckets, DJ32(), out);
+}
+
+// a < b for lanes below 2^31: the signed compare, native on every x86 target.
+HWY_INLINE MJ32 Below(VJ32 a, VJ32 b) {
+  const DJ32 d;
+  const hn::RebindToSigned<DJ32> di;
+  return hn::RebindMask(d, hn::Lt(hn::BitCast(di, a), hn::BitCast(di, b)));
+}
+
+// 2^k - 1 for the highest set bit k of x < 2^31, 0 for x = 0, without a
+// leading-zero count (x86 has none before AVX-512 CD): y = x & ~(x >> 1) keeps
+// that bit and has no two adjacent bits set, so converting y to float cannot
+// round up to 2^(k+1), and the float's exponent field is 127 + k (0 for y =
+// 0). 2^k - 1 = 0x7fffffff >> (31 - k); the count 158 - exponent, capped at
+// 31, is 31 - k, or 31 for x = 0, which leaves 0.
+HWY_INLINE VJ32 LowMask(VJ32 x) {
+  const DJ32 d;
+  const hn::RebindToSigned<DJ32> di;
+  const hn::RebindToFloat<DJ32> df;
+  const VJ32 y = hn::AndNot(hn::ShiftRight<1>(x), x);
+  const VJ32 exponent = hn::ShiftRight<23>(hn::BitCast(d, hn::ConvertTo(df, hn::BitCast(di, y))));
+  const VJ32 count = hn::Min(hn::Sub(hn::Set(d, 158), exponent), hn::Set(d, 31));
+  return hn::Shr(hn::Set(d, 0x7fffffff), count);
+}
+
+// hash4j's candidate bucketRangeMin + (half & (bucketRangeMin - 1)): x's
+// highest set bit (x & ~low) and the bits of `half` below it; 0 for x = 0.
+// (One ternary-logic instruction on AVX-512 for OrAnd.)
+HWY_INLINE VJ32 Candidate(VJ32 x, VJ32 half) {
+  const VJ32 low = LowMask(x);
+  return hn::OrAnd(hn::AndNot(low, x), half, low);
+}
+
+// Lanes where x < 2^31 has an odd number of set bits (hash4j then reads the
+// high half: r0 >>> (bitCount(x) << 5) shifts by 32 mod 64). After two
+// xor-shifts bit 4i holds nibble i's parity; multiplying the eight nibble
+// parities by 0x11111111 sums them into bits 28-31 (at most 8, no carry in).
+HWY_INLINE MJ32 OddParity(VJ32 x) {
+  const DJ32 d;
+  VJ32 y = hn::Xor(x, hn::ShiftRight<1>(x));
+  y = hn::Xor(y, hn::ShiftRight<2>(y));
+  const VJ32 nibbles = hn::Set(d, 0x11111111u);
+  y = hn::Mul(hn::And(y, nibbles), nibbles);
+  return hn::TestBit(y, hn::Set(d, uint32_t{1} << 28));
+}
+
+// The lanes of `pending` (first candidate b >= n, so its top bit is s.top):
+// hash4j's inner loop. Each draw's two halves, masked, in order: the first
+// below n decides, itself if at least s.top, else the jump back to x without
+// its top bit (`back`, read from the other half of r0). Lanes done keep their
+// bucket; the draws go on while any lane of the group is pending.
+template <class Prng>
+HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
+                         const JumpBackShape& s) {
+  const DJ32 d;
+  const VJ32 mask = hn::Set(d, s.mask);
+  const VJ32 n = hn::Set(d, s.n);
+  const VJ32 top = hn::Set(d, s.top);
+  const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), other_half);
+  MJ32 active = pending;
+  do {
+    state_a = Prng::Next(state_a);
+    const V64 ra = Prng::Value(state_a);
+    V64 rb = ra;
+    if constexpr (kGroupVectors == 2) {
+      state_b = Prng::Next(state_b);
+      rb = Prng::Value(state_b);
+    }
+    const VJ32 lo = hn::And(LowHalves(ra, rb), mask);
+    const VJ32 hi = hn::And(HighHalves(ra, rb), mask);
+    const VJ32 chosen = hn::IfThenElse(Below(lo, n), lo, hi);
+    const MJ32 done = hn::And(active, Below(chosen, n));
+    b = hn::IfThenElse(done, hn::IfThenElse(Below(chosen, top), back, chosen), b);
+    active = hn::AndNot(done, active);
+  } while (!hn::AllFalse(d, active));
+  return b;
+}
+
+// The buckets of one group of keys (kGroupVectors * Lanes(D64) of them).
+template <class Prng>
+HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
+                              uint32_t* HWY_RESTRICT out) {
+  const D64 d;
+  const DJ32 d32;
+  const V64 state_a = Prng::First(hn::LoadU(d, keys));
+  const V64 r0a = Prng::Value(state_a);
+  V64 state_b = state_a;
+  V64 r0b = r0a;
+  if constexpr (kGroupVectors == 2) {
+    state_b = Prng::First(hn::LoadU(d, keys + hn::Lanes(d)));
+    r0b = Prng::Value(state_b);
+  }
+  const VJ32 lo = LowHalves(r0a, r0b);
+  const VJ32 hi = HighHalves(r0a, r0b);
+  const VJ32 x = hn::And(hn::Xor(lo, hi), hn::Set(d32, s.mask));
+  const MJ32 odd = OddParity(x);
+  VJ32 b = Candidate(x, hn::IfThenElse(odd, hi, lo));
+  const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
+  if (!hn::AllFalse(d32, pending))
+    b = JumpBack<Prng>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s);
+  StoreGroup(b, out);
+}
+
+// out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
+// (1 <= n <= kJumpBackMaxBuckets): whole groups, then the last keys through
+// zero-padded copies on the stack.
+template <class Prng>
+HWY_INLINE void JumpBackLanes(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
+                              uint32_t* HWY_RESTRICT out) {
+  const JumpBackShape s(n);
+  const std::size_t group = kGroupVectors * hn::Lanes(D64());
+  std::size_t i = 0;
+  for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i);
+  if (i == count) return;
+  HWY_ALIGN uint64_t in_pad[kGroupVectors * kMaxLanes64] = {};
+  HWY_ALIGN uint32_t out_pad[kGroupVectors * kMaxLanes64] = {};
+  for (std::size_t j = i; j < count; ++j) in_pad[j - i] = keys[j];
+  JumpBackGroup<Prng>(in_pad, s, out_pad);
+  for (std::size_t j = i; j < count; ++j) out[j] = out_pad[j - i];
+}
+
+}  // namespace chbench::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // CHBENCH_JUMPBACK_LANES_INL_H_

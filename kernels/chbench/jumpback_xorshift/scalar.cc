@@ -1,0 +1,27 @@
+// jumpback_xorshift/scalar: JumpBackHash over XorshiftL7R9 (jumpback_bucket, jumpback.h),
+// one key at a time.
+#include "chbench/jumpback/jumpback.h"
+#include "chbench/kernel_glue.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+using JumpBackXorshiftScalar = JumpBackTable<&jumpback_scalar_owners<XorshiftL7R9>>;
+
+constinit const KernelInfo registry::jumpback_xorshift_scalar{
+    .scheme = Scheme::kJumpBackXorshift,
+    .name = "scalar",
+    .summary = "hash4j's steps, one key at a time, a branch only when the first draw fails",
+    .simd = false,
+    .rival = "",
+    .baseline = false,
+    .rank = 20,
+    .knob = nullptr,
+    .make = &glue::make_over_count<registry::jumpback_xorshift_scalar, JumpBackXorshiftScalar,
+                                   kJumpBackMaxBuckets>,
+    .table_bytes = &glue::no_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
