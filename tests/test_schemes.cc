@@ -260,6 +260,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kAnchor:
             want[i] = chbench_test::model_anchor(h, n);
             break;
+          case Scheme::kMemento:  // no bucket removed: jump hash (tests/test_memento.cc)
+            want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

@@ -19,6 +19,7 @@
 #include "chbench/jump/jump.h"
 #include "chbench/jumpback/jumpback.h"
 #include "chbench/maglev/maglev.h"
+#include "chbench/memento/memento.h"
 #include "chbench/power/power.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
@@ -208,6 +209,22 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::anchor_reference,
      .check = &registry::anchor_check,
      .reference_bytes = &registry::anchor_reference_bytes,
+     .reads_history = true},
+    {.id = Scheme::kMemento,
+     .name = "memento",
+     .aliases = {},
+     .title = "MementoHash",
+     .source = "Coluzzi, Brocco, Antonucci and Leidi, MementoHash: A Stateful, Minimal Memory, "
+               "Best Performing Consistent Hash Algorithm, IEEE/ACM ToN 2024 (arXiv:2306.09783), "
+               "its lookup, remove and add algorithms; docs/schemes/memento.md",
+     .params = 0,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave, with no capacity fixed: only its keys move; a join "
+                     "restores the last removed bucket, or adds a new one when none is removed",
+     .max_nodes = kMementoMaxBuckets,
+     .reference = &registry::memento_reference,
+     .check = &registry::memento_check,
+     .reference_bytes = &registry::memento_reference_bytes,
      .reads_history = true},
 };
 

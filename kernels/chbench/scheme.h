@@ -35,6 +35,7 @@ enum class Scheme {
   kJumpBackXorshift,
   kDx,
   kAnchor,
+  kMemento,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
