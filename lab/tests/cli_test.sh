@@ -447,7 +447,7 @@ bad "a random scenario that names 2^32 - 1 buckets" "the removal scenario over N
 # ---- bad input -----------------------------------------------------------------------
 : >"$tmp/empty.txt"
 printf '\n\r\n' >"$tmp/blank.txt"
-bad "unknown scheme" "unknown scheme 'anchor'" owners --scheme anchor --nodes 3 --keys 3
+bad "unknown scheme" "unknown scheme 'anchorhash'" owners --scheme anchorhash --nodes 3 --keys 3
 bad "unknown node in --remove" "unknown node 'node-9'" move --scheme ring --nodes 4 --remove node-9
 bad "empty key file" "no keys" owners --scheme ring --nodes 3 --keys "$tmp/empty.txt"
 bad "blank key file" "no keys" balance --scheme ring --nodes 3 --keys "$tmp/blank.txt"
