@@ -1,6 +1,6 @@
 // Differential fuzzer (libFuzzer): every kernel against its scheme's reference.
 //
-// Each input is decoded (with LLVM's FuzzedDataProvider) into one of five
+// Each input is decoded (with LLVM's FuzzedDataProvider) into one of six
 // cases, then run on one Highway target, also decoded: the best one
 // (dispatch as usual) or any single target this build and CPU can run,
 // forced with simd::ForcedTarget, the SCALAR/EMU128 fallback included.
@@ -31,6 +31,12 @@
 //              so equal scores at any lane): every registry kernel built
 //              over them (KernelInfo::make_over_seeds) against
 //              rendezvous_owner().
+//   history    a scheme that reads the fleet's history (SchemeInfo::
+//              reads_history: AnchorHash, DxHash, MementoHash, ...) over a
+//              fleet changed by decoded leaves, re-joins (the last removed or
+//              any) and new names, with a decoded capacity (below N and
+//              joins past it included): every kernel against the reference,
+//              a fleet the reference refuses refused alike.
 //   profiles   a production profile (ketama with weights, Redis Cluster,
 //              Kafka, Cassandra, Maglev; docs/profiles.md) over a decoded
 //              cluster: every registry kernel of the profile's scheme, built
@@ -67,6 +73,7 @@
 #include <string>
 #include <vector>
 
+#include "chbench/fleet.h"
 #include "chbench/hrw/hrw.h"
 #include "chbench/jump/jump.h"
 #include "chbench/nodes.h"
@@ -78,6 +85,7 @@
 
 namespace {
 
+using chbench::Fleet;
 using chbench::NodeSet;
 using chbench::Scheme;
 using Keys = std::vector<uint64_t>;
@@ -401,6 +409,79 @@ void run_counts(FuzzedDataProvider& in, Context& c) {
       &in);
 }
 
+// ---- fleets with a history: the schemes that read it ------------------------------
+
+constexpr uint32_t kMaxHistoryNodes = 300;
+
+// The schemes whose placement depends on which nodes left, in what order
+// (SchemeInfo::reads_history).
+std::vector<Scheme> history_schemes() {
+  std::vector<Scheme> out;
+  for (const chbench::SchemeInfo& s : chbench::all_scheme_infos())
+    if (s.reads_history) out.push_back(s.id);
+  return out;
+}
+
+// A fleet of default names, a capacity (below N included, which must be
+// refused), then up to 64 decoded changes: a node leaving, the last or any
+// removed node joining again, a new name joining.
+Fleet decode_history(FuzzedDataProvider& in) {
+  const auto n = in.ConsumeIntegralInRange<uint32_t>(1, kMaxHistoryNodes);
+  NodeSet nodes = chbench::default_nodes(n);
+  nodes.capacity = in.PickValueInArray<uint32_t>(
+      {0u, n, n + 1, 2 * n, in.ConsumeIntegralInRange<uint32_t>(0, 4 * n)});
+  Fleet fleet(std::move(nodes));
+  const int changes = in.ConsumeIntegralInRange<int>(0, 64);
+  for (int i = 0, fresh = 0; i < changes && in.remaining_bytes() > 0; ++i) {
+    const std::vector<std::string> removed = fleet.removed();
+    const std::size_t size = fleet.nodes().names.size();
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
+      case 0:
+      case 1:
+        if (size > 1)
+          fleet.leave(std::string(
+              fleet.nodes().names[in.ConsumeIntegralInRange<std::size_t>(0, size - 1)]));
+        break;
+      case 2:
+        if (!removed.empty()) fleet.join(removed.back());
+        break;
+      case 3:
+        if (!removed.empty())
+          fleet.join(removed[in.ConsumeIntegralInRange<std::size_t>(0, removed.size() - 1)]);
+        break;
+      default:
+        fleet.join("new-" + std::to_string(fresh++));
+        break;
+    }
+  }
+  return fleet;
+}
+
+void run_history(FuzzedDataProvider& in, Context& c) {
+  static const std::vector<Scheme> schemes = history_schemes();
+  if (schemes.empty()) return;
+  const Scheme scheme = schemes[in.ConsumeIntegralInRange<std::size_t>(0, schemes.size() - 1)];
+  const Fleet fleet = decode_history(in);
+  c.what = std::string(chbench::scheme_name(scheme)) + " after " +
+           std::to_string(fleet.history().size()) +
+           " changes, N = " + std::to_string(fleet.size()) + ", capacity " +
+           std::to_string(fleet.nodes().capacity);
+  std::string ref_error;
+  const auto reference = build([&] { return chbench::build_reference(scheme, fleet); }, ref_error);
+  Batch batch;
+  Owners want;
+  if (reference) {
+    const uint64_t n = fleet.size();
+    batch = decode_batch(in, Keys{n, 2 * n, UINT64_MAX / n * n});
+    want.resize(batch.keys.size());
+    reference->owners(batch.keys, want);
+  }
+  check_kernels(
+      c, scheme, ref_error, batch, want,
+      [&](const chbench::KernelInfo& kernel, unsigned knob) { return kernel.build(fleet, knob); },
+      &in);
+}
+
 // ---- rings of chosen tokens ----------------------------------------------------------
 
 void run_tokens(FuzzedDataProvider& in, Context& c) {
@@ -409,7 +490,7 @@ void run_tokens(FuzzedDataProvider& in, Context& c) {
   const auto count = in.ConsumeIntegralInRange<std::size_t>(1, 300);
   for (std::size_t i = 0; i < count; ++i) {
     uint64_t token = 0;
-    switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+    switch (in.ConsumeIntegralInRange<int>(0, 5)) {
       case 0:  // the same value as an earlier token: a duplicate over nodes
         token = entries.empty()
                     ? 0
@@ -541,7 +622,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     forced.emplace(targets[pick - 1]);
     c.target = chbench::simd::target_name(targets[pick - 1]);
   }
-  switch (in.ConsumeIntegralInRange<int>(0, 4)) {
+  switch (in.ConsumeIntegralInRange<int>(0, 5)) {
     case 0:
       run_registry(in, c);
       break;
@@ -553,6 +634,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       break;
     case 3:
       run_seeds(in, c);
+      break;
+    case 4:
+      run_history(in, c);
       break;
     default:
       run_profiles(in, c);
