@@ -34,6 +34,14 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
   return out;
 }
 
+// The schemes that take a bucket capacity (kParamCapacity), comma-separated.
+std::string capacity_schemes() {
+  std::string out;
+  for (const SchemeInfo& s : all_scheme_infos())
+    if (s.takes(kParamCapacity)) out += (out.empty() ? "" : ", ") + std::string(s.name);
+  return out;
+}
+
 std::vector<std::string> family_names() {
   std::vector<std::string> out;
   for (const Family& f : all_families()) out.emplace_back(f.name);
@@ -142,6 +150,11 @@ void add_custom_options(CLI::App& app, Options& o) {
                  "once with one more node removed and once with the last removed back "
                  "(counters remove_us, readd_us). Mod-N cannot lose a node; jump hash and its "
                  "successors take LIFO only (refused if named, else left out)");
+  app.add_option("--capacity", o.capacity,
+                 "custom run: the bucket capacity A of the schemes that keep one (" +
+                     capacity_schemes() +
+                     "; default 10 x N); alone, a fleet of N nodes, none removed, at that "
+                     "capacity; refused for a named kernel of another scheme");
   app.add_option("--removal-order", o.removal_order,
                  "custom run with --removed-fraction: lifo (node-(N-1) first), fifo (node-0 "
                  "first) or random (a seeded shuffle, seed " +
@@ -207,17 +220,21 @@ void check_custom(const Config& c, const Options& o, bool named) {
          " to " + std::to_string(knob->max) + " (its " + std::string(knob->name) + ")");
 }
 
-// --removed-fraction and --removal-order, checked.
+// --removed-fraction, --removal-order and --capacity, checked (--capacity
+// alone: a fleet of N nodes, none removed, at that capacity).
 std::optional<Removals> custom_removals(const Options& o) {
+  if (o.capacity && *o.capacity == 0) fail("--capacity must be at least 1");
   if (!o.removed_fraction) {
     if (o.removal_order) fail("--removal-order needs --removed-fraction");
+    if (o.capacity) return Removals{0, RemovalOrder::kRandom, *o.capacity};
     return std::nullopt;
   }
   const double f = *o.removed_fraction;
   if (!(f >= 0 && f < 1))
     fail("--removed-fraction must be at least 0 and below 1 (a fleet keeps a node), not " +
          (std::ostringstream() << f).str());
-  return Removals{f, parse_removal_order(o.removal_order.value_or("random")).value()};
+  return Removals{f, parse_removal_order(o.removal_order.value_or("random")).value(),
+                  o.capacity.value_or(0)};
 }
 
 // One configuration per selected kernel, from the values given.
@@ -239,6 +256,12 @@ std::vector<Config> custom_configs(const Options& o, std::vector<const KernelInf
   std::vector<Config> out;
   for (const KernelInfo* k : kernels) {
     c.kernel = k;
+    if (o.capacity && !k->scheme_info().takes(kParamCapacity)) {
+      if (named)
+        fail("--capacity: " + std::string(k->scheme_info().title) +
+             " keeps no bucket capacity (the schemes with one: " + capacity_schemes() + ")");
+      continue;
+    }
     if (c.removals) {
       const std::string why = removal_refusal(k->scheme_info(), c.removals->order);
       if (!why.empty() && named) fail("--removed-fraction for " + k->full_name() + ": " + why);
@@ -290,7 +313,7 @@ std::vector<FamilySweep> configs_from(const Options& o) {
   }
   so.kernels = selected_kernels(o);
   const bool custom = o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits ||
-                      !o.target.empty() || o.removed_fraction || o.removal_order;
+                      !o.target.empty() || o.removed_fraction || o.removal_order || o.capacity;
   if (!custom) return make_sweep(so);
   return {FamilySweep{nullptr, custom_configs(o, so.kernels)}};
 }

@@ -21,6 +21,7 @@ struct Options {
   std::optional<unsigned> in_flight, window_bits;
   std::optional<double> removed_fraction;
   std::optional<std::string> removal_order;
+  std::optional<uint32_t> capacity;
   std::string target;
   unsigned max_threads = 1;
   std::optional<unsigned> repetitions;

@@ -43,6 +43,7 @@ std::string Config::name() const {
   if (removals)
     s << "/removed:" << removals->fraction * 100
       << "/order:" << removal_order_name(removals->order);
+  if (removals && removals->capacity != 0) s << "/capacity:" << removals->capacity;
   if (change != Change::kNone)
     s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
   return s.str();
@@ -113,6 +114,7 @@ std::shared_ptr<const Fleet> scenario_config_fleet(const Config& c) {
   s.order = c.removals->order;
   s.remove_fraction = c.removals->fraction;
   s.seed = kRemovalSeed;
+  s.capacity = c.removals->capacity;
   auto fleet = std::make_shared<const Fleet>(scenario_fleet(s));
   cache.emplace(key, fleet);
   names += 3 * uint64_t{c.nodes};

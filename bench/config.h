@@ -29,6 +29,7 @@ enum class Path {
 struct Removals {
   double fraction = 0;                         // [0, 1)
   RemovalOrder order = RemovalOrder::kRandom;  // kLifo, kFifo or kRandom
+  uint32_t capacity = 0;  // NodeSet::capacity for the schemes that take one (0: 10 x N)
   friend auto operator<=>(const Removals&, const Removals&) = default;
 };
 

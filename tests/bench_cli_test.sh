@@ -172,6 +172,16 @@ expect 2 "--removed-fraction for modn/scalar: mod-N cannot lose a node" --scheme
 expect 2 "--removed-fraction must be at least 0 and below 1 .*, not 1$" --removed-fraction 1
 expect 2 "--removed-fraction must be at least 0 and below 1 .*, not -0.1$" --removed-fraction -0.1
 expect 2 "--removal-order needs --removed-fraction" --removal-order lifo
+# --capacity: the bucket capacity of the schemes that keep one, for the
+# public implementations' setting (capacity = N); refused for the others.
+expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1000 --capacity 60 \
+  --removed-fraction 0.5 --repetitions 1 --min-time 0 --benchmark_out="$tmp/capacity.json" \
+  --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/capacity.json" '"name": "custom/anchor/scalar/N:60/V:100/K:1000/threads:1/removed:50/order:random/capacity:60/' \
+  "a run at a chosen capacity names it"
+expect 2 "--capacity: jump hash keeps no bucket capacity .the schemes with one: [a-z, ]*anchor" \
+  --kernels jump/scalar --capacity 10
+expect 2 "--capacity must be at least 1" --kernels anchor/scalar --capacity 0
 expect 2 "--removal-order: fifth not in" --removed-fraction 0.1 --removal-order fifth
 "${bench[@]}" --list --families removals,tokens >"$tmp/list" 2>"$tmp/err"
 has "$tmp/list" "^removals/ring/eytzinger/N:1000/V:100/K:100000/threads:1/removed:50/order:random " \

@@ -63,6 +63,7 @@ HWY_INLINE V64 MulBy(V64 a, uint64_t c) {
       hn::And(hn::Add(cross, hn::ShiftLeft<32>(cross)), hn::Set(d, 0xffffffff00000000ULL));
   return hn::Add(low, high);
 #else
+  (void)d;
   return MulConst64(a, c);
 #endif
 }
