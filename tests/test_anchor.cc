@@ -174,7 +174,10 @@ TEST_CASE("anchor: every row of cpp-anchorhash's vectors, reference and kernels,
   const auto steps = vector_steps();
   REQUIRE(steps.size() == 5);
   std::size_t rows = 0;
-  for (const auto& [ops, step] : steps) {
+  for (const auto& entry : steps) {
+    // Plain references: Clang 14 lets no lambda capture a structured binding.
+    const auto& ops = entry.first;
+    const auto& step = entry.second;
     INFO("step " << ops << ", " << step.keys.size() << " rows");
     rows += step.keys.size();
     for (const Named& t : profile_tables(AnchorHashing::kCrc32c)) {
@@ -243,7 +246,9 @@ TEST_CASE("anchor: every row of SUPSI's AnchorEngine vectors, reference and kern
   }
   REQUIRE(rows.size() == 4);
   std::size_t count = 0;
-  for (const auto& [name, step_rows] : rows) {
+  for (const auto& entry : rows) {
+    const auto& name = entry.first;
+    const auto& step_rows = entry.second;
     INFO("step " << name);
     count += step_rows.first.size();
     for (const Named& t : profile_tables(AnchorHashing::kSupsiXx32)) {
