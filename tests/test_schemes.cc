@@ -263,6 +263,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kMemento:  // no bucket removed: jump hash (tests/test_memento.cc)
             want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
             break;
+          case Scheme::kJumpBackAnchor:  // no history: JumpBackHash (test_jumpback_anchor.cc)
+            want[i] = chbench_test::model_jumpback(h, n, false);
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

@@ -18,6 +18,7 @@
 #include "chbench/flip/flip.h"
 #include "chbench/jump/jump.h"
 #include "chbench/jumpback/jumpback.h"
+#include "chbench/jumpback_anchor/jumpback_anchor.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/memento/memento.h"
 #include "chbench/power/power.h"
@@ -225,6 +226,23 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::memento_reference,
      .check = &registry::memento_check,
      .reference_bytes = &registry::memento_reference_bytes,
+     .reads_history = true},
+    {.id = Scheme::kJumpBackAnchor,
+     .name = "jumpback_anchor",
+     .aliases = {},
+     .title = "JumpBackAnchor",
+     .source = "hash4j 41d814f94c52, ConsistentHashing.jumpBackAnchorHash(splitMix64_V1()): "
+               "JumpBackHash (Ertl, arXiv:2403.18682) over the historic maximum with AnchorHash's "
+               "replacement (Mendelson et al., IEEE/ACM ToN 29(2), 2021, section IV); "
+               "docs/schemes/jumpback_anchor.md",
+     .params = 0,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave, with no capacity fixed: only its keys move; a join "
+                     "restores the last removed bucket, or adds a new one when none is removed",
+     .max_nodes = kJumpBackAnchorMaxBuckets,
+     .reference = &registry::jumpback_anchor_reference,
+     .check = &registry::jumpback_anchor_check,
+     .reference_bytes = &registry::jumpback_anchor_reference_bytes,
      .reads_history = true},
 };
 

@@ -36,6 +36,7 @@ enum class Scheme {
   kDx,
   kAnchor,
   kMemento,
+  kJumpBackAnchor,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.

@@ -80,8 +80,10 @@ constexpr uint32_t half_of(uint64_t r0, bool odd) noexcept {
 // The rare case: the first candidate has x's top bit (s.top) and is >= n.
 // Draws until a 32-bit half, masked, is below n: at or above s.top it is the
 // bucket, below it the lookup jumps back to x without its top bit.
+// `state` is left at the value that decided (jumpback_anchor's draws go on
+// from there).
 template <class Prng>
-uint32_t jump_back(uint64_t state, uint64_t r0, uint32_t x, bool odd,
+uint32_t jump_back(uint64_t& state, uint64_t r0, uint32_t x, bool odd,
                    const JumpBackShape& s) noexcept {
   for (;;) {
     state = Prng::next(state);
@@ -97,10 +99,11 @@ uint32_t jump_back(uint64_t state, uint64_t r0, uint32_t x, bool odd,
 
 // The bucket of key hash h among s.n buckets: hash4j's getBucket(h, n) for the
 // generator Prng, in the order of its steps; the common case (the first
-// candidate accepted) has no loop and one branch, rarely taken.
+// candidate accepted) has no loop and one branch, rarely taken. `state` is
+// set to the generator's state after the last value the lookup read.
 template <class Prng>
-inline uint32_t jumpback_bucket(uint64_t h, const JumpBackShape& s) noexcept {
-  const uint64_t state = Prng::first(h);
+inline uint32_t jumpback_bucket(uint64_t h, const JumpBackShape& s, uint64_t& state) noexcept {
+  state = Prng::first(h);
   const uint64_t r0 = Prng::value(state);
   const uint32_t x = static_cast<uint32_t>(r0 ^ (r0 >> 32)) & s.mask;
   const bool odd = __builtin_parity(x) != 0;  // x86-64's parity flag: no popcnt needed
@@ -108,6 +111,12 @@ inline uint32_t jumpback_bucket(uint64_t h, const JumpBackShape& s) noexcept {
   if (b < s.n) [[likely]]
     return b;
   return jumpback_detail::jump_back<Prng>(state, r0, x, odd, s);
+}
+
+template <class Prng>
+inline uint32_t jumpback_bucket(uint64_t h, const JumpBackShape& s) noexcept {
+  uint64_t state;
+  return jumpback_bucket<Prng>(h, s, state);
 }
 
 // One key at a time (the scalar kernels): out[i] = jumpback_bucket<Prng>(...).

@@ -1,6 +1,8 @@
 // JumpBackHash with the keys in lanes, for both generators (jumpback.h): the
 // per-target code of jumpback/simd.cc and jumpback_xorshift/simd.cc, included
-// by each after <hwy/foreach_target.h> (Highway's toggling guard below).
+// by each after <hwy/foreach_target.h> (Highway's toggling guard below), and
+// the first step of jumpback_anchor/simd.cc (JumpBackBuckets, counting the
+// draws).
 //
 // Each group of keys fills one vector of 32-bit lanes, the bucket width: the
 // generators run in 64-bit lanes on two vectors of keys (one on SCALAR), and
@@ -173,10 +175,13 @@ HWY_INLINE MJ32 OddParity(VJ32 x) {
 // hash4j's inner loop. Each draw's two halves, masked, in order: the first
 // below n decides, itself if at least s.top, else the jump back to x without
 // its top bit (`back`, read from the other half of r0). Lanes done keep their
-// bucket; the draws go on while any lane of the group is pending.
-template <class Prng>
+// bucket; the draws go on while any lane of the group is pending. With
+// kCountDraws, `draws` counts in each lane the values it read after r0 (the
+// generator's state is then first(h) advanced that many times), for the
+// draws of jumpback_anchor that follow.
+template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
-                         const JumpBackShape& s) {
+                         const JumpBackShape& s, VJ32& draws) {
   const DJ32 d;
   const VJ32 mask = hn::Set(d, s.mask);
   const VJ32 n = hn::Set(d, s.n);
@@ -195,16 +200,19 @@ HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32
     const VJ32 hi = hn::And(HighHalves(ra, rb), mask);
     const VJ32 chosen = hn::IfThenElse(Below(lo, n), lo, hi);
     const MJ32 done = hn::And(active, Below(chosen, n));
+    if constexpr (kCountDraws) draws = hn::Add(draws, hn::IfThenElseZero(active, hn::Set(d, 1)));
     b = hn::IfThenElse(done, hn::IfThenElse(Below(chosen, top), back, chosen), b);
     active = hn::AndNot(done, active);
   } while (!hn::AllFalse(d, active));
   return b;
 }
 
-// The buckets of one group of keys (kGroupVectors * Lanes(D64) of them).
-template <class Prng>
-HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                              uint32_t* HWY_RESTRICT out) {
+// The buckets of one group of keys (kGroupVectors * Lanes(D64) of them), in
+// the group's lane order (StoreGroup puts them in key order); with
+// kCountDraws, `draws` (zero on entry) as JumpBack counts them.
+template <class Prng, bool kCountDraws = false>
+HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
+                                VJ32& draws) {
   const D64 d;
   const DJ32 d32;
   const V64 state_a = Prng::First(hn::LoadU(d, keys));
@@ -222,8 +230,16 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
   VJ32 b = Candidate(x, hn::IfThenElse(odd, hi, lo));
   const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
   if (!hn::AllFalse(d32, pending))
-    b = JumpBack<Prng>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s);
-  StoreGroup(b, out);
+    b = JumpBack<Prng, kCountDraws>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s,
+                                    draws);
+  return b;
+}
+
+template <class Prng>
+HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
+                              uint32_t* HWY_RESTRICT out) {
+  VJ32 unused = hn::Zero(DJ32());
+  StoreGroup(JumpBackBuckets<Prng>(keys, s, unused), out);
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count

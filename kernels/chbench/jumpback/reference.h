@@ -48,14 +48,31 @@ struct XorshiftL7R9Algorithm {
   static uint64_t next_long(uint64_t state) { return state; }
 };
 
-// AbstractConsistentJumpBackBucketHasher.getBucket(hash, numBuckets) at hash4j
-// 41d814f94c52 (the steps of ConsistentJumpBackBucketHasher.getBucket too),
-// the variable names hash4j's.
+// A PseudoRandomGenerator reset to `seed`, over an Algorithm: the first
+// nextLong() is next_long(init_state(seed)), each later one advances the
+// state by update_state first.
 template <class Algorithm>
-uint32_t get_bucket(uint64_t hash, uint32_t num_buckets) {
-  if (less(num_buckets, 2)) return 0;
-  uint64_t state = Algorithm::init_state(hash);
-  const uint64_t r0 = Algorithm::next_long(state);
+class Generator {
+ public:
+  explicit Generator(uint64_t seed) : state_(seed) {}
+  uint64_t next_long() {
+    state_ = started_ ? Algorithm::update_state(state_) : Algorithm::init_state(state_);
+    started_ = true;
+    return Algorithm::next_long(state_);
+  }
+
+ private:
+  uint64_t state_;
+  bool started_ = false;
+};
+
+// ConsistentJumpBackBucketHasher.getBucket(numBuckets, pseudoRandomGenerator)
+// at hash4j 41d814f94c52 (AbstractConsistentJumpBackBucketHasher's steps too),
+// the variable names hash4j's. Precondition: num_buckets >= 2. The generator
+// is left after the last value read (jumpback_anchor draws on from there).
+template <class Algorithm>
+uint32_t get_bucket(uint32_t num_buckets, Generator<Algorithm>& generator) {
+  const uint64_t r0 = generator.next_long();
   uint32_t x_masked =
       static_cast<uint32_t>(r0 ^ ushr64(r0, 32)) & ushr32(0xffffffffu, nlz32(num_buckets - 1));
   while (true) {
@@ -67,8 +84,7 @@ uint32_t get_bucket(uint64_t hash, uint32_t num_buckets) {
     if (less(bucket_idx, num_buckets)) return bucket_idx;
     const uint32_t bucket_range_max = (bucket_range_min << 1) - 1;
     while (true) {
-      state = Algorithm::update_state(state);
-      const uint64_t r1 = Algorithm::next_long(state);
+      const uint64_t r1 = generator.next_long();
       bucket_idx = static_cast<uint32_t>(r1) & bucket_range_max;
       if (less(bucket_idx, bucket_range_min)) break;
       if (less(bucket_idx, num_buckets)) return bucket_idx;
@@ -78,6 +94,15 @@ uint32_t get_bucket(uint64_t hash, uint32_t num_buckets) {
     }
     x_masked ^= bucket_range_min;
   }
+}
+
+// getBucket(hash, numBuckets): bucket 0 below two buckets, else the loop
+// above on a generator reset to `hash`.
+template <class Algorithm>
+uint32_t get_bucket(uint64_t hash, uint32_t num_buckets) {
+  if (less(num_buckets, 2)) return 0;
+  Generator<Algorithm> generator(hash);
+  return get_bucket(num_buckets, generator);
 }
 
 // The reference table of a JumpBackHash scheme over `num_buckets` buckets.
