@@ -31,6 +31,14 @@ namespace chbench_test {
 // Every random choice in the tests derives from this seed (printed with INFO).
 inline constexpr uint64_t kSeed = 0x6368'6265'6e63'6821ULL;
 
+// A cross build's tests run under an emulator (qemu), tens of times slower:
+// the broadest random sweeps take fewer cases there (the native run takes
+// them all). CMake sets CHBENCH_EMULATED for the chbench tests.
+#ifndef CHBENCH_EMULATED
+#define CHBENCH_EMULATED 0
+#endif
+inline constexpr bool kEmulated = CHBENCH_EMULATED != 0;
+
 // Written to output slots past a batch's end; a kernel must leave it alone.
 inline constexpr uint32_t kGuard = 0xdeadbeefu;
 

@@ -117,7 +117,8 @@ TEST_CASE("every kernel matches its reference on random node sets", "[schemes][r
   // (log-uniform), with N * V capped at about 2M tokens.
   std::vector<Case> cases = {{1, 1},  {1, 7},   {1, 1000},   {2, 1},        {2, 1000},   {3, 2},
                              {7, 13}, {64, 64}, {10'000, 1}, {10'000, 200}, {1000, 1000}};
-  for (int i = 0; i < 48; ++i) {
+  // Under an emulator a third of the random cases (support.h, kEmulated).
+  for (int i = 0; i < (chbench_test::kEmulated ? 16 : 48); ++i) {
     const uint32_t n = log_uniform(rng, 10'000);
     const uint32_t v = std::min(log_uniform(rng, 1000), std::max<uint32_t>(1, 2'000'000 / n));
     cases.push_back({n, v});
@@ -133,10 +134,10 @@ TEST_CASE("every kernel matches its reference on random node sets", "[schemes][r
     compare_all_kernels(nodes, keys, counts);
   }
 
-  // At least a million keys per kernel over the run.
+  // At least a million keys per kernel over the run (a third emulated).
   for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     INFO("kernel " << kernel->full_name());
-    CHECK(counts[kernel->full_name()] >= kMillion);
+    CHECK(counts[kernel->full_name()] >= (chbench_test::kEmulated ? kMillion / 3 : kMillion));
   }
 }
 
@@ -144,8 +145,10 @@ TEST_CASE("every kernel matches its reference on large rings", "[schemes][refere
   std::mt19937_64 rng(kSeed + 10);
   Counts counts;
   // 10'000 nodes * 1'000 tokens is the largest ring the issue asks for.
-  for (const auto& [n, v] :
-       std::vector<std::pair<uint32_t, uint32_t>>{{10'000, 1'000}, {3'001, 1'000}, {10'000, 333}}) {
+  // Under an emulator the largest and the odd-sized ring only.
+  std::vector<std::pair<uint32_t, uint32_t>> rings = {{10'000, 1'000}, {3'001, 1'000}};
+  if (!chbench_test::kEmulated) rings.push_back({10'000, 333});
+  for (const auto& [n, v] : rings) {
     const NodeSet nodes = chbench::default_nodes(n, v);
     const auto keys = case_keys(nodes, 30'000, 100'000, rng);
     INFO("seed " << kSeed + 10 << ": N = " << n << ", V = " << v);
