@@ -658,8 +658,7 @@ TEST_CASE("fleet: every kernel built from a changed fleet matches the reference 
   REQUIRE(fresh.history().empty());
   // The fixture pins which schemes read the history; every other scheme must
   // place keys from the node list alone (SchemeInfo::reads_history).
-  const std::set<std::string_view> history_readers = {"anchor", "dx", "memento",
-                                                      "jumpback_anchor"};
+  const std::set<std::string_view> history_readers = {"anchor", "dx", "memento", "jumpback_anchor"};
   const auto keys = keys_for(fleet.nodes(), 4000, rng);
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
     INFO("scheme " << s.name);

@@ -18,9 +18,7 @@ namespace {
 constexpr std::array<uint32_t, 8> kQuickK = {10, 20, 30, 3, 16, 25, 6, 13};
 constexpr uint32_t kMaxBuckets = 0x7fffffffu;
 
-bool in_family(const SchemeInfo& s) {
-  return s.buckets_only && s.removal == Removal::kLastOnly;
-}
+bool in_family(const SchemeInfo& s) { return s.buckets_only && s.removal == Removal::kLastOnly; }
 
 Point dense_point(uint32_t n, uint64_t keys, int rank) {
   Point p;
