@@ -125,11 +125,20 @@ def legend_entries(axes: list) -> tuple:
     return list(entries.values()), list(entries)
 
 
+# Most entries one legend column holds beside a figure of the default height.
+LEGEND_COLUMN_MAX = 18
+
+
 def shared_legend(axes: list, title: str) -> None:
     """One legend for panels, right of the last one: every label once, in the
     order the panels first show it."""
     handles, labels = legend_entries(axes)
-    axes[-1].legend(handles, labels, title=title, fontsize=9,
+    columns = math.ceil(len(handles) / LEGEND_COLUMN_MAX)
+    if columns > 1:  # widen the figure for the extra columns (see place_legend)
+        fig = axes[-1].get_figure()
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width + 2.4 * (columns - 1), height)
+    axes[-1].legend(handles, labels, title=title, fontsize=9, ncol=columns,
                     loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0)
 
 
@@ -145,10 +154,13 @@ def place_legend(ax, title: str, outside: bool = False) -> None:
     if len(handles) <= LEGEND_INSIDE_MAX and not outside:
         ax.legend(handles, labels, title=title, fontsize=9)
         return
+    # Beside the axes, in as many columns as it takes for each to fit the
+    # figure's height: one tall column would squash the axes to nothing.
     fig = ax.get_figure()
     width, height = fig.get_size_inches()
-    fig.set_size_inches(width + 2.4, height)
-    ax.legend(handles, labels, title=title, fontsize=9, loc="upper left",
+    columns = math.ceil(len(handles) / LEGEND_COLUMN_MAX)
+    fig.set_size_inches(width + 2.4 * columns, height)
+    ax.legend(handles, labels, title=title, fontsize=9, loc="upper left", ncol=columns,
               bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 
 
