@@ -542,6 +542,25 @@ bad "NUL in a key file" "line 2 holds a NUL byte" balance --scheme hrw --nodes 3
 bad "megabyte line" "line 2 is longer than a key's 65536 bytes" \
   move --scheme ring --nodes 3 --add x --keys "$tmp/megaline.txt"
 
+# Vector rows of the public implementations posed directly (--key-format
+# hash): every row of a file at the largest N it has, through the lab's
+# default kernel, gives the row's bucket (tests/vectors/, its README).
+vectors="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tests/vectors" && pwd)"
+pose_rows() {  # pose_rows SCHEME FILE AWK_FILTER (prints "h bucket" rows)
+  local scheme=$1 file=$2 filter=$3
+  tr -d '\r' <"$vectors/$file" | awk -F, "$filter" >"$tmp/rows"
+  [[ -s $tmp/rows ]] || { fail "$scheme vectors: no rows in $file"; return; }
+  cut -d' ' -f1 "$tmp/rows" >"$tmp/hashes"
+  run owners --scheme "$scheme" --nodes 2147483647 --key-format hash --keys "$tmp/hashes" --format csv
+  [[ $status -eq 0 ]] || { fail "$scheme vectors: exit status $status: $(cat "$tmp/err")"; return; }
+  tail -n +2 "$tmp/out" | sed 's/,node-/ /' >"$tmp/got"
+  cmp -s "$tmp/rows" "$tmp/got" || fail "$scheme vectors: owners differ from $file ($(diff "$tmp/rows" "$tmp/got" | head -2 | tr '\n' ' '))"
+}
+pose_rows jumpback hash4j_vectors.csv '$1 == "jumpback_splitmix64" && $3 == 2147483647 {print $2, $4}'
+pose_rows jumpback_xorshift hash4j_vectors.csv '$1 == "jumpback_xorshiftl7r9" && $3 == 2147483647 {print $2, $4}'
+pose_rows flip fliphash_vectors.csv '$2 == 2147483647 {print $1, $3}'
+pose_rows power powerch_vectors.csv '$2 == 2147483647 {print $1, $3}'
+
 # A full output device: one message, status 1 (not bad input, the output failed).
 "${lab[@]}" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
 status=$?
