@@ -248,7 +248,10 @@ TEST_CASE("jumpback_anchor: every hash4j vector row, reference and kernels, ever
   const auto steps = vector_steps();
   REQUIRE(steps.size() == 5);
   std::size_t rows = 0;
-  for (const auto& [number, step] : steps) {
+  for (const auto& entry : steps) {
+    // Plain references: Clang 14 lets no lambda capture a structured binding.
+    const auto& number = entry.first;
+    const auto& step = entry.second;
     INFO("step " << number << ": " << step.ops);
     rows += step.keys.size();
     CHECK(step.fleet.size() == step.num_buckets);
