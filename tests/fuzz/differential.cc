@@ -392,6 +392,14 @@ void run_counts(FuzzedDataProvider& in, Context& c) {
        (uint32_t{1} << in.ConsumeIntegralInRange<int>(1, 31)) - 1,
        (uint32_t{1} << in.ConsumeIntegralInRange<int>(0, 30)) + 1});
   c.what = std::string(chbench::scheme_name(scheme)) + " over buckets, N = " + std::to_string(n);
+  if (n == 0) {  // from an exhausted input: a fleet of no buckets must be refused
+    try {
+      (void)chbench::Fleet::of_buckets(0);
+    } catch (const std::invalid_argument&) {
+      return;
+    }
+    fail(c, "Fleet::of_buckets", "N = 0 was accepted");
+  }
   const chbench::Fleet fleet = chbench::Fleet::of_buckets(n);
   std::string ref_error;
   const auto reference = build([&] { return chbench::build_reference(scheme, fleet); }, ref_error);
