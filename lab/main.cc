@@ -28,10 +28,12 @@
 #include <vector>
 
 #include "commands/balance.h"
+#include "commands/load.h"
 #include "commands/move.h"
 #include "commands/owners.h"
 #include "commands/setup.h"
 #include "placement.h"
+#include "writers/load.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -64,6 +66,7 @@ struct Options {
   std::optional<uint64_t> seed;
   std::optional<uint32_t> readd;
   bool balance = false, move_command = false;  // which command was parsed
+  LoadOptions load;  // --popularity, --requests, --popularity-seed, --bounded-load
 };
 
 Format parse_format(const std::string& s) {
@@ -494,6 +497,20 @@ void add_scenario(CLI::App* cmd, Options& o, const std::string& fraction_help,
   cmd->add_option("--readd", o.readd, readd_help)->check(CLI::Range(1u, 0xffffffffu));
 }
 
+// Request popularity and bounded loads (commands/load.h): balance and move.
+void add_load_options(CLI::App* cmd, LoadOptions& o) {
+  cmd->add_option("--popularity", o.popularity,
+                  "requests over the keys: zipf:S (S in [0, 1.5], a seeded Zipf stream of "
+                  "--requests draws) or file:PATH (one request count per key line); reports "
+                  "each node's requests beside its keys");
+  cmd->add_option("--requests", o.requests, "zipf: requests drawn (default 1000000)")
+      ->check(CLI::Range(uint64_t{1}, kMaxRequests));
+  cmd->add_option("--popularity-seed", o.seed, "zipf: the std::mt19937_64 seed (default 1)");
+  cmd->add_option("--bounded-load", o.bounded,
+                  "ring: consistent hashing with bounded loads, balance factor c in [1, 1000] "
+                  "(capacity ceil(c x requests / N); a full node's requests walk on clockwise)");
+}
+
 // The commands, as parsed: which one ran.
 struct Commands {
   CLI::App* owners;
@@ -573,6 +590,8 @@ Commands add_commands(CLI::App& app, Options& o) {
   balance->add_option("--rings", o.rings,
                       "repeat over R independent rings (names suffixed @1 ... @R-1); "
                       "reports the spread across them (default 1)");
+  add_load_options(move, o.load);
+  add_load_options(balance, o.load);
   return {owners, move, balance};
 }
 
@@ -580,6 +599,17 @@ Commands add_commands(CLI::App& app, Options& o) {
 int dispatch(const Commands& c, const Setup& setup, const Options& o) {
   const KeySet keys = parse_keys(o.keys, setup.key_format);
   Out out;
+  if (o.load.given()) {
+    check_load_options(setup, o.load, o.rings);
+    const Requests req = requests_of(o.load, keys);
+    if (c.balance->parsed())
+      write_load_balance(setup.format, out, setup,
+                         run_load_balance(setup, req, o.load.bounded, keys));
+    if (c.move->parsed())
+      write_load_move(setup.format, out, setup,
+                      run_load_move(setup, o.move, req, o.load.bounded, keys));
+    return 0;
+  }
   const auto writer = make_writer(setup.format, out);
   if (c.owners->parsed()) run_owners(setup, keys, *writer);
   if (c.move->parsed()) writer->move(setup, run_move(setup, o.move, keys));

@@ -561,6 +561,20 @@ pose_rows jumpback_xorshift hash4j_vectors.csv '$1 == "jumpback_xorshiftl7r9" &&
 pose_rows flip fliphash_vectors.csv '$2 == 2147483647 {print $1, $3}'
 pose_rows power powerch_vectors.csv '$2 == 2147483647 {print $1, $3}'
 
+# Popularity and bounded loads (commands/load.h): bad input, and the csv rows.
+bad "zipf exponent" "in \[0, 1.5\]" balance --scheme jump --nodes 4 --popularity zipf:2
+bad "popularity form" "neither zipf" balance --scheme jump --nodes 4 --popularity pareto:1
+bad "popularity file" "cannot open" balance --scheme jump --nodes 4 --popularity file:/nonexistent
+printf '3\n1\n' >"$tmp/counts"
+bad "count per key" "gives 2 request counts for 3 keys" balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts"
+bad "bounded off the ring" "walks the ring" balance --scheme hrw --nodes 4 --bounded-load 1.25
+bad "bounded factor" "\[1, 1000\]" balance --scheme ring --nodes 4 --bounded-load 0.5
+bad "bounded with rings" "no --rings" balance --scheme ring --nodes 4 --bounded-load 1.5 --rings 3
+printf '3\n1\n0\n' >"$tmp/counts"
+run balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts" --format csv
+[[ $status -eq 0 && $(tail -n +2 "$tmp/out" | awk -F, '{s += $3} END {print NR, s}') == "2 4" ]] ||
+  fail "balance --popularity file: csv rows: $(cat "$tmp/out" "$tmp/err")"
+
 # A full output device: one message, status 1 (not bad input, the output failed).
 "${lab[@]}" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
 status=$?

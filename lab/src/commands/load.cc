@@ -1,0 +1,132 @@
+#include "commands/load.h"
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace chbench::lab {
+
+namespace {
+
+// Each key's owner without bounds, by the Setup's kernel.
+std::vector<uint32_t> plain_owners(const Setup& s, const Fleet& fleet, const KeySet& keys) {
+  const auto table = make_table(s.placement, fleet, s.kernel);
+  std::vector<uint32_t> owners(keys.size());
+  lookup_owners(*table, keys, 0, owners, s.placement.profile);
+  return owners;
+}
+
+// The bounded assignment of the stream over the fleet's ring (SPEC.md's tokens).
+BoundedAssignment bounded_over(const Fleet& fleet, const Requests& r, const KeySet& keys,
+                               double c) {
+  const auto entries = ring_entries(fleet.nodes());
+  const auto ring = SortedRing<uint64_t>::from_entries(entries);
+  std::vector<uint64_t> key_hashes(keys.size());
+  keys.hashes(0, key_hashes);
+  std::vector<uint64_t> stream;
+  stream.reserve(r.total);
+  for_each_request(r, [&](uint64_t k) { stream.push_back(key_hashes[k]); });
+  return bounded_assign(ring, fleet.size(), stream, c);
+}
+
+// Node index of `before` -> index in `after` by name (UINT32_MAX: gone).
+std::vector<uint32_t> match_by_name(const Fleet& before, const Fleet& after) {
+  std::map<std::string, uint32_t, std::less<>> index;
+  for (uint32_t i = 0; i < after.size(); ++i) index[owner_name(after, i)] = i;
+  std::vector<uint32_t> out(before.size(), UINT32_MAX);
+  for (uint32_t i = 0; i < before.size(); ++i) {
+    const auto it = index.find(owner_name(before, i));
+    if (it != index.end()) out[i] = it->second;
+  }
+  return out;
+}
+
+}  // namespace
+
+Requests requests_of(const LoadOptions& o, const KeySet& keys) {
+  if (o.popularity.empty()) {
+    Requests r;
+    r.per_key.assign(keys.size(), 1);
+    r.total = keys.size();
+    return r;
+  }
+  const PopularitySpec p = parse_popularity(o.popularity);
+  if (p.kind == PopularitySpec::Kind::kFile) return requests_from_file(p.path, keys.size());
+  return zipf_requests(keys.size(), p.s, o.requests, o.seed);
+}
+
+void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings) {
+  if (s.scenario)
+    throw std::invalid_argument(
+        "--popularity and --bounded-load do not combine with a removal scenario (use move "
+        "--add / --remove)");
+  if (rings != 1)
+    throw std::invalid_argument("--popularity and --bounded-load measure one ring (no --rings)");
+  if (o.bounded && (s.placement.profile || s.scheme != Scheme::kRing))
+    throw std::invalid_argument("--bounded-load walks the ring: it takes --scheme ring, not " +
+                                placement_name(s) + (s.placement.profile ? " profile" : ""));
+  if (o.bounded) bounded_capacity(*o.bounded, 1, 1);  // c's range
+}
+
+LoadBalanceReport run_load_balance(const Setup& s, const Requests& req, std::optional<double> c,
+                                   const KeySet& keys) {
+  LoadBalanceReport r;
+  r.fleet = &s.fleet;
+  r.keys = keys.size();
+  r.requests = req.total;
+  const std::vector<uint32_t> owners = plain_owners(s, s.fleet, keys);
+  r.node_keys.assign(s.fleet.size(), 0);
+  for (uint32_t n : owners) ++r.node_keys[n];
+  r.node_requests = node_loads(req, owners, s.fleet.size());
+  r.key_stats = share_stats(std::span<const uint64_t>(r.node_keys));
+  r.request_stats = share_stats(std::span<const uint64_t>(r.node_requests));
+  r.hottest = hottest_share(req);
+  if (c) {
+    r.c = c;
+    r.bounded = bounded_over(s.fleet, req, keys, *c);
+    r.bounded_stats = share_stats(std::span<const uint64_t>(r.bounded->load));
+  }
+  return r;
+}
+
+LoadMoveReport run_load_move(const Setup& s, const MoveRequest& request, const Requests& req,
+                             std::optional<double> c, const KeySet& keys) {
+  if (request.add.empty() && request.remove.empty())
+    throw std::invalid_argument("move --popularity / --bounded-load needs --add or --remove");
+  const Fleet after = apply_change(s.scheme, s.fleet, request.add, request.remove);
+  const std::vector<uint32_t> to = match_by_name(s.fleet, after);
+  LoadMoveReport r;
+  r.nodes_before = s.fleet.size();
+  r.nodes_after = after.size();
+  r.keys = keys.size();
+  r.requests = req.total;
+  const std::vector<uint32_t> a = plain_owners(s, s.fleet, keys);
+  const std::vector<uint32_t> b = plain_owners(s, after, keys);
+  for (uint64_t k = 0; k < keys.size(); ++k)
+    if (to[a[k]] != b[k]) {
+      ++r.plain.keys;
+      r.plain.requests += req.per_key[k];
+    }
+  if (!c) return r;
+  r.c = c;
+  const BoundedAssignment x = bounded_over(s.fleet, req, keys, *c);
+  const BoundedAssignment y = bounded_over(after, req, keys, *c);
+  r.capacity_before = x.capacity;
+  r.capacity_after = y.capacity;
+  std::vector<bool> key_moved(keys.size(), false);
+  LoadMoved m;
+  uint64_t j = 0;
+  for_each_request(req, [&](uint64_t k) {
+    if (to[x.node[j]] != y.node[j]) {
+      ++m.requests;
+      key_moved[k] = true;
+    }
+    ++j;
+  });
+  for (const bool moved : key_moved) m.keys += moved;
+  r.bounded = m;
+  return r;
+}
+
+}  // namespace chbench::lab
