@@ -34,6 +34,7 @@
 #include "commands/setup.h"
 #include "placement.h"
 #include "writers/load.h"
+#include "writers/tokens.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -511,6 +512,41 @@ void add_load_options(CLI::App* cmd, LoadOptions& o) {
                   "(capacity ceil(c x requests / N); a full node's requests walk on clockwise)");
 }
 
+// chbench-lab tokens: Cassandra's token allocation against random tokens
+// (allocation.h), its own options.
+struct TokensOptions {
+  std::string scheme, profile, format = "text";
+  uint32_t from = 3, to = 100, vnodes = 16;
+  std::vector<uint32_t> rf{1, 3}, random{16, 256};
+};
+
+CLI::App* add_tokens(CLI::App& app, TokensOptions& t) {
+  CLI::App* cmd = app.add_subcommand(
+      "tokens", "replicated ownership spread of allocated tokens (Cassandra 4.0) vs random ones");
+  cmd->add_option("--scheme", t.scheme, "ring: SPEC.md's tokens for the random rings");
+  cmd->add_option("--profile", t.profile, "cassandra: the profile's tokens for the random rings");
+  cmd->add_option("--from", t.from, "first node count reported (default 3)");
+  cmd->add_option("--to", t.to, "last node count, nodes joining one at a time (default 100)");
+  cmd->add_option("--vnodes", t.vnodes, "allocated tokens per node (default 16)");
+  cmd->add_option("--rf", t.rf, "replication factors (default 1,3)")->delimiter(',');
+  cmd->add_option("--random", t.random, "random tokens per node compared (default 16,256)")
+      ->delimiter(',');
+  cmd->add_option("--format", t.format, "text (default), csv or json");
+  return cmd;
+}
+
+int run_tokens(const TokensOptions& t) {
+  if (t.scheme.empty() == t.profile.empty() || (!t.scheme.empty() && t.scheme != "ring") ||
+      (!t.profile.empty() && t.profile != "cassandra"))
+    throw std::invalid_argument("tokens takes --scheme ring or --profile cassandra");
+  const Format format = parse_format(t.format);
+  const auto rows =
+      allocation_experiment(!t.profile.empty(), t.from, t.to, t.vnodes, t.random, t.rf);
+  Out out;
+  write_tokens(format, out, t.profile.empty() ? "ring" : "cassandra profile", rows);
+  return 0;
+}
+
 // The commands, as parsed: which one ran.
 struct Commands {
   CLI::App* owners;
@@ -644,13 +680,15 @@ int run(int argc, char** argv) {
       "  chbench-lab move --scheme maglev --nodes 100 --removed node-3,node-7 --readd 2\n"
       "  chbench-lab balance --scheme jump --nodes 1000 --remove-fraction 0,0.1,0.5,0.9");
   const Commands commands = add_commands(app, o);
+  TokensOptions tokens;
+  CLI::App* tokens_command = add_tokens(app, tokens);
 
   // CLI11 would call an unknown command a missing one; name it instead.
   const std::string first = argc > 1 ? argv[1] : "";
   if (!first.empty() && first[0] != '-' && first != "owners" && first != "move" &&
-      first != "balance")
+      first != "balance" && first != "tokens")
     throw std::invalid_argument("unknown command '" + first +
-                                "' (known: owners, move, balance; see chbench-lab --help)");
+                                "' (known: owners, move, balance, tokens; see chbench-lab --help)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -666,6 +704,7 @@ int run(int argc, char** argv) {
 
   // Input is checked here and at the top of each command, before the command
   // prints its first byte.
+  if (tokens_command->parsed()) return run_tokens(tokens);
   o.balance = commands.balance->parsed();
   o.move_command = commands.move->parsed();
   const Setup setup = setup_from(o);

@@ -575,6 +575,13 @@ run balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts" --f
 [[ $status -eq 0 && $(tail -n +2 "$tmp/out" | awk -F, '{s += $3} END {print NR, s}') == "2 4" ]] ||
   fail "balance --popularity file: csv rows: $(cat "$tmp/out" "$tmp/err")"
 
+# tokens (allocation.h): bad input, and one row per (N, RF, method).
+bad "tokens ring" "--scheme ring or --profile cassandra" tokens --scheme jump
+bad "tokens range" "2 <= from <= to" tokens --scheme ring --from 1 --to 5
+run tokens --profile cassandra --from 3 --to 5 --rf 1,3 --random 16,256 --format csv
+[[ $status -eq 0 && $(tail -n +2 "$tmp/out" | wc -l) -eq 18 ]] ||
+  fail "tokens csv: want 18 rows: $(cat "$tmp/out" "$tmp/err")"
+
 # A full output device: one message, status 1 (not bad input, the output failed).
 "${lab[@]}" owners --scheme ring --nodes 3 --keys 100000 >/dev/full 2>"$tmp/err"
 status=$?
