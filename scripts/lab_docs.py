@@ -10,6 +10,9 @@ docs/ of the repository):
   lab_moved_vs_n.png         fraction of keys moved, N -> N + 1, per scheme
   lab_share_std_vs_v.png     ring share std (% of fair) vs V, log-log, 1/sqrt(V)
   lab_busiest_vs_v.png       ring busiest / mean vs V
+  lab_load_vs_s.png, lab_bounded_max_vs_c.png, lab_tokens_spread.png
+                             requests vs Zipf S, bounded loads vs c, token allocation
+                             vs node count (lab_load_docs.py: their runs and sections)
 
 Usage: scripts/lab_docs.py [--lab PATH/TO/chbench-lab] [--out DIR]
                            [--keys K] [--rings R]
@@ -35,6 +38,7 @@ import time
 from pathlib import Path
 
 import cli
+import lab_load_docs
 
 PROG = "lab_docs.py"
 REPO = Path(__file__).resolve().parent.parent
@@ -513,7 +517,7 @@ def provenance_section(m: dict, g: dict, commands: list) -> list:
 
 
 def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
-         commands: list) -> str:
+         commands: list, load: list) -> str:
     """The whole of docs/placement.md, section by section."""
     L = intro_section(g, keys)
     L += growing_section(g, keys)
@@ -521,6 +525,7 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     L += small_fleets_section(b, rings)
     L += removal_section(r)
     L += speed_section(t)
+    L += load  # lab_load_docs.sections()
     L += provenance_section(m, g, commands)
     return "\n".join(L)
 
@@ -555,8 +560,10 @@ def main() -> int:
     g = growth(lab, lab.schemes(), a.keys)
     b = balance_sweep(lab, a.keys, a.rings)
     r = removals(lab, a.keys)
+    load = lab_load_docs.runs(lab, lab.schemes(), a.keys)
     t = timings(lab)
-    text = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands)
+    text = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands,
+                lab_load_docs.sections(load, title))
 
     # Write everything next to its final name first, then rename, so that a
     # failure leaves the previous page and plots intact.
@@ -564,6 +571,7 @@ def main() -> int:
         "lab_moved_vs_n.png": lambda p: plot_moved(plt, g["sweep"], p),
         "lab_share_std_vs_v.png": lambda p: plot_std(plt, b["by_v"], p, a.rings),
         "lab_busiest_vs_v.png": lambda p: plot_busiest(plt, b["by_v"], p, a.rings),
+        **lab_load_docs.outputs(plt, load, colors(lab.schemes()), title),
         "placement.md": lambda p: p.write_text(text),
     }
     staged = []

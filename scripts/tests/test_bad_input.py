@@ -193,6 +193,10 @@ CASES = [
     Case("index.py a file", "index.py", ["{file}"], "is not a folder"),
     Case("index.py /proc", "index.py", ["/proc"], "is not writable"),
 
+    # ---- lab_load_docs.py (fails before running the lab) ----
+    Case("lab_load_docs.py unknown flag", "lab_load_docs.py", ["--bogus"], "unrecognized arguments"),
+    Case("lab_load_docs.py no lab", "lab_load_docs.py", ["--lab", "/nonexistent", "--out", "{out}"],
+         "no chbench-lab at"),
     # ---- lab_docs.py (fails before running the lab) ----
     Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),
     Case("lab_docs.py --keys text", "lab_docs.py", ["--keys", "many"], "invalid int value"),
