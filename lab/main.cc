@@ -636,7 +636,7 @@ int dispatch(const Commands& c, const Setup& setup, const Options& o) {
   const KeySet keys = parse_keys(o.keys, setup.key_format);
   Out out;
   if (o.load.given()) {
-    check_load_options(setup, o.load, o.rings);
+    check_load_options(setup, o.load, o.rings, o.move.list);
     const Requests req = requests_of(o.load, keys);
     if (c.balance->parsed())
       write_load_balance(setup.format, out, setup,

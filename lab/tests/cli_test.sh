@@ -570,6 +570,8 @@ bad "count per key" "gives 2 request counts for 3 keys" balance --scheme jump --
 bad "bounded off the ring" "walks the ring" balance --scheme hrw --nodes 4 --bounded-load 1.25
 bad "bounded factor" "\[1, 1000\]" balance --scheme ring --nodes 4 --bounded-load 0.5
 bad "bounded with rings" "no --rings" balance --scheme ring --nodes 4 --bounded-load 1.5 --rings 3
+bad "requests without zipf" "apply to --popularity zipf" balance --scheme ring --nodes 4 --requests 10
+bad "load with --list" "reports counts" move --scheme ring --nodes 4 --popularity zipf:1 --add x --list
 printf '3\n1\n0\n' >"$tmp/counts"
 run balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts" --format csv
 [[ $status -eq 0 && $(tail -n +2 "$tmp/out" | awk -F, '{s += $3} END {print NR, s}') == "2 4" ]] ||

@@ -53,10 +53,15 @@ Requests requests_of(const LoadOptions& o, const KeySet& keys) {
   }
   const PopularitySpec p = parse_popularity(o.popularity);
   if (p.kind == PopularitySpec::Kind::kFile) return requests_from_file(p.path, keys.size());
-  return zipf_requests(keys.size(), p.s, o.requests, o.seed);
+  return zipf_requests(keys.size(), p.s, o.requests.value_or(kDefaultRequests), o.seed.value_or(1));
 }
 
-void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings) {
+void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings, bool list) {
+  if ((o.requests || o.seed) && !o.popularity.starts_with("zipf:"))
+    throw std::invalid_argument("--requests and --popularity-seed apply to --popularity zipf:S");
+  if (list)
+    throw std::invalid_argument(
+        "move --list names moved keys; with --popularity or --bounded-load move reports counts");
   if (s.scenario)
     throw std::invalid_argument(
         "--popularity and --bounded-load do not combine with a removal scenario (use move "

@@ -20,12 +20,14 @@ namespace chbench::lab {
 // The options as given: --popularity, --requests, --popularity-seed,
 // --bounded-load.
 struct LoadOptions {
-  std::string popularity;       // "" = one request per key, in key order
-  uint64_t requests = 1000000;  // zipf: draws
-  uint64_t seed = 1;            // zipf: std::mt19937_64 seed
+  std::string popularity;            // "" = one request per key, in key order
+  std::optional<uint64_t> requests;  // zipf: draws (default kDefaultRequests)
+  std::optional<uint64_t> seed;      // zipf: std::mt19937_64 seed (default 1)
   std::optional<double> bounded;
-  bool given() const { return !popularity.empty() || bounded.has_value(); }
+  bool given() const { return !popularity.empty() || bounded || requests || seed; }
 };
+
+inline constexpr uint64_t kDefaultRequests = 1'000'000;
 
 // The request stream of the options over `keys`: zipf_requests or
 // requests_from_file, or without --popularity one request per key in key
@@ -33,9 +35,10 @@ struct LoadOptions {
 Requests requests_of(const LoadOptions& o, const KeySet& keys);
 
 // Refuses what the load reports do not take: a removal scenario, --rings,
-// --bounded-load off the ring scheme (a profile included). Throws
+// move --list, --bounded-load off the ring scheme (a profile included),
+// --requests or --popularity-seed without --popularity zipf:S. Throws
 // std::invalid_argument with one line.
-void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings);
+void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings, bool list);
 
 struct LoadBalanceReport {
   const Fleet* fleet = nullptr;  // the Setup's
