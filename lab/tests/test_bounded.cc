@@ -103,6 +103,10 @@ TEST_CASE("bounded: with room for every request, moves are the plain ring's") {
   const Requests req = zipf_requests(keys.size(), 0.9, 20'000, 2);
   MoveRequest add;
   add.add = {"node-10"};
+  // The walk starts where the ring kernel answers: the loads are the plain ring's.
+  const LoadBalanceReport b = run_load_balance(ring_setup(10, 20), req, 10.0, keys);
+  CHECK(b.bounded->walked == 0);
+  CHECK(b.bounded->load == b.node_requests);
   const LoadMoveReport r = run_load_move(ring_setup(10, 20), add, req, 10.0, keys);
   REQUIRE(r.bounded);
   CHECK(r.bounded->requests == r.plain.requests);
