@@ -52,6 +52,18 @@ struct ProfileBatch {
   }
 };
 
+// A stream of requests with bounded loads (path kBounded): the loads start
+// at 0, then the bounded table (the kernel's owners, then the walk past full
+// nodes) runs on the team's threads, concurrent placement on more than one.
+struct BoundedBatch {
+  Prepared& p;
+  void operator()(std::size_t first, std::size_t last) const {
+    p.loads->reset();
+    p.team->owners(*p.bounded_table, p.key_hashes.subspan(first, last - first),
+                   std::span(p.out).subspan(first, last - first));
+  }
+};
+
 // Calls f with the batch function object of the configuration's path.
 template <class F>
 decltype(auto) with_batch(Path path, Prepared& p, F&& f) {
@@ -62,6 +74,8 @@ decltype(auto) with_batch(Path path, Prepared& p, F&& f) {
       return std::forward<F>(f)(HashedBatch{p});
     case Path::kProfile:
       return std::forward<F>(f)(ProfileBatch{p});
+    case Path::kBounded:
+      return std::forward<F>(f)(BoundedBatch{p});
     case Path::kThroughput:
       break;
   }

@@ -39,6 +39,7 @@ std::string Config::name() const {
   if (in_flight != 0) s << "/inflight:" << in_flight;
   if (window_bits != 0) s << "/window:" << window_bits;
   if (const uint32_t m = scheme_table_size()) s << "/M:" << m;
+  if (path == Path::kBounded) s << "/c:" << balance_factor;
   // The percent to 6 significant digits: 0.1 x 100 is written 10.
   if (removals)
     s << "/removed:" << removals->fraction * 100

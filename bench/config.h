@@ -18,6 +18,7 @@ enum class Path {
   kLatency,     // one key at a time, each waiting for the previous owner
   kHashed,      // XXH3 of the key strings, then owners(): a client's whole cost
   kProfile,     // a production profile from key strings (its own key hash), see profiles.h
+  kBounded,     // a ring kernel's owners(), then bounded loads (balance_factor) on the team
 };
 
 // Family removals and a custom run's --removed-fraction: the default fleet of
@@ -91,6 +92,9 @@ struct Config {
   uint32_t table_size = 0;
   // The fleet with one more change, for the remove_us / readd_us builds.
   Change change = Change::kNone;
+  // Path kBounded: the balance factor c (chbench/ring/bounded_loads.h); each
+  // batch of K keys is one stream of K requests, capacity ceil(c K / N).
+  double balance_factor = 0;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
@@ -98,7 +102,7 @@ struct Config {
   // "/M:<m>" for a table size a scheme takes, "/removed:<percent>/order:<lifo|
   // fifo|random>" with removals, "/change:<remove|readd>" for a change build;
   // for profiles the profile stands for the scheme and "libmemcached" for the
-  // client's kernel.
+  // client's kernel; "/c:<c>" for path kBounded.
   std::string name() const;
   // True for the stream baseline, which looks nothing up.
   bool is_stream() const noexcept;

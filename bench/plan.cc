@@ -163,6 +163,8 @@ double lookup_ns(Path path) {
       return 60;
     case Path::kProfile:
       return 150;
+    case Path::kBounded:
+      return 40;
   }
   return 25;
 }

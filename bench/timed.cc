@@ -70,6 +70,10 @@ void set_counters(benchmark::State& state, const Config& c, const Prepared& p, d
     if (p.remove_us >= 0) state.counters["remove_us"] = p.remove_us;
     if (p.readd_us >= 0) state.counters["readd_us"] = p.readd_us;
   }
+  if (c.path == Path::kBounded) {  // bounded loads: c and the capacity of one batch
+    state.counters["balance_factor"] = c.balance_factor;
+    state.counters["capacity"] = static_cast<double>(p.loads->capacity());
+  }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * c.keys));
   if (c.kernel && c.kernel->simd) {
     // The Highway target that ran, forced or dispatched: name and HWY_* bit.
@@ -102,13 +106,14 @@ void time_config(benchmark::State& state, Workbench& bench, NoiseMonitor& noise,
     state.SkipWithError(p.error.c_str());
     return;
   }
-  if (c.path == Path::kThroughput) p.team->reset_threads_seen();
+  const bool team = c.path == Path::kThroughput || c.path == Path::kBounded;
+  if (team) p.team->reset_threads_seen();
   noise.start_repetition();
   const double ns =
       with_batch(c.path, p, [&](const auto& batch) { return timed_loop(state, batch, p, c.keys); });
   const NoiseRecord record = noise.finish_repetition(ns * 1e-6);
   // Threads that ran chunks during this repetition's timed iterations.
-  if (c.path == Path::kThroughput) p.threads_ran = p.team->threads_seen();
+  if (team) p.threads_ran = p.team->threads_seen();
   set_counters(state, c, p, ns);
   set_noise_counters(state, c, p, record);
 }

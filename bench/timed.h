@@ -18,7 +18,8 @@ namespace chbench::bench {
 // batch of the pool, and records the counters: keys, nodes, vnodes, tokens,
 // threads_requested, threads_ran, ns_per_key, keys_per_second, memory_bytes,
 // bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits,
-// table_size (Maglev's M where the configuration sets one); with removals
+// table_size (Maglev's M where the configuration sets one); for bounded loads
+// balance_factor and capacity (of one batch); with removals
 // removed_pct, survivors (nodes in service), remove_us and readd_us
 // (Prepared: the table rebuilt with one more removal, one re-add); for
 // SIMD kernels the Highway target that ran (label, hwy_target,

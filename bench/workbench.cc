@@ -195,6 +195,7 @@ Workbench::Table& Workbench::table_for(const Config& c) {
 // time). The batch path counts the threads. A configuration already checked
 // warms up on its first batch only.
 void Workbench::check(const Config& c, const std::vector<uint32_t>* want) {
+  if (c.path == Path::kBounded) return check_bounded(c, want);
   Prepared& p = prepared_;
   const CheckKey key = check_key(c);
   p.threads_ran = 1;
@@ -228,6 +229,49 @@ void Workbench::check(const Config& c, const std::vector<uint32_t>* want) {
   p.error = describe_mismatch(c, p.key_hashes, out_ok ? chained : p.out, reference);
 }
 
+// Path kBounded: the ring of the configuration (the one its ring kernel was
+// built over), loads with the capacity of one batch, the bounded table.
+void Workbench::prepare_bounded(const Config& c) {
+  Prepared& p = prepared_;
+  if (!c.kernel->make_over_ring)
+    throw std::invalid_argument(c.kernel->full_name() + " is no ring kernel: no bounded loads");
+  p.ring = ring_for(c).ring;
+  p.loads = std::make_unique<BoundedLoads>(*p.ring, c.nodes,
+                                           bounded_capacity(c.balance_factor, c.keys, c.nodes));
+  p.bounded_table = std::make_unique<BoundedLoadsTable>(*p.table, *p.loads, c.threads > 1);
+  p.memory_bytes = p.bounded_table->memory_bytes();
+}
+
+// Path kBounded: every batch of the pool, as the timed loop runs them, keeps
+// every node within the capacity and places every request; on one thread
+// each batch's nodes are also those of the walk from the reference's owners.
+void Workbench::check_bounded(const Config& c, const std::vector<uint32_t>* want) {
+  Prepared& p = prepared_;
+  p.team->reset_threads_seen();
+  BoundedLoads expected(*p.ring, c.nodes, p.loads->capacity());
+  for (uint64_t first = 0; first < c.pool() && p.error.empty(); first += c.keys) {
+    BoundedBatch{p}(first, first + c.keys);
+    uint64_t placed = 0;
+    for (uint32_t n = 0; n < c.nodes; ++n) {
+      placed += p.loads->load(n);
+      if (p.loads->load(n) > p.loads->capacity())
+        p.error = c.name() + ": node " + std::to_string(n) + " holds " +
+                  std::to_string(p.loads->load(n)) + " requests, over the capacity " +
+                  std::to_string(p.loads->capacity());
+    }
+    if (p.error.empty() && placed != c.keys)
+      p.error = c.name() + ": " + std::to_string(placed) + " of " + std::to_string(c.keys) +
+                " requests placed";
+    if (!p.error.empty() || !want || c.threads > 1) continue;
+    expected.reset();
+    for (uint64_t i = first; i < first + c.keys && p.error.empty(); ++i)
+      if (expected.place(p.key_hashes[i], (*want)[i]) != p.out[i])
+        p.error = c.name() + ": request " + std::to_string(i) + " placed on node " +
+                  std::to_string(p.out[i]) + ", the walk from the reference says another";
+  }
+  p.threads_ran = p.team->threads_seen();
+}
+
 Prepared& Workbench::prepare(std::size_t i) {
   if (prepared_.index == i) return prepared_;
   const Config& c = configs_[i];
@@ -250,6 +294,7 @@ Prepared& Workbench::prepare(std::size_t i) {
     prepared_.team = std::make_unique<ThreadTeam>(c.threads);
     prepared_.team->count_cpu_time(c.thread_cpu);
     prepared_.out.assign(c.pool(), 0);
+    if (c.path == Path::kBounded) prepare_bounded(c);
     check(c, want);
   } catch (const std::exception& e) {
     prepared_.error = c.name() + ": " + e.what();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "chbench/parallel.h"
+#include "chbench/ring/bounded_loads.h"
 #include "config.h"
 #include "plan.h"
 #include "profiles.h"
@@ -45,6 +46,10 @@ struct Prepared {
   std::span<const uint64_t> key_hashes;   // the pool (clustered for a window)
   KeyBytes key_strings{nullptr, {}};      // paths kHashed and kProfile
   std::unique_ptr<ThreadTeam> team;
+  // Path kBounded: the ring the walk goes round, its loads, the bounded table.
+  std::shared_ptr<const SortedRing<uint64_t>> ring;
+  std::unique_ptr<BoundedLoads> loads;
+  std::unique_ptr<BoundedLoadsTable> bounded_table;
   std::vector<uint32_t> out;  // one owner per pool key
   unsigned threads_ran = 0;
   double build_ms = 0;         // building the table from the node list (shared part included)
@@ -96,6 +101,8 @@ class Workbench {
   Table build_table(const Config& c);
   void time_changes(const Config& c);
   void check(const Config& c, const std::vector<uint32_t>* want);
+  void prepare_bounded(const Config& c);
+  void check_bounded(const Config& c, const std::vector<uint32_t>* want);
 
   std::span<const Config> configs_;
   const Plan& plan_;
