@@ -104,13 +104,14 @@ export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 got=$(pkg-config --modversion chbench) || fail "pkg-config does not find chbench.pc"
 [[ $got == "$version" ]] || fail "pkg-config --modversion chbench: '$got', expected '$version'"
 if ((${#emulator[@]} == 0)); then
-  read -r -a flags <<<"$(pkg-config --cflags --libs chbench) $cxxflags"
+  read -r -a cflags <<<"$(pkg-config --cflags chbench) $cxxflags"
+  read -r -a libs <<<"$(pkg-config --libs chbench)"
   # Every installed header in one translation unit: none needs a file left out.
   find "$prefix/include/chbench" -name '*.h' -printf '#include "chbench/%P"\n' \
     >"$tmp/all_headers.cc"
-  step "compile every installed header" "$cxx" -fsyntax-only "$tmp/all_headers.cc" "${flags[@]}"
+  step "compile every installed header" "$cxx" -fsyntax-only "$tmp/all_headers.cc" "${cflags[@]}"
   step "build the consumer with pkg-config's flags" \
-    "$cxx" -o "$tmp/consumer-pc" "$src/tests/consumer/main.cc" "${flags[@]}"
+    "$cxx" -o "$tmp/consumer-pc" "$src/tests/consumer/main.cc" "${cflags[@]}" "${libs[@]}"
   "$tmp/consumer-pc" >"$tmp/pc.out" || fail "the pkg-config consumer exited with $?"
   cmp -s "$tmp/cmake.out" "$tmp/pc.out" || fail "the pkg-config build prints other owners"
 fi
