@@ -100,6 +100,8 @@ step "build tests/consumer" cmake --build "$tmp/consumer"
 "${emulator[@]}" "$tmp/consumer/consumer" >"$tmp/cmake.out" || fail "the consumer exited with $?"
 check_owners "$tmp/cmake.out"
 
+command -v pkg-config >/dev/null 2>&1 ||
+  fail "pkg-config is not installed (scripts/install-deps.sh installs it)"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 got=$(pkg-config --modversion chbench) || fail "pkg-config does not find chbench.pc"
 [[ $got == "$version" ]] || fail "pkg-config --modversion chbench: '$got', expected '$version'"
