@@ -76,7 +76,7 @@ qemu_cpu() {
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 started=$SECONDS
 bash scripts/install-deps.sh --toolchain aarch64
-# shellcheck source=scripts/ccache-env.sh
+# shellcheck source=SCRIPTDIR/ccache-env.sh
 source scripts/ccache-env.sh
 echo "test-arm.sh: building the aarch64 preset" >&2
 cmake --preset aarch64 >/dev/null

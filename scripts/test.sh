@@ -81,7 +81,7 @@ for preset in "${native[@]}"; do
 done
 ((arm == 0)) || toolchains+=(--toolchain aarch64)
 bash scripts/install-deps.sh "${toolchains[@]}"
-# shellcheck source=scripts/ccache-env.sh
+# shellcheck source=SCRIPTDIR/ccache-env.sh
 source scripts/ccache-env.sh
 
 failed=()
