@@ -31,6 +31,7 @@
 #include "commands/move.h"
 #include "commands/owners.h"
 #include "commands/setup.h"
+#include "param_options.h"
 #include "placement.h"
 #include "writers/writer.h"
 
@@ -50,7 +51,7 @@ struct Options {
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
   std::string weights;             // ketama profile
-  uint32_t table_size = 65537;     // Maglev
+  std::optional<uint32_t> table_size;  // Maglev (default kDefaultTableSize)
   std::string format = "text";
   std::string kernel;
   unsigned threads = 0;
@@ -173,7 +174,7 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
                      o.nodes + ", ... in order would not)");
   }
   NodeSet nodes = parse_nodes(o.nodes, vnodes);
-  nodes.table_size = o.table_size;
+  nodes.table_size = o.table_size.value_or(kDefaultTableSize);
   nodes.capacity = o.capacity.value_or(0);
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
 }
@@ -280,6 +281,18 @@ void apply_scenario_to(Setup& s, const Options& o, ScenarioRequest request) {
   s.scenario = std::move(request);
 }
 
+// Refuses --vnodes and --table-size where the placement reads no such
+// parameter (param_options.h), and M above the lab's bound.
+void check_parameter_options(const Setup& s, const Options& o) {
+  const std::string name =
+      s.placement.profile ? "the " + placement_name(s) + " profile" : placement_name(s);
+  if (o.vnodes) check_applies(s.placement, kParamVnodes, "--vnodes", name);
+  if (o.table_size) {
+    check_applies(s.placement, kParamTableSize, "--table-size", name);
+    check_table_size_bound(*o.table_size);
+  }
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
@@ -304,6 +317,7 @@ Setup setup_from(const Options& o) {
         "--key-format hash gives key hashes, but the " + placement_name(s) +
         " profile hashes each key string its own way: give the keys as text, or use --scheme "
         "(every scheme takes key hashes)");
+  check_parameter_options(s, o);
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   if (o.capacity) check_capacity_option(s, *o.capacity);
@@ -360,12 +374,9 @@ void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance)
     bytes = saturating_add(bytes, saturating_mul(uint64_t{o.rings} * n, kBalanceNodeBytes));
     if (o.rings > 1) bytes = saturating_add(bytes, saturating_mul(n, kReplicaNodeBytes));
   }
-  const bool vnodes = scheme_info(s.scheme).takes(kParamVnodes);
-  check_memory(
-      bytes,
-      "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
-          (vnodes ? ", V = " + std::to_string(f.nodes().vnodes) : std::string()) +
-          (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
+  check_memory(bytes, tables_label(s) + (balance && o.rings > 1
+                                             ? " over " + std::to_string(o.rings) + " rings"
+                                             : std::string()));
 }
 
 // ---- help, from the registry -------------------------------------------------------
@@ -431,9 +442,12 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "(Murmur3Partitioner), maglev; see docs/profiles.md");
   cmd->add_option("--weights", o.weights,
                   "ketama profile: one weight per node, W1,W2,... (default: all 1)");
-  cmd->add_option("--table-size", o.table_size,
-                  "lookup table size M (" + schemes_taking(kParamTableSize) +
-                      ", and the maglev profile), a prime >= N (default 65537)");
+  cmd->add_option(
+      "--table-size", o.table_size,
+      "lookup table size M (" + takers_of(kParamTableSize) +
+          "; refused elsewhere), a prime >= N and <= " + std::to_string(kLabMaxTableSize) +
+          " (the lab's bound: the largest prime below 2^26, built in seconds; "
+          "default 65537)");
   cmd->add_option("--nodes", o.nodes,
                   "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C; the schemes "
                   "that place keys by the bucket count alone hold no names for N, so N is "
@@ -458,8 +472,9 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
     o.keys = "100000";
   keys->each([&o](const std::string&) { o.keys_given = true; });
   cmd->add_option("--vnodes", o.vnodes,
-                  "tokens per node: " + schemes_taking(kParamVnodes) +
-                      " (default 100), cassandra profile num_tokens (default 256)");
+                  "tokens per node, for " + takers_of(kParamVnodes) +
+                      " (refused elsewhere): the ring's V (default 100), the cassandra "
+                      "profile's num_tokens (default 256)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "

@@ -59,8 +59,17 @@ void check_distinct(std::span<const std::string> names, const char* option) {
 
 // The kernel of the placement's scheme that make_table builds for `kernel`
 // ("" = default_kernel_name). Throws std::invalid_argument for an unknown one.
+// A profile names itself in the message.
 const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel) {
-  return find_kernel(placement.scheme, kernel.empty() ? default_kernel_name(placement) : kernel);
+  const std::string_view name = kernel.empty() ? default_kernel_name(placement) : kernel;
+  if (!placement.profile) return find_kernel(placement.scheme, name);
+  try {
+    return find_kernel(placement.scheme, name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(
+        "the " + std::string(profile_name(*placement.profile)) + " profile's lookups run on the " +
+        std::string(scheme_name(placement.scheme)) + " kernels or its reference: " + e.what());
+  }
 }
 
 // A node list whose table in the profile's scheme holds as many entries as
@@ -77,22 +86,29 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
-  uint64_t total_weight = 0, points = 0;
-  auto weight = [&](const std::string& name) -> uint64_t {
-    const auto w = placement.weights.find(name);
-    return w == placement.weights.end() ? 1 : w->second;
-  };
-  if (placement.weights.empty()) {
-    points = n * ketama_points_per_server(1, n, nodes.size());
-  } else {
-    for (const auto& name : nodes.names) total_weight += weight(name);
-    for (const auto& name : nodes.names)
-      points += ketama_points_per_server(weight(name), total_weight, nodes.size());
-  }
+  const uint64_t points = ketama_point_count(placement, nodes);
   const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
   sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
   return sized;
 }
+
+}  // namespace
+
+uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
+  const uint64_t n = nodes.size();
+  if (placement.weights.empty()) return n * ketama_points_per_server(1, n, nodes.size());
+  auto weight = [&](const std::string& name) -> uint64_t {
+    const auto w = placement.weights.find(name);
+    return w == placement.weights.end() ? 1 : w->second;
+  };
+  uint64_t total_weight = 0, points = 0;
+  for (const auto& name : nodes.names) total_weight += weight(name);
+  for (const auto& name : nodes.names)
+    points += ketama_points_per_server(weight(name), total_weight, nodes.size());
+  return points;
+}
+
+namespace {
 
 // The estimate of kernel (or "reference") over `fleet`.
 uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,

@@ -69,6 +69,12 @@ ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes)
 std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& fleet,
                                        std::string_view kernel = {});
 
+// The points of the ketama continuum that make_table builds over `nodes` (the
+// profile's servers, weighted by placement.weights): the sum of
+// ketama_points_per_server, 160 a server scaled by its weight as
+// libmemcached scales it. Allocates nothing.
+uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes);
+
 // Peak bytes that make_table(placement, fleet, kernel) takes while building
 // and holding the table: the registry's estimate, computed without building
 // (KernelInfo::table_bytes, or SchemeInfo::reference_bytes for "reference").

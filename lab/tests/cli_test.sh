@@ -509,6 +509,52 @@ bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
 
+# Options that do not apply are refused, naming every scheme and profile that
+# takes them (issue 16, defect 2).
+for profile in ketama redis kafka maglev; do
+  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profile cassandra only, not to the $profile profile" \
+    owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
+done
+for scheme in modn hrw jump maglev; do
+  bad "--vnodes with $scheme" "applies to the scheme ring; the profile cassandra only, not to $scheme\$" \
+    owners --scheme $scheme --nodes 3 --vnodes 5 --keys 3
+done
+for profile in ketama redis kafka cassandra; do
+  bad "--table-size with the $profile profile" "applies to the scheme maglev; the profile maglev only, not to the $profile profile" \
+    owners --profile $profile --nodes a,b,c --table-size 7 --keys 3
+done
+for scheme in modn ring hrw jump; do
+  bad "--table-size with $scheme" "applies to the scheme maglev; the profile maglev only, not to $scheme\$" \
+    owners --scheme $scheme --nodes 3 --table-size 7 --keys 3
+done
+run owners --profile cassandra --nodes 3 --vnodes 4 --keys 2
+[[ $status -eq 0 ]] || fail "--vnodes with the cassandra profile: status $status"
+run owners --profile maglev --nodes 3 --table-size 7 --keys 2
+[[ $status -eq 0 ]] || fail "--table-size with the maglev profile: status $status"
+# The Redis profile is itself (defect 3): no Maglev scheme in its report, and a
+# bad kernel's message names the profile.
+run owners --profile redis --nodes 3 --keys 2 --format json
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"] == "redis" and d["scheme"] is None and d["kernel"] == "maglev/simd", d
+' "$tmp/out" || fail "redis profile JSON: $(head -c 200 "$tmp/out")"
+run owners --profile kafka --nodes 3 --keys 2 --format json
+grep -q '"scheme":"modn","profile":"kafka"' "$tmp/out" || fail "kafka profile JSON: $(head -c 200 "$tmp/out")"
+bad "--kernel bogus with redis" "the redis profile's lookups run on the maglev kernels" \
+  owners --profile redis --nodes 3 --keys 2 --kernel bogus
+# Maglev's M is bounded by what builds in seconds (defect 6), and --help says so.
+bad "M = 2^31 - 1" "above the lab's bound, M <= 67108859" owners --scheme maglev --table-size 2147483647 --nodes 2 --keys 2
+bad "M above the bound, profile" "M <= 67108859" owners --profile maglev --table-size 67108879 --nodes 2 --keys 2
+run owners --help
+grep -q -- "--table-size.*<= 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "owners --help: --table-size lacks the bound"
+# Ketama's weights do not grow its continuum (defect 1): 3,000,000 each is the
+# ring of 1, 1, 1.
+run owners --profile ketama --nodes a,b,c --weights 3000000,3000000,3000000 --keys 20
+cp "$tmp/out" "$tmp/heavy.txt"
+run owners --profile ketama --nodes a,b,c --keys 20
+cmp -s "$tmp/out" "$tmp/heavy.txt" || fail "ketama weights 3000000 x 3 differ from weights 1 x 3"
+
 # Hostile counts, node lists and key files.
 head -c 4096 /dev/urandom >"$tmp/random.bin"
 printf 'user:1\nuser:2\0\nuser:3\n' >"$tmp/nul.txt"

@@ -155,6 +155,26 @@ Scheme profile_scheme(Profile profile) noexcept {
   return Scheme::kRing;
 }
 
+std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept {
+  if (profile == Profile::kRedis) return std::nullopt;
+  return profile_scheme(profile);
+}
+
+unsigned profile_params(Profile profile) noexcept {
+  switch (profile) {
+    case Profile::kKetama:
+      return kParamWeights;
+    case Profile::kCassandra:
+      return kParamVnodes;
+    case Profile::kMaglev:
+      return kParamTableSize;
+    case Profile::kRedis:
+    case Profile::kKafka:
+      return 0;
+  }
+  return 0;
+}
+
 std::string_view default_profile_kernel(Profile profile) noexcept {
   return default_kernel(profile_scheme(profile)).name;
 }

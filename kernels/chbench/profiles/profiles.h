@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,6 +42,18 @@ std::span<const Profile> all_profiles() noexcept;
 // ketama and cassandra, mod-N for kafka, maglev for redis (its slot table is a
 // lookup table like Maglev's) and maglev.
 Scheme profile_scheme(Profile profile) noexcept;
+
+// The registry scheme whose placement rule the profile follows, for reports
+// that name a scheme: a ring for ketama and cassandra, mod-N for kafka, Maglev
+// for maglev; std::nullopt for redis, whose slot table is no scheme's (its
+// lookups only borrow Maglev's table kernels, profile_scheme()).
+std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept;
+
+// The Param bits (scheme.h) a profile reads from its cluster besides the node
+// names, as SchemeInfo::params for a scheme: cassandra kParamVnodes
+// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights; none for
+// the others (Redis's 16384 slots and Kafka's partitions are fixed rules).
+unsigned profile_params(Profile profile) noexcept;
 
 // ---- key hashes ---------------------------------------------------------------
 

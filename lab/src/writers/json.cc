@@ -40,6 +40,15 @@ std::string open_object(const json& j) {
 
 json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes().vnodes) : json(nullptr); }
 
+// The scheme whose placement rule is followed: for a profile its
+// profile_placement_scheme(), null for Redis (the slot table is no scheme's;
+// "kernel" names the table kernel that looks slots up).
+json scheme_json(const Setup& s) {
+  if (!s.placement.profile) return scheme_name(s.scheme);
+  const std::optional<Scheme> scheme = profile_placement_scheme(*s.placement.profile);
+  return scheme ? json(scheme_name(*scheme)) : json(nullptr);
+}
+
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
 }
@@ -97,7 +106,7 @@ class JsonWriter final : public Writer {
     column_ = s.placement.profile ? hash_column(*s.placement.profile) : nullptr;
     // A fleet of buckets lists no names (node-0 ... node-(N-1): 2^31 of them).
     json head = {{"command", "owners"},
-                 {"scheme", scheme_name(s.scheme)},
+                 {"scheme", scheme_json(s)},
                  {"profile", profile_json(s)},
                  {"vnodes", vnodes_json(s)},
                  {"capacity", capacity_json(s)},
@@ -151,7 +160,7 @@ class JsonWriter final : public Writer {
 
   void balance(const Setup& s, const BalanceReport& r) override {
     const json head = {{"command", "balance"},
-                       {"scheme", scheme_name(s.scheme)},
+                       {"scheme", scheme_json(s)},
                        {"profile", profile_json(s)},
                        {"vnodes", vnodes_json(s)},
                        {"capacity", capacity_json(s)},
@@ -178,7 +187,7 @@ class JsonWriter final : public Writer {
   }
 
   void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
-    json j = {{"command", "balance"},         {"scheme", scheme_name(s.scheme)},
+    json j = {{"command", "balance"},         {"scheme", scheme_json(s)},
               {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
               {"capacity", capacity_json(s)}, {"kernel", s.kernel_name},
               {"scenario", scenario_json(s)}, {"keys", r.keys},
@@ -199,7 +208,7 @@ class JsonWriter final : public Writer {
   static json move_json(const Setup& s, const MoveReport& r) {
     const MoveResult& m = r.result;
     json j = {{"command", "move"},
-              {"scheme", scheme_name(s.scheme)},
+              {"scheme", scheme_json(s)},
               {"profile", profile_json(s)},
               {"vnodes", vnodes_json(s)},
               {"capacity", capacity_json(s)},
