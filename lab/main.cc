@@ -46,6 +46,7 @@ struct Options {
   std::string scheme;
   std::string profile;
   std::string nodes;
+  std::string nodes_file;  // --nodes-file: one name per line, instead of --nodes
   std::string keys;
   std::string key_format = "text";
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
@@ -173,7 +174,8 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
                      "removing the last ones or adding node-" +
                      o.nodes + ", ... in order would not)");
   }
-  NodeSet nodes = parse_nodes(o.nodes, vnodes);
+  NodeSet nodes =
+      o.nodes_file.empty() ? parse_nodes(o.nodes, vnodes) : parse_node_file(o.nodes_file, vnodes);
   nodes.table_size = o.table_size.value_or(kDefaultTableSize);
   nodes.capacity = o.capacity.value_or(0);
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
@@ -299,6 +301,9 @@ Setup setup_from(const Options& o) {
   Setup s;
   if (o.scheme.empty() == o.profile.empty())
     throw std::invalid_argument("give --scheme or --profile (one of them)");
+  if (o.nodes.empty() == o.nodes_file.empty())
+    throw std::invalid_argument(
+        "give --nodes N, --nodes A,B,... or --nodes-file FILE (one of them)");
   if (!o.profile.empty()) {
     s.placement.profile = parse_profile(o.profile);
     s.scheme = profile_scheme(*s.placement.profile);
@@ -432,6 +437,15 @@ std::string last_only_schemes() {
   return list.empty() ? list : " (" + list + ": only the last ones)";
 }
 
+// How every format prints a key so that its exact bytes can be read back.
+std::string key_output_rules() {
+  return "Keys are printed so that their exact bytes are recovered: text escapes a key's\n"
+         "backslash, tab, LF and CR as \\\\, \\t, \\n, \\r and its other control bytes as\n"
+         "\\xHH (every other byte as it is); csv quotes a field holding a comma, quote, CR or\n"
+         "LF (RFC 4180, quotes doubled) and keeps every byte; json writes \"key\" for a UTF-8\n"
+         "key (control bytes as JSON escapes) and \"key_hex\" (its bytes in hex) for any other.";
+}
+
 // ---- command line ---------------------------------------------------------------------------
 
 void add_common(CLI::App* cmd, Options& o, bool keys_required) {
@@ -452,20 +466,35 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C; the schemes "
                   "that place keys by the bucket count alone hold no names for N, so N is "
                   "bounded by the scheme only: " +
-                      bucket_schemes())
-      ->required();
+                      bucket_schemes() +
+                      "; in a list, spaces around a name are dropped, and a name holds no comma "
+                      "(use --nodes-file) and no tab or other control byte (refused: the text "
+                      "output is tab-separated)");
+  cmd->add_option("--nodes-file", o.nodes_file,
+                  "instead of --nodes, a file of node names, one per line, each taken exactly "
+                  "(commas and spaces kept; LF or CRLF, a leading UTF-8 byte-order mark dropped; "
+                  "an empty line or a control byte refused)");
   auto* keys = cmd->add_option(
       "--keys", o.keys,
       "K (keys user:1 ... user:K, K <= 10^10) or a file of one key per line ('-': standard "
-      "input; a key is at most 65536 bytes, no NUL)" +
+      "input; a line is at most 65536 bytes, and the file holds no NUL byte: a key with NUL "
+      "bytes is given in hex or base64)" +
           std::string(keys_required ? "" : "; default 100000"));
   cmd->add_option("--key-format", o.key_format,
-                  "how the lines of --keys FILE are read: text (default; each line a key, "
-                  "hashed by the scheme as SPEC.md says or by the profile its own way) or "
-                  "hash (each line a 64-bit key hash, decimal or 0x hex, spaces around it "
-                  "allowed, empty lines skipped, given to the scheme as it is; every scheme "
-                  "takes it, no profile does, and not with a count K; the key column prints it "
-                  "in decimal)");
+                  "how the lines of --keys FILE are read: text, hex, base64 or hash. Every format: "
+                  "a line ends at LF, one "
+                  "CR before it is dropped (CRLF), the last line needs no LF, a UTF-8 "
+                  "byte-order mark at the start of the file is dropped. text (default): the "
+                  "line's bytes are the key, hashed by the scheme as SPEC.md says or by the "
+                  "profile its own way; a blank line is skipped, not a key (pose the empty key "
+                  "in hex or base64). hex: each line a key's bytes as hex digits (either case, "
+                  "two a byte); base64: RFC 4648 (A-Z a-z 0-9 + /, '=' padding optional); in "
+                  "both, spaces and tabs around the line are dropped, an empty line is the "
+                  "empty key, and any byte, NUL included, can be given. hash: each line a "
+                  "64-bit key hash, decimal or 0x hex, spaces around it allowed, empty lines "
+                  "skipped, given to the scheme as it is (every scheme takes it, no profile "
+                  "does; the key column prints it in decimal). Not with a count K, except "
+                  "text");
   if (keys_required)
     keys->required();
   else
@@ -527,7 +556,8 @@ Commands add_commands(CLI::App& app, Options& o) {
       "After a removal scenario (--removed, or --remove-fraction with --removal-order and\n"
       "--seed; --readd) the owners are those of the fleet it leaves: a row of a vector file\n"
       "with removed buckets is answered as 'owners --nodes N --removed node-3,node-7\n"
-      "--key-format hash --keys FILE'.");
+      "--key-format hash --keys FILE'.\n" +
+      key_output_rules());
   add_common(owners, o, true);
   add_scenario(owners, o,
                "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
@@ -565,7 +595,9 @@ Commands add_commands(CLI::App& app, Options& o) {
       "    the re-added nodes, 'between old nodes' those moved between survivors, 'returned'\n"
       "    the keys back on the node that owned them before the removals (of all it owned),\n"
       "    'relocated' the keys on another node than before the removals.\n"
-      "Survivors never trade keys in a consistent scheme; Maglev's table trades a few.");
+      "Survivors never trade keys in a consistent scheme; Maglev's table trades a few.\n"
+      "With --list, " +
+      key_output_rules());
 
   CLI::App* balance = app.add_subcommand(
       "balance", "each node's share of keys (ring: and of the circle), busiest / mean, std");

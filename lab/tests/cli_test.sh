@@ -195,8 +195,8 @@ bad "the default keys as key hashes" "key-format hash needs --keys FILE" \
   move --scheme jump --nodes 10 --key-format hash --add node-10
 bad "key hashes with a profile" "the maglev profile hashes each key string its own way" \
   owners --profile maglev --nodes 3 --key-format hash --keys "$tmp/hashes.txt"
-bad "unknown key format" "unknown key format 'hex' (known: text, hash)" \
-  owners --scheme ring --nodes 3 --key-format hex --keys "$tmp/hashes.txt"
+bad "unknown key format" "unknown key format 'hex64' (known: text, hex, base64, hash)" \
+  owners --scheme ring --nodes 3 --key-format hex64 --keys "$tmp/hashes.txt"
 bad "jump at 2^31 buckets" "at most 2147483647 buckets" owners --scheme jump --nodes 2147483648 --keys 3
 # LIFO at any N: refused by index, before any memory is estimated.
 bad "jump middle removal at N = 2^31 - 1" \
@@ -554,6 +554,60 @@ run owners --profile ketama --nodes a,b,c --weights 3000000,3000000,3000000 --ke
 cp "$tmp/out" "$tmp/heavy.txt"
 run owners --profile ketama --nodes a,b,c --keys 20
 cmp -s "$tmp/out" "$tmp/heavy.txt" || fail "ketama weights 3000000 x 3 differ from weights 1 x 3"
+
+# Every output format recovers the exact key bytes (issue 16, defect 4):
+# two keys that are not UTF-8 stay apart in JSON, as key_hex.
+printf '\x80\n\x81\ncaf\xc3\xa9\n' >"$tmp/latin.txt"
+run owners --profile redis --nodes 3 --keys "$tmp/latin.txt" --format json
+/usr/bin/python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["owners"]
+assert [r.get("key_hex") for r in rows[:2]] == ["80", "81"] and "key" not in rows[0], rows
+assert rows[2]["key"] == "caf\u00e9" and "key_hex" not in rows[2], rows
+' "$tmp/out" || fail "JSON keys not UTF-8: $(head -c 300 "$tmp/out")"
+# Keys with NUL, tab, LF and a backslash, given in hex: text escapes them, CSV
+# quotes them, JSON escapes them; each decodes back to the bytes.
+printf '\n00\n6109620a63\n5c\n' >"$tmp/bytes.hex"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex"
+[[ $status -eq 0 ]] || fail "hex keys: status $status: $(cat "$tmp/err")"
+[[ $(cut -f1 "$tmp/out" | tr '\n' '|') == '|\x00|a\tb\nc|\\|' ]] || fail "text key escapes: $(cut -f1 "$tmp/out" | tr '\n' '|')"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format csv
+/usr/bin/python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="latin-1")))
+assert [r[0] for r in rows[1:]] == ["", "\0", "a\tb\nc", "\\"], rows
+' "$tmp/out" || fail "CSV keys: $(cat -A "$tmp/out" | head -5)"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format json
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["key_format"] == "hex" and [r["key"] for r in d["owners"]] == ["", "\0", "a\tb\nc", "\\"], d
+' "$tmp/out" || fail "JSON hex keys: $(head -c 300 "$tmp/out")"
+# The same keys in base64 place alike; the empty key is Kafka's real key.
+printf '\nAA==\r\nYQliCmM\nXA==\n' >"$tmp/bytes.b64"
+run owners --profile kafka --nodes 3 --key-format base64 --keys "$tmp/bytes.b64" --format csv
+cp "$tmp/out" "$tmp/b64.csv"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format csv
+cmp -s "$tmp/out" "$tmp/b64.csv" || fail "base64 and hex keys differ"
+# text: a leading byte-order mark is dropped, CRLF too, blank lines skipped.
+printf '\xef\xbb\xbfuser:1\r\n\nuser:2\n' >"$tmp/bom.txt"
+run owners --scheme ring --nodes 5 --keys "$tmp/bom.txt"
+cp "$tmp/out" "$tmp/bom.out"
+run owners --scheme ring --nodes 5 --keys 2
+cmp -s "$tmp/out" "$tmp/bom.out" || fail "BOM, CRLF, blank line: $(cat "$tmp/bom.out")"
+bad "bad hex line" "line 2 holds '6g', not hex" owners --profile kafka --nodes 3 --key-format hex --keys <(printf '00\n6g\n')
+bad "bad base64 line" "line 1 holds 'Z', not base64" owners --profile kafka --nodes 3 --key-format base64 --keys <(printf 'Z\n')
+bad "hex with a count" "reads key lines from a file" owners --scheme ring --nodes 3 --key-format hex --keys 10
+# Node lists (defect 5): a tab is refused, --nodes-file takes a comma.
+bad "tab in a node name" "node 1 .* holds a control byte" owners --scheme ring --nodes $'a,b\tc' --keys 3
+printf 'db, east\r\ndb, west\n' >"$tmp/nodes.txt"
+run owners --scheme hrw --nodes-file "$tmp/nodes.txt" --keys 3 --format json
+/usr/bin/python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["nodes"] == ["db, east", "db, west"]
+' "$tmp/out" || fail "--nodes-file: $(head -c 300 "$tmp/out")"
+bad "--nodes and --nodes-file" "one of them" owners --scheme hrw --nodes 3 --nodes-file "$tmp/nodes.txt" --keys 3
+bad "empty line in a node file" "node 1 has an empty name" owners --scheme hrw --nodes-file <(printf 'a\n\nb\n') --keys 3
 
 # Hostile counts, node lists and key files.
 head -c 4096 /dev/urandom >"$tmp/random.bin"

@@ -1,9 +1,13 @@
 // JSON (nlohmann, keys in the order written): one object per command. The
 // owners, the moved keys and balance's nodes, which can be millions (2^31
 // buckets), are streamed rather than built as a tree, formatted as dump()
-// formats a tree. Bytes that are not UTF-8 become U+FFFD.
+// formats a tree. A key is written losslessly: "key" with its string when it
+// is UTF-8 (JSON escapes NUL and the other control bytes), else "key_hex"
+// with its bytes in hex; node names and the rest, UTF-8 from the command
+// line, would have any byte that is not UTF-8 replaced by U+FFFD.
 #include <nlohmann/json.hpp>
 
+#include "key_codec.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -15,6 +19,12 @@ using json = nlohmann::ordered_json;
 // A JSON string.
 std::string json_string(std::string_view s) {
   return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The key member, '"key":"..."' or '"key_hex":"..."' (see above).
+std::string key_member(std::string_view key) {
+  if (is_utf8(key)) return "\"key\":" + json_string(key);
+  return "\"key_hex\":\"" + hex_bytes(key) + '"';
 }
 
 std::string dump(const json& j) { return j.dump(1, ' ', false, json::error_handler_t::replace); }
@@ -114,7 +124,7 @@ class JsonWriter final : public Writer {
                  {"scenario", scenario_json(s)},
                  {"node_count", s.fleet.size()},
                  {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
-                 {"key_format", keys.is_hashes() ? "hash" : "text"},
+                 {"key_format", key_format_name(s.key_format)},
                  {"keys", keys.size()}};
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
@@ -122,8 +132,8 @@ class JsonWriter final : public Writer {
   }
 
   void owner(const OwnerRow& row) override {
-    b_ += row.index == 0 ? "\n{\"key\":" : ",\n{\"key\":";
-    b_ += json_string(row.key);
+    b_ += row.index == 0 ? "\n{" : ",\n{";
+    b_ += key_member(row.key);
     b_ += ",\"owner\":";
     b_ += json_string(row.owner);
     if (column_) (((b_ += ",\"") += column_) += "\":") += row.hash;
@@ -145,9 +155,9 @@ class JsonWriter final : public Writer {
     out_ << text << ",\n \"moved_keys\": [";
     bool first = true;
     for_each_moved_key(r, [&](std::string_view key, std::string_view from, std::string_view to) {
-      b_ += first ? "\n  {\"key\":" : ",\n  {\"key\":";
+      b_ += first ? "\n  {" : ",\n  {";
       first = false;
-      b_ += json_string(key);
+      b_ += key_member(key);
       b_ += ",\"from\":";
       b_ += json_string(from);
       b_ += ",\"to\":";
