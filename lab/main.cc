@@ -550,7 +550,9 @@ Commands add_commands(CLI::App& app, Options& o) {
   owners->footer(
       "Prints key and owner name per line (text: tab-separated; csv: header key,owner; json: a\n"
       "header with node_count, nodes (the names; null for the schemes that hold none, whose\n"
-      "node i is node-<i>) and key_format, then one object per key). With --key-format hash the\n"
+      "node i is node-<i>), table_size (Maglev's M, else null) and key_format, then one object\n"
+      "per key; a profile adds its key hash: ketama's point hash, redis's slot, kafka's positive\n"
+      "murmur2, cassandra's Murmur3 token). With --key-format hash the\n"
       "key is the key hash in decimal, e.g. 'owners --scheme jump --nodes 2147483647\n"
       "--key-format hash --keys FILE' answers a vector row h,n,bucket as node-<bucket>.\n"
       "After a removal scenario (--removed, or --remove-fraction with --removal-order and\n"
@@ -603,6 +605,8 @@ Commands add_commands(CLI::App& app, Options& o) {
       "balance", "each node's share of keys (ring: and of the circle), busiest / mean, std");
   add_common(balance, o, false);
   balance->footer(
+      "The ketama profile adds each server's continuum points (160 scaled by its weight, as\n"
+      "libmemcached scales them) to every node row, and the header names the continuum's size.\n"
       "Share std is the population standard deviation of the node shares in % of a fair share\n"
       "(1/N); with --rings, 'pooled' is that over all R * N shares. Theory: for the ring\n"
       "sqrt((N-1)/(N*V+1)) (random tokens), plus sqrt((N-1)/K) from sampling K keys.\n"

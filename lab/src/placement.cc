@@ -94,17 +94,40 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
 
 }  // namespace
 
-uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
+namespace {
+
+// Calls f(points) for each server of `nodes` in order: ketama_points_per_server
+// of its weight (placement.weights by name, 1 if not listed).
+template <class F>
+void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, const F& f) {
   const uint64_t n = nodes.size();
-  if (placement.weights.empty()) return n * ketama_points_per_server(1, n, nodes.size());
+  if (placement.weights.empty()) {
+    const uint32_t points = ketama_points_per_server(1, n, nodes.size());
+    for (uint64_t i = 0; i < n; ++i) f(points);
+    return;
+  }
   auto weight = [&](const std::string& name) -> uint64_t {
     const auto w = placement.weights.find(name);
     return w == placement.weights.end() ? 1 : w->second;
   };
-  uint64_t total_weight = 0, points = 0;
+  uint64_t total_weight = 0;
   for (const auto& name : nodes.names) total_weight += weight(name);
   for (const auto& name : nodes.names)
-    points += ketama_points_per_server(weight(name), total_weight, nodes.size());
+    f(ketama_points_per_server(weight(name), total_weight, nodes.size()));
+}
+
+}  // namespace
+
+uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
+  uint64_t points = 0;
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points += p; });
+  return points;
+}
+
+std::vector<uint32_t> ketama_points(const Placement& placement, const NodeSet& nodes) {
+  std::vector<uint32_t> points;
+  points.reserve(nodes.size());
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points.push_back(p); });
   return points;
 }
 

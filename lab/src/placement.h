@@ -74,6 +74,8 @@ std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& 
 // ketama_points_per_server, 160 a server scaled by its weight as
 // libmemcached scales it. Allocates nothing.
 uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes);
+// Each server's points, in node order (their sum is ketama_point_count).
+std::vector<uint32_t> ketama_points(const Placement& placement, const NodeSet& nodes);
 
 // Peak bytes that make_table(placement, fleet, kernel) takes while building
 // and holding the table: the registry's estimate, computed without building

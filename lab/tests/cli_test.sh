@@ -548,6 +548,30 @@ bad "M = 2^31 - 1" "above the lab's bound, M <= 67108859" owners --scheme maglev
 bad "M above the bound, profile" "M <= 67108859" owners --profile maglev --table-size 67108879 --nodes 2 --keys 2
 run owners --help
 grep -q -- "--table-size.*<= 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "owners --help: --table-size lacks the bound"
+# What a profile builds is in the output's header: ketama's points per server
+# (libmemcached: floor(weight / total x 40 x N) x 4, so 3,1,1 gives 288, 96, 96),
+# Cassandra's token per key, Maglev's M.
+run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000 --format csv
+[[ $(sed -n 1p "$tmp/out") == ring,node,keys,key_share,circle_share,points ]] || fail "ketama balance CSV header: $(sed -n 1p "$tmp/out")"
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f2,6 | tr '\n' ' ') == "a,288 b,96 c,96 " ]] || fail "ketama points: $(cat "$tmp/out")"
+run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000
+grep -q '^scheme    ketama profile (continuum of 480 points)' "$tmp/out" || fail "ketama balance text: $(head -n1 "$tmp/out")"
+run balance --profile ketama --nodes a,b --keys 100 --format json
+/usr/bin/python3 -c '
+import json, sys
+assert [n["points"] for n in json.load(open(sys.argv[1]))["per_ring"][0]["nodes"]] == [160, 160]
+' "$tmp/out" || fail "ketama balance JSON points"
+run owners --profile cassandra --nodes 3 --keys 1 --format csv
+[[ $(sed -n 1p "$tmp/out") == key,owner,token ]] || fail "cassandra owners CSV header: $(sed -n 1p "$tmp/out")"
+for args in "--profile maglev" "--scheme maglev"; do
+  run owners $args --nodes 3 --table-size 11 --keys 1 --format json
+  grep -q '"table_size":11,' "$tmp/out" || fail "owners $args: no table_size in JSON: $(head -c 200 "$tmp/out")"
+  run balance $args --nodes 3 --keys 10
+  grep -q '(M = 65537)' "$tmp/out" || fail "balance $args: no M in the header: $(head -n1 "$tmp/out")"
+done
+run owners --profile redis --nodes 3 --keys 1 --format json
+grep -q '"table_size":null,' "$tmp/out" || fail "redis owners: table_size not null"
+
 # Ketama's weights do not grow its continuum (defect 1): 3,000,000 each is the
 # ring of 1, 1, 1.
 run owners --profile ketama --nodes a,b,c --weights 3000000,3000000,3000000 --keys 20

@@ -38,6 +38,9 @@ std::string tables_label(const Setup& s) {
 std::string scheme_label(const Setup& s, uint32_t vnodes) {
   std::string label = placement_name(s);
   if (s.placement.profile) label += " profile";
+  if (s.placement.profile == Profile::kKetama)
+    label +=
+        " (continuum of " + std::to_string(ketama_point_count(s.placement, s.nodes())) + " points)";
   if (uses_vnodes(s))
     label += (s.placement.profile ? " (num_tokens = " : " (V = ") + std::to_string(vnodes) + ")";
   // Redis's slot table is a Maglev-like table of fixed size: no M to show.

@@ -68,7 +68,8 @@ std::string placement_name(const Setup& s);
 std::string tables_label(const Setup& s);
 
 // For report headers: "ring (V = 100)", "hrw", "maglev (M = 65537)",
-// "cassandra profile (num_tokens = 256)". V is shown where uses_vnodes(), M
+// "cassandra profile (num_tokens = 256)", "ketama profile (continuum of 480
+// points)". V is shown where uses_vnodes(), M
 // for a scheme that takes kParamTableSize (and the maglev profile), A where
 // uses_capacity().
 std::string scheme_label(const Setup& s, uint32_t vnodes);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "key_codec.h"
+#include "param_options.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -61,6 +62,12 @@ json scheme_json(const Setup& s) {
 
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
+}
+
+// Maglev's M (the scheme and the maglev profile), or null.
+json table_size_json(const Setup& s) {
+  return placement_takes(s.placement, kParamTableSize) ? json(nodes_fleet(s).nodes().table_size)
+                                                       : json(nullptr);
 }
 
 json capacity_json(const Setup& s) {
@@ -120,6 +127,7 @@ class JsonWriter final : public Writer {
                  {"profile", profile_json(s)},
                  {"vnodes", vnodes_json(s)},
                  {"capacity", capacity_json(s)},
+                 {"table_size", table_size_json(s)},
                  {"kernel", s.kernel_name},
                  {"scenario", scenario_json(s)},
                  {"node_count", s.fleet.size()},
@@ -174,6 +182,7 @@ class JsonWriter final : public Writer {
                        {"profile", profile_json(s)},
                        {"vnodes", vnodes_json(s)},
                        {"capacity", capacity_json(s)},
+                       {"table_size", table_size_json(s)},
                        {"kernel", s.kernel_name},
                        {"scenario", nullptr},
                        {"nodes", r.nodes},
@@ -197,10 +206,15 @@ class JsonWriter final : public Writer {
   }
 
   void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
-    json j = {{"command", "balance"},         {"scheme", scheme_json(s)},
-              {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
-              {"capacity", capacity_json(s)}, {"kernel", s.kernel_name},
-              {"scenario", scenario_json(s)}, {"keys", r.keys},
+    json j = {{"command", "balance"},
+              {"scheme", scheme_json(s)},
+              {"profile", profile_json(s)},
+              {"vnodes", vnodes_json(s)},
+              {"capacity", capacity_json(s)},
+              {"table_size", table_size_json(s)},
+              {"kernel", s.kernel_name},
+              {"scenario", scenario_json(s)},
+              {"keys", r.keys},
               {"removals", json::array()}};
     for (const RemovalBalanceRow& row : r.rows)
       j["removals"].push_back({{"fraction", row.fraction},
@@ -222,6 +236,7 @@ class JsonWriter final : public Writer {
               {"profile", profile_json(s)},
               {"vnodes", vnodes_json(s)},
               {"capacity", capacity_json(s)},
+              {"table_size", table_size_json(s)},
               {"kernel", s.kernel_name},
               {"scenario", scenario_json(s)},
               {"step", step_name(r.step)},
@@ -266,6 +281,7 @@ class JsonWriter final : public Writer {
       const uint64_t keys = r.results[ring].node_keys[i];
       json node = {{"name", r.name(ring, i)}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
       if (r.circle) node["circle_share"] = r.results[ring].circle[i];
+      if (!r.points.empty()) node["points"] = r.points[i];
       b_ += i == 0 ? "\n    " : ",\n    ";
       b_ += dump_at(node, 4);
       out_.maybe_flush();

@@ -182,11 +182,13 @@ class TextWriter final : public Writer {
   void one_ring(const Setup& s, const BalanceReport& r) {
     const Balance& b = r.results[0];
     b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
-    b_ += r.circle ? fmt(" %12s\n", "circle share") : "\n";
+    if (r.circle) b_ += fmt(" %12s", "circle share");
+    b_ += r.points.empty() ? "\n" : fmt(" %12s\n", "points");
     for (uint32_t i = 0; i < r.nodes; ++i) {
       b_ += fmt("%-20s %12" PRIu64 " %12s", owner_name(s.fleet, i).c_str(), b.node_keys[i],
                 pct(ratio(b.node_keys[i], r.keys)).c_str());
-      b_ += r.circle ? fmt(" %12s\n", pct(b.circle[i]).c_str()) : "\n";
+      if (r.circle) b_ += fmt(" %12s", pct(b.circle[i]).c_str());
+      b_ += r.points.empty() ? "\n" : fmt(" %12u\n", r.points[i]);
       out_.maybe_flush();
     }
     b_ += fmt("%-26s %10s", "", "keys");
