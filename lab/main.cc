@@ -450,10 +450,13 @@ std::string key_output_rules() {
 
 void add_common(CLI::App* cmd, Options& o, bool keys_required) {
   cmd->add_option("--scheme", o.scheme, "placement scheme: " + scheme_list());
-  cmd->add_option("--profile", o.profile,
-                  "instead of --scheme, place keys as a real system does: ketama (libmemcached), "
-                  "redis (Cluster slots), kafka (default partitioner), cassandra "
-                  "(Murmur3Partitioner), maglev; see docs/profiles.md");
+  cmd->add_option(
+      "--profile", o.profile,
+      "instead of --scheme, place keys as a real system does: ketama (libmemcached's "
+      "weighted ketama), ketama_unweighted (libmemcached with MEMCACHED_BEHAVIOR_KETAMA "
+      "alone: 100 points a server, keys and points hashed one-at-a-time; no --weights), "
+      "redis (Cluster slots), kafka (default partitioner), cassandra "
+      "(Murmur3Partitioner), maglev; see docs/profiles.md");
   cmd->add_option("--weights", o.weights,
                   "ketama profile: one weight per node, W1,W2,... (default: all 1)");
   cmd->add_option(

@@ -74,7 +74,7 @@ const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel)
 
 // A node list whose table in the profile's scheme holds as many entries as
 // the profile's own table: ketama's continuum points as ring tokens (rounded
-// up to whole tokens per server), Redis's slot table as a Maglev table of
+// up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
 // 16384 slots; the other profiles' tables are their scheme's over as many
 // nodes. The estimates read only N, V and M, so its names are left empty:
 // no name is copied (N empty strings, 32 B each, freed before any table is
@@ -84,6 +84,7 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   sized.names.resize(nodes.size());
   sized.vnodes = nodes.vnodes;
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
+  if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
   const uint64_t points = ketama_point_count(placement, nodes);
@@ -101,6 +102,10 @@ namespace {
 template <class F>
 void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, const F& f) {
   const uint64_t n = nodes.size();
+  if (placement.profile == Profile::kKetamaUnweighted) {
+    for (uint64_t i = 0; i < n; ++i) f(kKetamaUnweightedPoints);
+    return;
+  }
   if (placement.weights.empty()) {
     const uint32_t points = ketama_points_per_server(1, n, nodes.size());
     for (uint64_t i = 0; i < n; ++i) f(points);
@@ -117,6 +122,10 @@ void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, co
 }
 
 }  // namespace
+
+bool is_ketama(const Placement& placement) noexcept {
+  return placement.profile == Profile::kKetama || placement.profile == Profile::kKetamaUnweighted;
+}
 
 uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
   uint64_t points = 0;

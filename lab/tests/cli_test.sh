@@ -480,7 +480,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama redis kafka cassandra maglev; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"
@@ -504,6 +504,9 @@ bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --n
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
 bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "weights, unweighted ketama" "ketama only" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
+run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
 bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
 bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536

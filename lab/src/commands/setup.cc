@@ -23,8 +23,8 @@ std::string placement_name(const Setup& s) {
 std::string tables_label(const Setup& s) {
   const Fleet& f = nodes_fleet(s);
   const std::string n = std::to_string(f.size());
-  if (s.placement.profile == Profile::kKetama)
-    return "the ketama profile's continuum of " +
+  if (is_ketama(s.placement))
+    return "the " + placement_name(s) + " profile's continuum of " +
            std::to_string(ketama_point_count(s.placement, f.nodes())) + " points over N = " + n +
            " servers";
   std::string label = "the " + placement_name(s) + (s.placement.profile ? " profile's" : "") +
@@ -38,7 +38,7 @@ std::string tables_label(const Setup& s) {
 std::string scheme_label(const Setup& s, uint32_t vnodes) {
   std::string label = placement_name(s);
   if (s.placement.profile) label += " profile";
-  if (s.placement.profile == Profile::kKetama)
+  if (is_ketama(s.placement))
     label +=
         " (continuum of " + std::to_string(ketama_point_count(s.placement, s.nodes())) + " points)";
   if (uses_vnodes(s))
