@@ -131,6 +131,30 @@ Memcached unweighted_for(const std::vector<std::string>& names) {
   return memc;
 }
 
+// Checks the profile's reference and every ring kernel over `cluster`
+// against libmemcached's server for each key; returns how many keys the
+// reference places as libmemcached does.
+std::size_t check_against(const Memcached& memc, chbench::Profile profile,
+                          const chbench::ProfileCluster& cluster,
+                          const std::vector<std::string>& keys,
+                          const std::vector<uint64_t>& hashes) {
+  std::vector<uint32_t> theirs(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    theirs[i] = memcached_generate_hash(memc.get(), keys[i].data(), keys[i].size());
+  const auto reference = chbench::build_profile_reference(profile, cluster);
+  const auto ours = chbench_test::owners_of(*reference, hashes);
+  std::size_t matches = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) matches += ours[i] == theirs[i];
+  CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs, ours) == "");
+  for (const auto* kernel : chbench::kernels_of(chbench::Scheme::kRing)) {
+    INFO("kernel " << kernel->name);
+    const auto table = chbench::build_profile_table(profile, cluster, kernel->name);
+    CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs,
+                                                 chbench_test::owners_of(*table, hashes)) == "");
+  }
+  return matches;
+}
+
 }  // namespace
 
 TEST_CASE("ketama_unweighted profile: memcached_generate_hash under MEMCACHED_BEHAVIOR_KETAMA",
@@ -146,23 +170,9 @@ TEST_CASE("ketama_unweighted profile: memcached_generate_hash under MEMCACHED_BE
   for (const ServerList& list : lists) {
     INFO(list.what);
     const Memcached memc = unweighted_for(list.names);
-    std::vector<uint32_t> theirs(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      theirs[i] = memcached_generate_hash(memc.get(), keys[i].data(), keys[i].size());
     const chbench::ProfileCluster cluster{chbench::NodeSet{list.names, 1}, {}};
-    const auto reference =
-        chbench::build_profile_reference(chbench::Profile::kKetamaUnweighted, cluster);
-    const auto ours = chbench_test::owners_of(*reference, hashes);
-    std::size_t matches = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) matches += ours[i] == theirs[i];
-    CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs, ours) == "");
-    for (const auto* kernel : chbench::kernels_of(chbench::Scheme::kRing)) {
-      INFO("kernel " << kernel->name);
-      const auto table =
-          chbench::build_profile_table(chbench::Profile::kKetamaUnweighted, cluster, kernel->name);
-      CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs,
-                                                   chbench_test::owners_of(*table, hashes)) == "");
-    }
+    const std::size_t matches =
+        check_against(memc, chbench::Profile::kKetamaUnweighted, cluster, keys, hashes);
     std::printf(
         "libmemcached interop (unweighted ketama): %-32s %3zu servers: %zu of %zu keys match\n",
         list.what.c_str(), list.names.size(), matches, keys.size());
@@ -184,23 +194,9 @@ TEST_CASE("ketama profile: memcached_generate_hash picks the same server for eve
   for (const ServerList& list : server_lists()) {
     INFO(list.what);
     const Memcached memc = libmemcached_for(list);
-    std::vector<uint32_t> theirs(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      theirs[i] = memcached_generate_hash(memc.get(), keys[i].data(), keys[i].size());
-
     const chbench::ProfileCluster cluster{chbench::NodeSet{list.names, 1}, list.weights};
-    const auto reference = chbench::build_profile_reference(chbench::Profile::kKetama, cluster);
-    const auto ours = chbench_test::owners_of(*reference, hashes);
-    std::size_t matches = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) matches += ours[i] == theirs[i];
-    CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs, ours) == "");
-    for (const auto* kernel : chbench::kernels_of(chbench::Scheme::kRing)) {
-      INFO("kernel " << kernel->name);
-      const auto table =
-          chbench::build_profile_table(chbench::Profile::kKetama, cluster, kernel->name);
-      CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs,
-                                                   chbench_test::owners_of(*table, hashes)) == "");
-    }
+    const std::size_t matches =
+        check_against(memc, chbench::Profile::kKetama, cluster, keys, hashes);
     std::string weights;
     for (uint32_t w : list.weights) weights += format(weights.empty() ? "%u" : ",%u", w);
     std::printf(

@@ -87,6 +87,20 @@ json scenario_json(const Setup& s) {
           {"readds", r.readds}};
 }
 
+// The members every command's JSON starts with: the command, the placement
+// (scheme, profile, their parameters), the kernel and the scenario.
+json head_json(const char* command, const Setup& s, json scenario) {
+  return {{"command", command},           {"scheme", scheme_json(s)},
+          {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
+          {"capacity", capacity_json(s)}, {"table_size", table_size_json(s)},
+          {"kernel", s.kernel_name},      {"scenario", std::move(scenario)}};
+}
+
+// Appends `members` to object `j`, in their order.
+void add_members(json& j, const json& members) {
+  for (const auto& item : members.items()) j[item.key()] = item.value();
+}
+
 const char* step_name(MoveStep step) {
   return step == MoveStep::kRemovals ? "removals" : step == MoveStep::kReadds ? "readds" : "change";
 }
@@ -122,18 +136,11 @@ class JsonWriter final : public Writer {
   void owners_begin(const Setup& s, const KeySet& keys) override {
     column_ = s.placement.profile ? hash_column(*s.placement.profile) : nullptr;
     // A fleet of buckets lists no names (node-0 ... node-(N-1): 2^31 of them).
-    json head = {{"command", "owners"},
-                 {"scheme", scheme_json(s)},
-                 {"profile", profile_json(s)},
-                 {"vnodes", vnodes_json(s)},
-                 {"capacity", capacity_json(s)},
-                 {"table_size", table_size_json(s)},
-                 {"kernel", s.kernel_name},
-                 {"scenario", scenario_json(s)},
-                 {"node_count", s.fleet.size()},
-                 {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
-                 {"key_format", key_format_name(s.key_format)},
-                 {"keys", keys.size()}};
+    json head = head_json("owners", s, scenario_json(s));
+    add_members(head, {{"node_count", s.fleet.size()},
+                       {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
+                       {"key_format", key_format_name(s.key_format)},
+                       {"keys", keys.size()}});
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
     out_ << text << ",\"owners\":[";
@@ -177,17 +184,8 @@ class JsonWriter final : public Writer {
   }
 
   void balance(const Setup& s, const BalanceReport& r) override {
-    const json head = {{"command", "balance"},
-                       {"scheme", scheme_json(s)},
-                       {"profile", profile_json(s)},
-                       {"vnodes", vnodes_json(s)},
-                       {"capacity", capacity_json(s)},
-                       {"table_size", table_size_json(s)},
-                       {"kernel", s.kernel_name},
-                       {"scenario", nullptr},
-                       {"nodes", r.nodes},
-                       {"keys", r.keys},
-                       {"rings", r.rings}};
+    json head = head_json("balance", s, nullptr);
+    add_members(head, {{"nodes", r.nodes}, {"keys", r.keys}, {"rings", r.rings}});
     out_ << open_object(head) << ",\n \"per_ring\": [";
     for (uint32_t ring = 0; ring < r.rings; ++ring) ring_stream(r, ring);
     const json summary = {
@@ -206,16 +204,8 @@ class JsonWriter final : public Writer {
   }
 
   void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
-    json j = {{"command", "balance"},
-              {"scheme", scheme_json(s)},
-              {"profile", profile_json(s)},
-              {"vnodes", vnodes_json(s)},
-              {"capacity", capacity_json(s)},
-              {"table_size", table_size_json(s)},
-              {"kernel", s.kernel_name},
-              {"scenario", scenario_json(s)},
-              {"keys", r.keys},
-              {"removals", json::array()}};
+    json j = head_json("balance", s, scenario_json(s));
+    add_members(j, {{"keys", r.keys}, {"removals", json::array()}});
     for (const RemovalBalanceRow& row : r.rows)
       j["removals"].push_back({{"fraction", row.fraction},
                                {"removed", row.removed},
@@ -231,29 +221,22 @@ class JsonWriter final : public Writer {
  private:
   static json move_json(const Setup& s, const MoveReport& r) {
     const MoveResult& m = r.result;
-    json j = {{"command", "move"},
-              {"scheme", scheme_json(s)},
-              {"profile", profile_json(s)},
-              {"vnodes", vnodes_json(s)},
-              {"capacity", capacity_json(s)},
-              {"table_size", table_size_json(s)},
-              {"kernel", s.kernel_name},
-              {"scenario", scenario_json(s)},
-              {"step", step_name(r.step)},
-              {"keys", m.keys},
-              {"nodes_before", r.before.size()},
-              {"nodes_after", r.after.size()},
-              {"added", json::array()},
-              {"removed", json::array()},
-              {"moved", m.moved},
-              {"moved_fraction", ratio(m.moved, m.keys)},
-              {"between_old", m.between_old},
-              {"between_old_fraction", ratio(m.between_old, m.keys)},
-              {"between_old_share_of_moved", ratio(m.between_old, m.moved)},
-              {"to_added", m.to_added},
-              {"from_removed", m.from_removed},
-              {"flows_from_removed", json::array()},
-              {"flows_to_added", json::array()}};
+    json j = head_json("move", s, scenario_json(s));
+    add_members(j, {{"step", step_name(r.step)},
+                    {"keys", m.keys},
+                    {"nodes_before", r.before.size()},
+                    {"nodes_after", r.after.size()},
+                    {"added", json::array()},
+                    {"removed", json::array()},
+                    {"moved", m.moved},
+                    {"moved_fraction", ratio(m.moved, m.keys)},
+                    {"between_old", m.between_old},
+                    {"between_old_fraction", ratio(m.between_old, m.keys)},
+                    {"between_old_share_of_moved", ratio(m.between_old, m.moved)},
+                    {"to_added", m.to_added},
+                    {"from_removed", m.from_removed},
+                    {"flows_from_removed", json::array()},
+                    {"flows_to_added", json::array()}});
     for (uint32_t b : m.removed) j["removed"].push_back(owner_name(r.before, b));
     for (uint32_t a : m.added) j["added"].push_back(owner_name(r.after, a));
     for (const Flow& f : r.from_removed)
