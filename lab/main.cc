@@ -471,8 +471,8 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "bounded by the scheme only: " +
                       bucket_schemes() +
                       "; in a list, spaces around a name are dropped, and a name holds no comma "
-                      "(use --nodes-file) and no tab or other control byte (refused: the text "
-                      "output is tab-separated)");
+                      "(use --nodes-file) and no tab or other control byte, and is UTF-8 "
+                      "(refused otherwise: the text output is tab-separated, JSON is UTF-8)");
   cmd->add_option("--nodes-file", o.nodes_file,
                   "instead of --nodes, a file of node names, one per line, each taken exactly "
                   "(commas and spaces kept; LF or CRLF, a leading UTF-8 byte-order mark dropped; "

@@ -395,15 +395,20 @@ NodeSet parse_node_file(const std::string& path, uint32_t vnodes) {
 }
 
 void check_node_names(const NodeSet& nodes) {
-  for (uint32_t i = 0; i < nodes.size(); ++i)
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (!is_utf8(nodes.names[i]))
+      throw std::invalid_argument("node " + std::to_string(i) + " " + quoted(nodes.names[i]) +
+                                  " is not UTF-8 (JSON could not print it exactly): node names "
+                                  "are printable UTF-8");
     for (char ch : nodes.names[i]) {
       const auto c = static_cast<unsigned char>(ch);
       if (c < 0x20 || c == 0x7f)
         throw std::invalid_argument("node " + std::to_string(i) + " " + quoted(nodes.names[i]) +
                                     " holds a control byte (" + quoted(std::string(1, ch)) + ")" +
                                     " (a tab or line break would break the text output's "
-                                    "columns): node names are printable");
+                                    "columns): node names are printable UTF-8");
     }
+  }
 }
 
 }  // namespace chbench::lab

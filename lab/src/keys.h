@@ -153,9 +153,10 @@ NodeSet parse_nodes(std::string_view spec, uint32_t vnodes);
 // for a file that cannot be opened, and for no name at all.
 NodeSet parse_node_file(const std::string& path, uint32_t vnodes);
 
-// Refuses a node name that holds a byte below 0x20 or 0x7F (a tab, a line
-// break): the text output separates its columns by tabs and its rows by
-// line breaks. Throws std::invalid_argument naming the node and the byte.
+// Refuses a node name that is not UTF-8 (is_utf8: JSON prints names as
+// strings) or holds a byte below 0x20 or 0x7F (a tab, a line break: the text
+// output separates its columns by tabs and its rows by line breaks). Throws
+// std::invalid_argument naming the node and the byte.
 void check_node_names(const NodeSet& nodes);
 
 }  // namespace chbench::lab

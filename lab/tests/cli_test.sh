@@ -627,6 +627,7 @@ bad "bad base64 line" "line 1 holds 'Z', not base64" owners --profile kafka --no
 bad "hex with a count" "reads key lines from a file" owners --scheme ring --nodes 3 --key-format hex --keys 10
 # Node lists (defect 5): a tab is refused, --nodes-file takes a comma.
 bad "tab in a node name" "node 1 .* holds a control byte" owners --scheme ring --nodes $'a,b\tc' --keys 3
+bad "node name not UTF-8" "node 0 '\\\\x80' is not UTF-8" owners --scheme ring --nodes $'\x80,b' --keys 3
 printf 'db, east\r\ndb, west\n' >"$tmp/nodes.txt"
 run owners --scheme hrw --nodes-file "$tmp/nodes.txt" --keys 3 --format json
 /usr/bin/python3 -c '
