@@ -172,17 +172,20 @@ def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
         if scheme == "ring":
             rows.append(("ring", 1))
     for scheme, v in rows:
-        d = lab.json("move", "--scheme", scheme, "--vnodes", str(v), "--nodes", "4", "--add",
+        # --vnodes is the ring's alone: the lab refuses it elsewhere.
+        vnodes = ["--vnodes", str(v)] if scheme == "ring" else []
+        d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", "4", "--add",
                      "node-4", "--keys", str(keys))
         # What node-4 owns among node-0 ... node-4, counted by a separate balance run.
-        after = lab.json("balance", "--scheme", scheme, "--vnodes", str(v), "--nodes", "5",
+        after = lab.json("balance", "--scheme", scheme, *vnodes, "--nodes", "5",
                          "--keys", str(keys))
         d["newcomer_owns"] = after["per_ring"][0]["nodes"][4]["keys"]
         table[(scheme, v)] = d
     sweep = {s: [] for s in schemes}
     for scheme in schemes:
         for n in GROWTH_N:
-            d = lab.json("move", "--scheme", scheme, "--vnodes", str(RING_V), "--nodes", str(n),
+            vnodes = ["--vnodes", str(RING_V)] if scheme == "ring" else []
+            d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", str(n),
                          "--add", f"node-{n}", "--keys", str(keys))
             sweep[scheme].append((n, d["moved_fraction"], d["between_old_fraction"]))
     return {"table": table, "sweep": sweep}
