@@ -169,6 +169,12 @@ CASES = [
     Case("plot.py no arguments", "plot.py", [], "the following arguments are required"),
     Case("plot.py unknown flag", "plot.py", ["{fixture}", "--out", "{out}", "--bogus"],
          "unrecognized arguments: --bogus"),
+    Case("plot.py --format empty", "plot.py", ["{fixture}", "--out", "{out}", "--format", ""],
+         "--format takes a comma list of png, svg, pdf; got an empty one"),
+    Case("plot.py --format svg,,pdf", "plot.py", ["{fixture}", "--out", "{out}", "--format",
+                                                  "svg,,pdf"], "'svg,,pdf' has an empty item (a comma list of png, svg, pdf)"),
+    Case("plot.py --theme sepia", "plot.py", ["{fixture}", "--out", "{out}", "--theme", "sepia"],
+         "invalid choice: 'sepia' (choose from 'light', 'dark')"),
     Case("plot.py --out is a file", "plot.py", ["{fixture}", "--out", "{file}"], "is not a folder"),
     Case("plot.py --out under a file", "plot.py", ["{fixture}", "--out", "{file}/x"],
          "does not exist"),
@@ -195,6 +201,10 @@ CASES = [
 
     # ---- lab_docs.py (fails before running the lab) ----
     Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),
+    Case("lab_docs.py --format gif", "lab_docs.py", ["--format", "png,gif"],
+         "unknown format 'gif' in 'png,gif' (choose from png, svg, pdf)"),
+    Case("lab_docs.py --theme blue", "lab_docs.py", ["--theme", "blue"],
+         "argument --theme: invalid choice: 'blue'"),
     Case("lab_docs.py --keys text", "lab_docs.py", ["--keys", "many"], "invalid int value"),
     Case("lab_docs.py --keys 0", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}",
                                                  "--keys", "0"], "--keys takes 1 to"),
