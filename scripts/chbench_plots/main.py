@@ -132,13 +132,9 @@ def main(argv: Optional[list] = None) -> int:
     output.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        if args.out.exists() and not args.out.is_dir():
-            raise InputError(f"output folder {args.out} is not a folder")
-        if not args.out.is_dir():
-            raise InputError(f"output folder {args.out} does not exist")
-        reason = cli.unwritable(args.out)
-        if reason:
-            raise InputError(f"output folder {args.out} is not writable ({reason})")
+        problem = cli.folder_problem(args.out)
+        if problem:
+            raise InputError(problem)
         goals = load_goals(args.goals)
         run = load(args.json)
     except InputError as err:

@@ -199,6 +199,22 @@ CASES = [
     Case("index.py a file", "index.py", ["{file}"], "is not a folder"),
     Case("index.py /proc", "index.py", ["/proc"], "is not writable"),
 
+    # ---- guide.py (fails before running the lab) ----
+    Case("guide.py unknown flag", "guide.py", ["--bogus"], "unrecognized arguments: --bogus"),
+    Case("guide.py missing results", "guide.py", ["{tmp}/none"], "is not a folder"),
+    Case("guide.py missing lab", "guide.py", ["{results}", "--lab", "{tmp}/none"],
+         "no chbench-lab at"),
+    Case("guide.py --out is a file", "guide.py", ["{results}", "--lab", "/bin/true", "--out",
+                                                  "{file}"], "is not a folder"),
+    Case("guide.py --out in /proc", "guide.py", ["{results}", "--lab", "/bin/true", "--out",
+                                                 "/proc"], "is not writable"),
+    Case("guide.py --keys 0", "guide.py", ["{results}", "--lab", "/bin/true", "--out", "{out}",
+                                           "--keys", "0"], "--keys takes 1 to 10,000,000"),
+    Case("guide.py --format gif", "guide.py", ["--format", "gif"], "unknown format 'gif'"),
+    Case("guide.py no run with family nodes", "guide.py",
+         ["{results}", "--lab", "/bin/true", "--out", "{out}", "--machine", "no-such-cpu"],
+         "holds no run of machine no-such-cpu with family \"nodes\""),
+
     # ---- lab_docs.py (fails before running the lab) ----
     Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),
     Case("lab_docs.py --format gif", "lab_docs.py", ["--format", "png,gif"],
