@@ -33,7 +33,7 @@ EOF
 # and the scripts' Python with matplotlib.
 readonly BASE_PACKAGES=(
   cmake ninja-build g++ clang libclang-rt-14-dev pkg-config git
-  libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
+  libbenchmark-dev libbenchmark-tools libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib
   libssl-dev libmurmurhash-dev

@@ -129,6 +129,10 @@ def main(argv: Optional[list] = None) -> int:
     parser.add_argument("--goals", type=Path, default=GOALS_FILE, metavar="FILE",
                         help="the goals and ratios to compute (default: the package's "
                              "goals.toml)")
+    parser.add_argument("--registry", type=Path, metavar="BENCH_JSON",
+                        help="for a run from before the bench recorded its kernel registry: "
+                             "take the registry of this later bench.json (it must list every "
+                             "kernel the run measured); the report says so")
     output.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
@@ -136,7 +140,7 @@ def main(argv: Optional[list] = None) -> int:
         if problem:
             raise InputError(problem)
         goals = load_goals(args.goals)
-        run = load(args.json)
+        run = load(args.json, registry_from=args.registry)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
