@@ -40,7 +40,8 @@ inline constexpr uint64_t kRemovalSeed = 13;
 // One more change to a configuration's fleet: the remove_us and readd_us
 // builds. kRemoveOne removes the next node of the order (the next of the
 // seeded shuffle, or the last node in service for LIFO); kReaddOne brings the
-// last removed node back (or, with none removed, a new node node-N joins).
+// last removed node back (or, with none removed, a new node node-N joins;
+// not built when the capacity is N, which has no room for it).
 // Such a configuration is built and never timed.
 enum class Change : uint8_t { kNone, kRemoveOne, kReaddOne };
 

@@ -15,8 +15,13 @@ std::optional<RingKey> ring_key(const Config& c) {
 std::vector<Config> change_builds(const Config& c) {
   if (!c.removals || c.profile || c.is_stream()) return {};
   std::vector<Config> out;
+  // With none removed, the re-add is a new node: no room for it in a
+  // capacity of exactly N.
+  const bool full =
+      c.survivors() == c.nodes && c.removals->capacity != 0 && c.removals->capacity <= c.nodes;
   for (Change change : {Change::kRemoveOne, Change::kReaddOne}) {
     if (change == Change::kRemoveOne && c.survivors() < 2) continue;
+    if (change == Change::kReaddOne && full) continue;
     out.push_back(c);
     out.back().change = change;
   }

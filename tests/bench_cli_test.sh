@@ -57,6 +57,16 @@ has() {
   fi
 }
 
+# lacks FILE REGEX WHAT: one check that no line of the file matches REGEX.
+lacks() {
+  if grep -Eq -- "$2" "$1"; then
+    failed=$((failed + 1))
+    echo "FAIL: $3 (a match for '$2' in $1)" >&2
+  else
+    passed=$((passed + 1))
+  fi
+}
+
 expect 2 "unknown option '--bogus'" --bogus
 expect 2 "unknown option '--benchmark_bogus=1'" --benchmark_bogus=1
 expect 2 "unknown scheme 'foo'" --schemes foo
@@ -179,6 +189,12 @@ expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1
   --benchmark_out_format=json "${run_flags[@]}"
 has "$tmp/capacity.json" '"name": "custom/anchor/scalar/N:60/V:100/K:1000/threads:1/removed:50/order:random/capacity:60/' \
   "a run at a chosen capacity names it"
+# None removed at capacity N: timed, with no re-add build (no room for a new node).
+expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1000 --capacity 60 \
+  --repetitions 1 --min-time 0 --benchmark_out="$tmp/full.json" --benchmark_out_format=json \
+  "${run_flags[@]}"
+lacks "$tmp/full.json" '"error_occurred": true' "a full anchor at capacity N times its lookups"
+has "$tmp/full.json" '"ns_per_key"' "a full anchor at capacity N reports ns per key"
 expect 2 "--capacity: jump hash keeps no bucket capacity .the schemes with one: [a-z, ]*anchor" \
   --kernels jump/scalar --capacity 10
 expect 2 "--capacity must be at least 1" --kernels anchor/scalar --capacity 0

@@ -272,8 +272,13 @@ TEST_CASE("dx: every kernel matches the reference under random scenarios", "[dx]
     compare_kernels(fleet, keys);
     for (const KernelInfo* k : chbench_test::test_kernels_of(Scheme::kDx))
       CHECK(k->table_bytes(fleet) >= k->build(fleet)->memory_bytes());
-    // The scalar sequences' probe counts are the reference's.
+    // The bits kept cover the buckets ever used (a scenario's re-adds take
+    // removed buckets back: the initial N), bit `limit` clear.
     const DxState state = chbench::dx_state(fleet);
+    CHECK(state.limit == s.nodes);
+    CHECK(state.words.size() == state.limit / 32 + 1);
+    CHECK_FALSE(state.is_active(state.limit));
+    // The scalar sequences' probe counts are the reference's.
     for (std::size_t i = 0; i < 200; ++i) {
       uint32_t p = 0, q = 0;
       CHECK(chbench::dx_bucket(state, DxProfile::kChbench, keys[i], &p) ==

@@ -89,6 +89,14 @@ class Replay {
   std::unordered_map<std::string_view, uint32_t> bucket_of_;
 };
 
+// Drops the words above bucket `used` (the buckets never used, all clear):
+// the kernels clamp their probes to bit `used`, clear.
+void limit_to_used(DxState& s, uint32_t used) {
+  s.limit = used;
+  s.words.resize(used / 32 + 1);
+  s.words.shrink_to_fit();
+}
+
 }  // namespace
 
 uint32_t dx_capacity(const Fleet& f) {
@@ -121,11 +129,13 @@ DxState dx_state(const Fleet& f, DxProfile profile) {
     for (uint32_t b = 0; b < s.active; ++b) s.words[b >> 5] |= uint32_t{1} << (b & 31);
     s.owner.resize(s.active);
     for (uint32_t b = 0; b < s.active; ++b) s.owner[b] = b;
+    limit_to_used(s, s.active);
     return s;
   }
   const Replay replay(f, profile, s);
   s.owner.assign(replay.next_unused(), 0);
   for (uint32_t i = 0; i < names.size(); ++i) s.owner[replay.bucket_of(names[i])] = i;
+  limit_to_used(s, replay.next_unused());
   return s;
 }
 
@@ -151,13 +161,13 @@ uint32_t dx_bucket(const DxState& s, DxProfile profile, uint64_t h, uint32_t* pr
   const uint32_t* w = s.words.data();
   switch (profile) {
     case DxProfile::kChaosD:
-      return dx::first_active(w, dx::ChaosDSequence(h, s.capacity), probes);
+      return dx::first_active(w, s.limit, dx::ChaosDSequence(h, s.capacity), probes);
     case DxProfile::kSupsi:
-      return dx::first_active(w, dx::SupsiSequence(h, s.capacity), probes);
+      return dx::first_active(w, s.limit, dx::SupsiSequence(h, s.capacity), probes);
     case DxProfile::kChbench:
       break;
   }
-  return dx::first_active(w, dx::LcgSequence(h, s.capacity), probes);
+  return dx::first_active(w, s.limit, dx::LcgSequence(h, s.capacity), probes);
 }
 
 }  // namespace chbench

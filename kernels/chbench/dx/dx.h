@@ -53,15 +53,22 @@ enum class DxProfile : uint8_t {
 // The buckets of a fleet (dx.cc): bit b % 32 of words[b / 32] is set iff
 // bucket b is active (32-bit words, which the SIMD kernel gathers 16 at a
 // time); owner[b] is the owner index (the position in fleet.nodes().names)
-// of active bucket b. words covers A + 1 bits, bit A never set (a probe that
-// a sequence rejects reads it); owner covers the buckets ever used.
+// of active bucket b. Only the buckets ever used can be active, so words
+// covers limit + 1 bits, limit = the buckets ever used (at most A), and bit
+// `limit` is clear: the kernels clamp a probe b to min(b, limit), which reads
+// a clear bit for every bucket never used and for a draw a sequence rejects
+// (bucket A). At N = 10^6 and A = 10^7 the bits read fit in L2, not L3.
+// owner covers the buckets ever used.
 struct DxState {
   uint32_t capacity = 0;  // A
   uint32_t active = 0;    // buckets set in words
+  uint32_t limit = 0;     // buckets ever used; bit `limit` of words is clear
   std::vector<uint32_t> words;
   std::vector<uint32_t> owner;
 
-  bool is_active(uint32_t b) const noexcept { return (words[b >> 5] >> (b & 31)) & 1; }
+  bool is_active(uint32_t b) const noexcept {
+    return (b >> 5) < words.size() && ((words[b >> 5] >> (b & 31)) & 1);
+  }
   std::size_t bytes() const noexcept { return (words.size() + owner.size()) * sizeof(uint32_t); }
 };
 

@@ -25,7 +25,7 @@ class DxScalar final : public OwnerTable {
     const uint32_t* owner = s_.owner.data();
     uint32_t probes = 0;
     for (std::size_t i = 0; i < h.size(); ++i)
-      out[i] = owner[dx::first_active(words, Sequence(h[i], s_.capacity), &probes)];
+      out[i] = owner[dx::first_active(words, s_.limit, Sequence(h[i], s_.capacity), &probes)];
   }
   std::size_t memory_bytes() const noexcept override { return s_.bytes(); }
 

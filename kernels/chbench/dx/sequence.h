@@ -5,6 +5,7 @@
 // formulas in lanes (simd.cc); the reference has its own plain code.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -98,14 +99,16 @@ class SupsiSequence {
   uint32_t a_;
 };
 
-// The first active bucket of a sequence and the probes it took.
+// The first active bucket of a sequence and the probes it took; a probe at
+// or above `limit` (DxState::limit) reads bit `limit`, clear.
 template <class Sequence>
-inline uint32_t first_active(const uint32_t* words, Sequence seq, uint32_t* probes) noexcept {
+inline uint32_t first_active(const uint32_t* words, uint32_t limit, Sequence seq,
+                             uint32_t* probes) noexcept {
   uint32_t n = 1;
-  uint32_t b = seq.bucket();
+  uint32_t b = std::min(seq.bucket(), limit);
   while (((words[b >> 5] >> (b & 31)) & 1) == 0) {
     seq.next();
-    b = seq.bucket();
+    b = std::min(seq.bucket(), limit);
     ++n;
   }
   *probes = n;

@@ -198,9 +198,11 @@ HWY_INLINE hn::Mask<D64> UpperMask(M32 m) {
 }
 
 // True in the lanes whose bucket b is active: bit b % 32 of words[b / 32],
-// one 32-bit gather for two vectors of keys.
-HWY_INLINE M32 Active(const uint32_t* HWY_RESTRICT words, V32 b) {
+// one 32-bit gather for two vectors of keys. b is clamped to `limit`
+// (DxState::limit, a clear bit), so the gathers stay in the buckets ever used.
+HWY_INLINE M32 Active(const uint32_t* HWY_RESTRICT words, V32 limit, V32 b) {
   const D32 d32;
+  b = hn::Min(b, limit);
   const V32 w = hn::GatherIndex(d32, words, hn::BitCast(DI32(), hn::ShiftRight<5>(b)));
   return hn::TestBit(w, hn::Shl(hn::Set(d32, 1), hn::And(b, hn::Set(d32, 31))));
 }
@@ -238,10 +240,11 @@ HWY_INLINE std::size_t Refill(const Seq& seq, const uint64_t* HWY_RESTRICT keys,
 // stay. Compacting in place is safe: the survivors of the keys before
 // position v number at most v.
 template <std::size_t kProbes, class Seq>
-HWY_INLINE std::size_t Round(const Seq& seq, const uint32_t* HWY_RESTRICT words, std::size_t n,
-                             KeyList& list, std::size_t& finished) {
+HWY_INLINE std::size_t Round(const Seq& seq, const uint32_t* HWY_RESTRICT words, uint32_t limit,
+                             std::size_t n, KeyList& list, std::size_t& finished) {
   const D64 d;
   const D32 d32;
+  const V32 lim = hn::Set(d32, limit);
   const std::size_t lanes = hn::Lanes(d);
   std::size_t stay = 0, done = 0;
   for (std::size_t v = 0; v < n; v += 2 * lanes) {
@@ -251,7 +254,7 @@ HWY_INLINE std::size_t Round(const Seq& seq, const uint32_t* HWY_RESTRICT words,
     V32 bucket = hn::Zero(d32);
     for (std::size_t r = 0; r < kProbes; ++r) {
       const V32 b = seq.Buckets(x0, x1);
-      const M32 hit = hn::AndNot(found, Active(words, b));
+      const M32 hit = hn::AndNot(found, Active(words, lim, b));
       bucket = hn::IfThenElse(hit, b, bucket);
       found = hn::Or(found, hit);
       x0 = seq.Next(x0);
@@ -288,7 +291,7 @@ void RunKeys(const Seq& seq, const DxState& s, const uint64_t* HWY_RESTRICT keys
     hn::StoreU(hn::Zero(d), d, list.state + n);
     hn::StoreU(hn::Zero(d), d, list.state + n + hn::Lanes(d));
     hn::StoreU(hn::Zero(d32), d32, list.id + n);
-    n = Round<kProbes>(seq, s.words.data(), n, list, finished);
+    n = Round<kProbes>(seq, s.words.data(), s.limit, n, list, finished);
     for (std::size_t j = 0; j < finished; ++j) out[list.done_id[j]] = s.owner[list.done_bucket[j]];
   }
 }
