@@ -32,6 +32,7 @@
 #include "commands/move.h"
 #include "commands/owners.h"
 #include "commands/setup.h"
+#include "param_options.h"
 #include "placement.h"
 #include "writers/load.h"
 #include "writers/tokens.h"
@@ -48,12 +49,13 @@ struct Options {
   std::string scheme;
   std::string profile;
   std::string nodes;
+  std::string nodes_file;  // --nodes-file: one name per line, instead of --nodes
   std::string keys;
   std::string key_format = "text";
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
   std::string weights;             // ketama profile
-  uint32_t table_size = 65537;     // Maglev
+  std::optional<uint32_t> table_size;  // Maglev (default kDefaultTableSize)
   std::string format = "text";
   std::string kernel;
   unsigned threads = 0;
@@ -176,8 +178,9 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
                      "removing the last ones or adding node-" +
                      o.nodes + ", ... in order would not)");
   }
-  NodeSet nodes = parse_nodes(o.nodes, vnodes);
-  nodes.table_size = o.table_size;
+  NodeSet nodes =
+      o.nodes_file.empty() ? parse_nodes(o.nodes, vnodes) : parse_node_file(o.nodes_file, vnodes);
+  nodes.table_size = o.table_size.value_or(kDefaultTableSize);
   nodes.capacity = o.capacity.value_or(0);
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
 }
@@ -284,12 +287,27 @@ void apply_scenario_to(Setup& s, const Options& o, ScenarioRequest request) {
   s.scenario = std::move(request);
 }
 
+// Refuses --vnodes and --table-size where the placement reads no such
+// parameter (param_options.h), and M above the lab's bound.
+void check_parameter_options(const Setup& s, const Options& o) {
+  const std::string name =
+      s.placement.profile ? "the " + placement_name(s) + " profile" : placement_name(s);
+  if (o.vnodes) check_applies(s.placement, kParamVnodes, "--vnodes", name);
+  if (o.table_size) {
+    check_applies(s.placement, kParamTableSize, "--table-size", name);
+    check_table_size_bound(*o.table_size);
+  }
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
   Setup s;
   if (o.scheme.empty() == o.profile.empty())
     throw std::invalid_argument("give --scheme or --profile (one of them)");
+  if (o.nodes.empty() == o.nodes_file.empty())
+    throw std::invalid_argument(
+        "give --nodes N, --nodes A,B,... or --nodes-file FILE (one of them)");
   if (!o.profile.empty()) {
     s.placement.profile = parse_profile(o.profile);
     s.scheme = profile_scheme(*s.placement.profile);
@@ -308,6 +326,7 @@ Setup setup_from(const Options& o) {
         "--key-format hash gives key hashes, but the " + placement_name(s) +
         " profile hashes each key string its own way: give the keys as text, or use --scheme "
         "(every scheme takes key hashes)");
+  check_parameter_options(s, o);
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   if (o.capacity) check_capacity_option(s, *o.capacity);
@@ -364,12 +383,9 @@ void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance)
     bytes = saturating_add(bytes, saturating_mul(uint64_t{o.rings} * n, kBalanceNodeBytes));
     if (o.rings > 1) bytes = saturating_add(bytes, saturating_mul(n, kReplicaNodeBytes));
   }
-  const bool vnodes = scheme_info(s.scheme).takes(kParamVnodes);
-  check_memory(
-      bytes,
-      "the " + std::string(scheme_name(s.scheme)) + " table(s) of N = " + std::to_string(n) +
-          (vnodes ? ", V = " + std::to_string(f.nodes().vnodes) : std::string()) +
-          (balance && o.rings > 1 ? " over " + std::to_string(o.rings) + " rings" : std::string()));
+  check_memory(bytes, tables_label(s) + (balance && o.rings > 1
+                                             ? " over " + std::to_string(o.rings) + " rings"
+                                             : std::string()));
 }
 
 // ---- help, from the registry -------------------------------------------------------
@@ -425,45 +441,76 @@ std::string last_only_schemes() {
   return list.empty() ? list : " (" + list + ": only the last ones)";
 }
 
+// How every format prints a key so that its exact bytes can be read back.
+std::string key_output_rules() {
+  return "Keys are printed so that their exact bytes are recovered: text escapes a key's\n"
+         "backslash, tab, LF and CR as \\\\, \\t, \\n, \\r and its other control bytes as\n"
+         "\\xHH (every other byte as it is); csv quotes a field holding a comma, quote, CR or\n"
+         "LF (RFC 4180, quotes doubled) and keeps every byte; json writes \"key\" for a UTF-8\n"
+         "key (control bytes as JSON escapes) and \"key_hex\" (its bytes in hex) for any other.";
+}
+
 // ---- command line ---------------------------------------------------------------------------
 
 void add_common(CLI::App* cmd, Options& o, bool keys_required) {
   cmd->add_option("--scheme", o.scheme, "placement scheme: " + scheme_list());
-  cmd->add_option("--profile", o.profile,
-                  "instead of --scheme, place keys as a real system does: ketama (libmemcached), "
-                  "redis (Cluster slots), kafka (default partitioner), cassandra "
-                  "(Murmur3Partitioner), maglev; see docs/profiles.md");
+  cmd->add_option(
+      "--profile", o.profile,
+      "instead of --scheme, place keys as a real system does: ketama (libmemcached's "
+      "weighted ketama), ketama_unweighted (libmemcached with MEMCACHED_BEHAVIOR_KETAMA "
+      "alone: 100 points a server, keys and points hashed one-at-a-time; no --weights), "
+      "redis (Cluster slots), kafka (default partitioner), cassandra "
+      "(Murmur3Partitioner), maglev; see docs/profiles.md");
   cmd->add_option("--weights", o.weights,
                   "ketama profile: one weight per node, W1,W2,... (default: all 1)");
-  cmd->add_option("--table-size", o.table_size,
-                  "lookup table size M (" + schemes_taking(kParamTableSize) +
-                      ", and the maglev profile), a prime >= N (default 65537)");
+  cmd->add_option(
+      "--table-size", o.table_size,
+      "lookup table size M (" + takers_of(kParamTableSize) +
+          "; refused elsewhere), a prime >= N and <= " + std::to_string(kLabMaxTableSize) +
+          " (the lab's bound: the largest prime below 2^26, built in seconds; "
+          "default 65537)");
   cmd->add_option("--nodes", o.nodes,
                   "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C; the schemes "
                   "that place keys by the bucket count alone hold no names for N, so N is "
                   "bounded by the scheme only: " +
-                      bucket_schemes())
-      ->required();
+                      bucket_schemes() +
+                      "; in a list, spaces around a name are dropped, and a name holds no comma "
+                      "(use --nodes-file) and no tab or other control byte, and is UTF-8 "
+                      "(refused otherwise: the text output is tab-separated, JSON is UTF-8)");
+  cmd->add_option("--nodes-file", o.nodes_file,
+                  "instead of --nodes, a file of node names, one per line, each taken exactly "
+                  "(commas and spaces kept; LF or CRLF, a leading UTF-8 byte-order mark dropped; "
+                  "an empty line or a control byte refused)");
   auto* keys = cmd->add_option(
       "--keys", o.keys,
       "K (keys user:1 ... user:K, K <= 10^10) or a file of one key per line ('-': standard "
-      "input; a key is at most 65536 bytes, no NUL)" +
+      "input; a line is at most 65536 bytes, and the file holds no NUL byte: a key with NUL "
+      "bytes is given in hex or base64)" +
           std::string(keys_required ? "" : "; default 100000"));
   cmd->add_option("--key-format", o.key_format,
-                  "how the lines of --keys FILE are read: text (default; each line a key, "
-                  "hashed by the scheme as SPEC.md says or by the profile its own way) or "
-                  "hash (each line a 64-bit key hash, decimal or 0x hex, spaces around it "
-                  "allowed, empty lines skipped, given to the scheme as it is; every scheme "
-                  "takes it, no profile does, and not with a count K; the key column prints it "
-                  "in decimal)");
+                  "how the lines of --keys FILE are read: text, hex, base64 or hash. Every format: "
+                  "a line ends at LF, one "
+                  "CR before it is dropped (CRLF), the last line needs no LF, a UTF-8 "
+                  "byte-order mark at the start of the file is dropped. text (default): the "
+                  "line's bytes are the key, hashed by the scheme as SPEC.md says or by the "
+                  "profile its own way; a blank line is skipped, not a key (pose the empty key "
+                  "in hex or base64). hex: each line a key's bytes as hex digits (either case, "
+                  "two a byte); base64: RFC 4648 (A-Z a-z 0-9 + /, '=' padding optional); in "
+                  "both, spaces and tabs around the line are dropped, an empty line is the "
+                  "empty key, and any byte, NUL included, can be given. hash: each line a "
+                  "64-bit key hash, decimal or 0x hex, spaces around it allowed, empty lines "
+                  "skipped, given to the scheme as it is (every scheme takes it, no profile "
+                  "does; the key column prints it in decimal). Not with a count K, except "
+                  "text");
   if (keys_required)
     keys->required();
   else
     o.keys = "100000";
   keys->each([&o](const std::string&) { o.keys_given = true; });
   cmd->add_option("--vnodes", o.vnodes,
-                  "tokens per node: " + schemes_taking(kParamVnodes) +
-                      " (default 100), cassandra profile num_tokens (default 256)");
+                  "tokens per node, for " + takers_of(kParamVnodes) +
+                      " (refused elsewhere): the ring's V (default 100), the cassandra "
+                      "profile's num_tokens (default 256)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "
@@ -559,13 +606,16 @@ Commands add_commands(CLI::App& app, Options& o) {
   owners->footer(
       "Prints key and owner name per line (text: tab-separated; csv: header key,owner; json: a\n"
       "header with node_count, nodes (the names; null for the schemes that hold none, whose\n"
-      "node i is node-<i>) and key_format, then one object per key). With --key-format hash the\n"
+      "node i is node-<i>), table_size (Maglev's M, else null) and key_format, then one object\n"
+      "per key; a profile adds its key hash: ketama's point hash, redis's slot, kafka's positive\n"
+      "murmur2, cassandra's Murmur3 token). With --key-format hash the\n"
       "key is the key hash in decimal, e.g. 'owners --scheme jump --nodes 2147483647\n"
       "--key-format hash --keys FILE' answers a vector row h,n,bucket as node-<bucket>.\n"
       "After a removal scenario (--removed, or --remove-fraction with --removal-order and\n"
       "--seed; --readd) the owners are those of the fleet it leaves: a row of a vector file\n"
       "with removed buckets is answered as 'owners --nodes N --removed node-3,node-7\n"
-      "--key-format hash --keys FILE'.");
+      "--key-format hash --keys FILE'.\n" +
+      key_output_rules());
   add_common(owners, o, true);
   add_scenario(owners, o,
                "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
@@ -603,12 +653,16 @@ Commands add_commands(CLI::App& app, Options& o) {
       "    the re-added nodes, 'between old nodes' those moved between survivors, 'returned'\n"
       "    the keys back on the node that owned them before the removals (of all it owned),\n"
       "    'relocated' the keys on another node than before the removals.\n"
-      "Survivors never trade keys in a consistent scheme; Maglev's table trades a few.");
+      "Survivors never trade keys in a consistent scheme; Maglev's table trades a few.\n"
+      "With --list, " +
+      key_output_rules());
 
   CLI::App* balance = app.add_subcommand(
       "balance", "each node's share of keys (ring: and of the circle), busiest / mean, std");
   add_common(balance, o, false);
   balance->footer(
+      "The ketama profile adds each server's continuum points (160 scaled by its weight, as\n"
+      "libmemcached scales them) to every node row, and the header names the continuum's size.\n"
       "Share std is the population standard deviation of the node shares in % of a fair share\n"
       "(1/N); with --rings, 'pooled' is that over all R * N shares. Theory: for the ring\n"
       "sqrt((N-1)/(N*V+1)) (random tokens), plus sqrt((N-1)/K) from sampling K keys.\n"

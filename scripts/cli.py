@@ -31,3 +31,15 @@ def unwritable(folder: Path) -> Optional[str]:
     os.close(fd)
     os.unlink(name)
     return None
+
+
+def folder_problem(folder: Path) -> Optional[str]:
+    """None when `folder` is an existing folder a file can be written into,
+    else the message: 'output folder X is not a folder', '... does not exist',
+    '... is not writable (reason)'."""
+    if folder.exists() and not folder.is_dir():
+        return f"output folder {folder} is not a folder"
+    if not folder.is_dir():
+        return f"output folder {folder} does not exist"
+    reason = unwritable(folder)
+    return f"output folder {folder} is not writable ({reason})" if reason else None

@@ -17,6 +17,8 @@ threads) that every one of those sets measured and writes to --out:
                            and every configuration's median ns/key (CV) per
                            set with its ratio to the first set
     compare_<family>.png   that geometric mean per kernel, one bar per set
+                           (and .svg; --format png,svg,pdf picks the formats,
+                           --theme dark writes compare_<family>-dark.<format>)
 
 Runs marked as emulated (chbench_emulated) are left out unless
 --include-emulated: their timings mean nothing. Timings of different runs on
@@ -46,7 +48,8 @@ from chbench_plots.errors import InputError
 from chbench_plots.load import FAMILY_ORDER, Result, load
 from chbench_plots.numeric import sig3
 from chbench_plots.report import context_value, md_cell
-from chbench_plots.style import DPI, import_matplotlib, png
+from chbench_plots import output
+from chbench_plots.style import DPI, import_matplotlib
 
 PROG = "compare.py"
 EXIT_BAD_INPUT = 2
@@ -221,7 +224,7 @@ def set_line(s: ResultSet) -> str:
 
 def report(comparisons: list, sets: list, notes: list, plots: dict,
            warnings: Optional[list] = None) -> str:
-    """compare.md."""
+    """compare.md; plots: family -> the plot file the page shows."""
     lines = ["# chbench: results across machines and builds", "",
              "Median ns/key per configuration (lower is faster) for every benchmark that two or "
              "more result sets measured; a result set is the newest run of one CPU and build "
@@ -240,7 +243,7 @@ def report(comparisons: list, sets: list, notes: list, plots: dict,
                   + ", ".join(md_cell(s.label) for s in c.sets)
                   + f". Ratios are to {md_cell(base.label)}.", ""]
         if c.family in plots:
-            lines += [f"![{c.family}](compare_{c.family}.png)", ""]
+            lines += [f"![{c.family}]({plots[c.family]})", ""]
         header = ["Kernel", "configs"] + [f"{s.label} ns/key" for s in c.sets] + \
                  [f"{s.label} ÷ {base.label}" for s in c.sets[1:]]
         lines += ["Geometric mean of the median ns/key over the shared configurations:", "",
@@ -267,7 +270,7 @@ def report(comparisons: list, sets: list, notes: list, plots: dict,
     return "\n".join(lines).rstrip() + "\n"
 
 
-def plot_family(c: FamilyComparison, figure_cls) -> bytes:
+def plot_family(c: FamilyComparison, figure_cls):
     """Grouped bars: per kernel, one bar per set, geometric mean ns/key (log y)."""
     kernels = c.kernels()
     width = min(16.0, max(8.5, 0.28 * len(kernels) * len(c.sets) + 3.0))
@@ -291,7 +294,34 @@ def plot_family(c: FamilyComparison, figure_cls) -> bytes:
     ax.grid(True, axis="y", which="major", alpha=0.45)
     ax.grid(True, axis="y", which="minor", alpha=0.15)
     ax.legend(title="machine · build", fontsize=9)
-    return png(fig)
+    return fig
+
+
+def plot_files(comparisons: list, formats: tuple, theme: str) -> dict:
+    """{compare_<family>.<format>: bytes} of every comparison (chbench_plots/output.py)."""
+    figure_cls = import_matplotlib(PROG)
+    files: dict = {}
+    with output.theme(theme):
+        for c in comparisons:
+            files.update(output.encode_all(plot_family(c, figure_cls), f"compare_{c.family}",
+                                           formats, DPI, theme))
+    return files
+
+
+def write_files(out: Path, files: dict, theme: str) -> None:
+    """Writes every file (each beside its name first), then removes the plots
+    of this theme an earlier call wrote that this one did not: a family no
+    longer compared, a format no longer asked for."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        tmp = out / f".{name}.tmp"
+        tmp.write_bytes(data)
+        os.replace(tmp, out / name)
+    for stale in out.glob("compare_*"):
+        dark = stale.stem.endswith("-dark")
+        if (stale.suffix[1:] in output.FORMATS and dark == (theme == "dark")
+                and stale.name not in files):
+            stale.unlink()
 
 
 def main(argv: Optional[list] = None) -> int:
@@ -300,8 +330,8 @@ def main(argv: Optional[list] = None) -> int:
         prog=PROG,
         description="Compare the same chbench benchmarks across every machine and build in a "
                     "results folder: a markdown table and one bar chart per family.",
-        epilog=f"Writes {REPORT} and compare_<family>.png into --out. Exit status 2 on unusable "
-               "input (then nothing is written), 1 when matplotlib is missing.")
+        epilog=f"Writes {REPORT} and compare_<family>.<format> into --out. Exit status 2 on "
+               "unusable input (then nothing is written), 1 when matplotlib is missing.")
     parser.add_argument("results", nargs="?", type=Path, default=Path("results"),
                         help="results folder with <machine>/<run>/bench.json (default: results)")
     parser.add_argument("--out", type=Path, metavar="DIR",
@@ -313,6 +343,7 @@ def main(argv: Optional[list] = None) -> int:
                         help="compare every run, not only the newest per machine and build")
     parser.add_argument("--include-emulated", action="store_true",
                         help="also compare runs marked as emulated (their timings mean nothing)")
+    output.add_arguments(parser)
     args = parser.parse_args(argv)
     out = args.out if args.out is not None else args.results / "comparison"
     families = [f for f in args.families.split(",") if f] if args.families is not None else None
@@ -340,18 +371,11 @@ def main(argv: Optional[list] = None) -> int:
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    figure_cls = import_matplotlib(PROG)
-    files = {f"compare_{c.family}.png": plot_family(c, figure_cls) for c in comparisons}
-    plots = {c.family for c in comparisons}
+    files = plot_files(comparisons, args.formats, args.theme)
+    plots = {c.family: output.embed_name(f"compare_{c.family}", args.formats, args.theme)
+             for c in comparisons}
     files[REPORT] = report(comparisons, sets, notes, plots, warnings).encode()
-    out.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
-        tmp = out / f".{name}.tmp"
-        tmp.write_bytes(data)
-        os.replace(tmp, out / name)
-    for stale in out.glob("compare_*.png"):
-        if stale.name not in files:
-            stale.unlink()  # a family no longer compared
+    write_files(out, files, args.theme)
     for warning in warnings:
         print(f"{PROG}: warning: {warning.replace('`', '')}", file=sys.stderr)
     for c in comparisons:

@@ -29,13 +29,15 @@ usage error.
 EOF
 }
 
-# What every toolchain needs: the native compilers, build tools, libraries,
-# and the scripts' Python with matplotlib.
+# What every toolchain needs: the native compilers, build tools (ccache for
+# test.sh's builds, scripts/ccache-env.sh), libraries,
+# the scripts' Python with matplotlib, and Google Benchmark's compare.py
+# (libbenchmark-tools, /usr/share/benchmark; its U test needs scipy).
 readonly BASE_PACKAGES=(
-  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config git
+  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config git ccache
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
-  python3 python3-matplotlib
+  python3 python3-matplotlib libbenchmark-tools python3-scipy
   libssl-dev libmurmurhash-dev
   libmemcached-dev libhiredis-dev redis-server
 )

@@ -10,12 +10,17 @@ docs/ of the repository):
   lab_moved_vs_n.png         fraction of keys moved, N -> N + 1, per scheme
   lab_share_std_vs_v.png     ring share std (% of fair) vs V, log-log, 1/sqrt(V)
   lab_busiest_vs_v.png       ring busiest / mean vs V
-  lab_load_vs_s.png, lab_bounded_max_vs_c.png, lab_tokens_spread.png
+  lab_load_vs_s, lab_bounded_max_vs_c, lab_tokens_spread
                              requests vs Zipf S, bounded loads vs c, token allocation
                              vs node count (lab_load_docs.py: their runs and sections)
 
+Each plot in the formats of --format (default png,svg: lab_moved_vs_n.svg
+beside lab_moved_vs_n.png), in the light theme, or with --theme dark as
+lab_moved_vs_n-dark.png etc. (chbench_plots/output.py: text as paths, no date
+in the files).
+
 Usage: scripts/lab_docs.py [--lab PATH/TO/chbench-lab] [--out DIR]
-                           [--keys K] [--rings R]
+                           [--keys K] [--rings R] [--format LIST] [--theme T]
 Default lab: build/release/lab/chbench-lab. Run it with Debian's interpreter,
 /usr/bin/python3, which sees python3-matplotlib. Takes about a minute on 2
 cores (most of it the 10^7-key timings).
@@ -39,6 +44,7 @@ from pathlib import Path
 
 import cli
 import lab_load_docs
+from chbench_plots import output
 
 PROG = "lab_docs.py"
 REPO = Path(__file__).resolve().parent.parent
@@ -176,17 +182,20 @@ def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
         if scheme == "ring":
             rows.append(("ring", 1))
     for scheme, v in rows:
-        d = lab.json("move", "--scheme", scheme, "--vnodes", str(v), "--nodes", "4", "--add",
+        # --vnodes is the ring's alone: the lab refuses it elsewhere.
+        vnodes = ["--vnodes", str(v)] if scheme == "ring" else []
+        d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", "4", "--add",
                      "node-4", "--keys", str(keys))
         # What node-4 owns among node-0 ... node-4, counted by a separate balance run.
-        after = lab.json("balance", "--scheme", scheme, "--vnodes", str(v), "--nodes", "5",
+        after = lab.json("balance", "--scheme", scheme, *vnodes, "--nodes", "5",
                          "--keys", str(keys))
         d["newcomer_owns"] = after["per_ring"][0]["nodes"][4]["keys"]
         table[(scheme, v)] = d
     sweep = {s: [] for s in schemes}
     for scheme in schemes:
         for n in GROWTH_N:
-            d = lab.json("move", "--scheme", scheme, "--vnodes", str(RING_V), "--nodes", str(n),
+            vnodes = ["--vnodes", str(RING_V)] if scheme == "ring" else []
+            d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", str(n),
                          "--add", f"node-{n}", "--keys", str(keys))
             sweep[scheme].append((n, d["moved_fraction"], d["between_old_fraction"]))
     return {"table": table, "sweep": sweep}
@@ -244,16 +253,19 @@ def std_estimate_rel_sd(n: int, v: int, rings: int) -> float:
 # ---- plots -----------------------------------------------------------------------------------
 
 
-def save(plt, fig, ax, path: Path) -> None:
-    """Grid, legend and layout shared by the page's plots; writes the PNG."""
+DPI = 110
+PLOTS = ("lab_moved_vs_n", "lab_share_std_vs_v", "lab_busiest_vs_v")
+
+
+def finish(fig, ax):
+    """Grid, legend and layout shared by the page's plots; returns the figure."""
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_moved(plt, sweep: dict, path: Path) -> None:
+def plot_moved(plt, sweep: dict):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ns = GROWTH_N
     color = colors(tuple(sweep))
@@ -268,10 +280,10 @@ def plot_moved(plt, sweep: dict, path: Path) -> None:
     ax.set_xlabel("nodes before the join, N (N -> N + 1)")
     ax.set_ylabel("fraction of keys moved")
     ax.set_title("Keys moved when one node joins")
-    save(plt, fig, ax, path)
+    return finish(fig, ax)
 
 
-def plot_std(plt, by_v: dict, path: Path, rings: int) -> None:
+def plot_std(plt, by_v: dict, rings: int):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     vs = sorted(by_v)
     pooled = [by_v[v]["summary"]["circle"]["share_std_pct"]["pooled"] for v in vs]
@@ -288,10 +300,10 @@ def plot_std(plt, by_v: dict, path: Path, rings: int) -> None:
     ax.set_xlabel("tokens per node, V")
     ax.set_ylabel("share std, % of a fair share")
     ax.set_title(f"Ring balance: {n} nodes, std of node shares over {rings} rings")
-    save(plt, fig, ax, path)
+    return finish(fig, ax)
 
 
-def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
+def plot_busiest(plt, by_v: dict, rings: int):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     vs = sorted(by_v)
     s = [by_v[v]["summary"]["keys"]["busiest_over_mean"] for v in vs]
@@ -308,7 +320,7 @@ def plot_busiest(plt, by_v: dict, path: Path, rings: int) -> None:
     ax.set_xlabel("tokens per node, V")
     ax.set_ylabel("busiest node's keys / mean")
     ax.set_title(f"Ring: load of the busiest of {n} nodes")
-    save(plt, fig, ax, path)
+    return finish(fig, ax)
 
 
 # ---- the page --------------------------------------------------------------------------------
@@ -352,7 +364,7 @@ def intro_section(g: dict, keys: int) -> list:
     return L
 
 
-def growing_section(g: dict, keys: int) -> list:
+def growing_section(g: dict, keys: int, images: dict) -> list:
     L: list = []
     w = L.append
     tab = g["table"]
@@ -385,12 +397,12 @@ def growing_section(g: dict, keys: int) -> list:
         w(f"zero): {pct(maglev['between_old_fraction'])} of the keys moved between old nodes "
           "here.")
     w("")
-    w("![fraction moved vs N](lab_moved_vs_n.png)")
+    w(f"![fraction moved vs N]({images['lab_moved_vs_n']})")
     w("")
     return L
 
 
-def balance_section(b: dict, keys: int, rings: int) -> list:
+def balance_section(b: dict, keys: int, rings: int, images: dict) -> list:
     L: list = []
     w = L.append
     by_v = b["by_v"]
@@ -425,9 +437,9 @@ def balance_section(b: dict, keys: int, rings: int) -> list:
       " (Beta(1, N - 1)")
     w("has excess kurtosis ~0.7), and readings 10% off the theory are ordinary.")
     w("")
-    w("![share std vs V](lab_share_std_vs_v.png)")
+    w(f"![share std vs V]({images['lab_share_std_vs_v']})")
     w("")
-    w("![busiest / mean vs V](lab_busiest_vs_v.png)")
+    w(f"![busiest / mean vs V]({images['lab_busiest_vs_v']})")
     w("")
     return L
 
@@ -517,11 +529,12 @@ def provenance_section(m: dict, g: dict, commands: list) -> list:
 
 
 def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
-         commands: list, load: list) -> str:
-    """The whole of docs/placement.md, section by section."""
+         commands: list, images: dict, load: list) -> str:
+    """The whole of docs/placement.md, section by section; images: plot stem ->
+    the file the page shows."""
     L = intro_section(g, keys)
-    L += growing_section(g, keys)
-    L += balance_section(b, keys, rings)
+    L += growing_section(g, keys, images)
+    L += balance_section(b, keys, rings, images)
     L += small_fleets_section(b, rings)
     L += removal_section(r)
     L += speed_section(t)
@@ -529,13 +542,15 @@ def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
     L += provenance_section(m, g, commands)
     return "\n".join(L)
 
-def main() -> int:
+def parse_args(argv: list | None = None):
+    """The command line, checked: exits 2 with one line on bad input."""
     ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
     ap.add_argument("--out", type=Path, default=REPO / "docs")
     ap.add_argument("--keys", type=int, default=100_000)
     ap.add_argument("--rings", type=int, default=50)
-    a = ap.parse_args()
+    output.add_arguments(ap)
+    a = ap.parse_args(argv)
     if not (a.lab.is_file() and os.access(a.lab, os.X_OK)):
         die(2, f"no chbench-lab at {a.lab} (build it, or pass --lab PATH)")
     if not a.out.is_dir():
@@ -548,6 +563,46 @@ def main() -> int:
                f"not {a.keys:,}")
     if not 1 <= a.rings <= MAX_RINGS:
         die(2, f"--rings takes 1 to {MAX_RINGS:,} rings, not {a.rings:,}")
+    return a
+
+
+def plot_files(plt, g: dict, b: dict, a, load: dict | None = None) -> dict:
+    """{file name: bytes} of the page's plots in every format asked for: PLOTS,
+    and with `load` (lab_load_docs.runs()) lab_load_docs.PLOTS."""
+    figures = {"lab_moved_vs_n": lambda: plot_moved(plt, g["sweep"]),
+               "lab_share_std_vs_v": lambda: plot_std(plt, b["by_v"], a.rings),
+               "lab_busiest_vs_v": lambda: plot_busiest(plt, b["by_v"], a.rings)}
+    if load is not None:
+        figures.update(lab_load_docs.figures(plt, load, colors(tuple(load["schemes"])), title))
+    files: dict = {}
+    with output.theme(a.theme):
+        for stem, draw in figures.items():
+            fig = draw()
+            files.update(output.encode_all(fig, stem, a.formats, DPI, a.theme))
+            plt.close(fig)
+    return files
+
+
+def write_files(out: Path, files: dict) -> None:
+    """Writes every file next to its final name first, then renames, so that a
+    failure leaves the previous page and plots intact."""
+    staged = []
+    try:
+        for name, data in files.items():
+            tmp = out / f".partial-{name}"
+            staged.append((tmp, out / name))
+            tmp.write_bytes(data)
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp, final in staged:
+        os.replace(tmp, final)
+    print(f"wrote {', '.join(str(f) for _, f in staged)}")
+
+
+def main(argv: list | None = None) -> int:
+    a = parse_args(argv)
     try:
         import matplotlib
 
@@ -562,31 +617,12 @@ def main() -> int:
     r = removals(lab, a.keys)
     load = lab_load_docs.runs(lab, lab.schemes(), a.keys)
     t = timings(lab)
-    text = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands,
-                lab_load_docs.sections(load, title))
-
-    # Write everything next to its final name first, then rename, so that a
-    # failure leaves the previous page and plots intact.
-    outputs = {
-        "lab_moved_vs_n.png": lambda p: plot_moved(plt, g["sweep"], p),
-        "lab_share_std_vs_v.png": lambda p: plot_std(plt, b["by_v"], p, a.rings),
-        "lab_busiest_vs_v.png": lambda p: plot_busiest(plt, b["by_v"], p, a.rings),
-        **lab_load_docs.outputs(plt, load, colors(lab.schemes()), title),
-        "placement.md": lambda p: p.write_text(text),
-    }
-    staged = []
-    try:
-        for name, write in outputs.items():
-            tmp = a.out / f".partial-{name}"  # ends in .png, so savefig keeps the format
-            staged.append((tmp, a.out / name))
-            write(tmp)
-    except BaseException:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
-        raise
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    print(f"wrote {', '.join(str(f) for _, f in staged)}")
+    images = {stem: output.embed_name(stem, a.formats, a.theme)
+              for stem in (*PLOTS, *lab_load_docs.PLOTS)}
+    files = plot_files(plt, g, b, a, load)
+    files["placement.md"] = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands,
+                                 images, lab_load_docs.sections(load, title, images)).encode()
+    write_files(a.out, files)
     return 0
 
 

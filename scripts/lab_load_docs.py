@@ -1,16 +1,17 @@
 #!/usr/bin/python3
 """The load sections of docs/placement.md: popularity, bounded loads, token allocation.
 
-lab_docs.py calls runs() and sections() and writes the plots with plot_*();
-run alone, this writes the three plots and a markdown fragment (the sections as
-lab_docs.py places them, before "Provenance") into --out, for a look without
-the page's timed runs:
+lab_docs.py calls runs(), figures() and sections(); run alone, this writes
+the three plots (in --format, --theme as lab_docs.py) and a markdown fragment
+(the sections as lab_docs.py places them, before "Provenance") into --out,
+for a look without the page's timed runs:
 
-  lab_load_vs_s.png          busiest / mean of requests against Zipf S, every scheme
-  lab_bounded_max_vs_c.png   maximum load / mean against the balance factor c (ring)
-  lab_tokens_spread.png      replicated ownership std against node count, RF 1 and 3
+  lab_load_vs_s              busiest / mean of requests against Zipf S, every scheme
+  lab_bounded_max_vs_c       maximum load / mean against the balance factor c (ring)
+  lab_tokens_spread          replicated ownership std against node count, RF 1 and 3
 
-Usage: scripts/lab_load_docs.py [--lab PATH/TO/chbench-lab] [--out DIR]
+Usage: scripts/lab_load_docs.py [--lab PATH/TO/chbench-lab] [--out DIR] [--keys K]
+                                [--format LIST] [--theme T]
 Exit status: 0 ok; 1 a lab run failed or matplotlib is missing; 2 bad arguments.
 """
 
@@ -80,16 +81,19 @@ def runs(lab, schemes: tuple, keys: int) -> dict:
 # ---- plots -----------------------------------------------------------------------------------
 
 
-def _save(plt, fig, path: Path) -> None:
+PLOTS = ("lab_load_vs_s", "lab_bounded_max_vs_c", "lab_tokens_spread")
+
+
+def _finish(fig):
+    """Grid, legend and layout of every axes; returns the figure."""
     for ax in fig.axes:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig
 
 
-def plot_load_vs_s(plt, r: dict, colors: dict, title, path: Path) -> None:
+def plot_load_vs_s(plt, r: dict, colors: dict, title):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for scheme in r["schemes"]:
         ys = [r["zipf"][(scheme, s)]["request_load"]["busiest_over_mean"] for s in ZIPF_S]
@@ -102,10 +106,10 @@ def plot_load_vs_s(plt, r: dict, colors: dict, title, path: Path) -> None:
     ax.set_ylabel("busiest node's requests / mean")
     ax.set_title(f"Request load against popularity skew (N = {LOAD_NODES}, "
                  f"{r['keys']:,} keys)", fontsize=10)
-    _save(plt, fig, path)
+    return _finish(fig)
 
 
-def plot_bounded(plt, r: dict, path: Path) -> None:
+def plot_bounded(plt, r: dict):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     b = r["bounded"]["balance"]
     ax.plot(FACTORS, [b[c]["bounded"]["load"]["busiest_over_mean"] for c in FACTORS], "o-",
@@ -116,10 +120,10 @@ def plot_bounded(plt, r: dict, path: Path) -> None:
     ax.set_xlabel("balance factor c (capacity ceil(c x requests / N))")
     ax.set_ylabel("maximum load / mean")
     ax.set_title(f"Bounded loads: ring V = 100, N = {LOAD_NODES}, Zipf S = {BOUNDED_S}")
-    _save(plt, fig, path)
+    return _finish(fig)
 
 
-def plot_tokens(plt, r: dict, path: Path) -> None:
+def plot_tokens(plt, r: dict):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.5), sharey=True)
     t = r["tokens"]
     for ax, rf in zip(axes, (1, 3)):
@@ -136,7 +140,7 @@ def plot_tokens(plt, r: dict, path: Path) -> None:
         ax.set_title(f"RF = {rf}")
     axes[0].set_ylabel("replicated ownership std, % of mean")
     fig.suptitle("Token allocation (Cassandra 4.0) against random tokens", fontsize=10)
-    _save(plt, fig, path)
+    return _finish(fig)
 
 
 # ---- text ------------------------------------------------------------------------------------
@@ -146,7 +150,7 @@ def _row(t: dict, ring: str, method: str, tokens: int, rf: int, n: int) -> dict:
     return next(x for x in t[(ring, method, tokens, rf)] if x["nodes"] == n)
 
 
-def popularity_section(r: dict, title) -> list:
+def popularity_section(r: dict, title, images: dict) -> list:
     L: list = []
     w = L.append
     z = r["zipf"]
@@ -170,12 +174,12 @@ def popularity_section(r: dict, title) -> list:
     w("(busiest node's requests / mean, one run each. Key counts stay within a few percent of "
       "the mean for every scheme at every S: the skew is the requests'.)")
     w("")
-    w("![request load against S](lab_load_vs_s.png)")
+    w(f"![request load against S]({images['lab_load_vs_s']})")
     w("")
     return L
 
 
-def bounded_section(r: dict) -> list:
+def bounded_section(r: dict, images: dict) -> list:
     L: list = []
     w = L.append
     b = r["bounded"]
@@ -212,12 +216,12 @@ def bounded_section(r: dict) -> list:
       "The maximum load never exceeds c x mean (rounded up), and the moves grow as c falls "
       "toward 1, the paper's trade (its bound is O(1/eps^2) moves per change for c = 1 + eps).")
     w("")
-    w("![maximum load against c](lab_bounded_max_vs_c.png)")
+    w(f"![maximum load against c]({images['lab_bounded_max_vs_c']})")
     w("")
     return L
 
 
-def tokens_section(r: dict) -> list:
+def tokens_section(r: dict, images: dict) -> list:
     L: list = []
     w = L.append
     t = r["tokens"]
@@ -274,31 +278,33 @@ def tokens_section(r: dict) -> list:
       "(CASSANDRA-20230, closed as not a problem), which a single run here cannot rule out for "
       "other join orders or racks.")
     w("")
-    w("![ownership spread against node count](lab_tokens_spread.png)")
+    w(f"![ownership spread against node count]({images['lab_tokens_spread']})")
     w("")
     return L
 
 
-def sections(r: dict, title) -> list:
-    return popularity_section(r, title) + bounded_section(r) + tokens_section(r)
+def sections(r: dict, title, images: dict) -> list:
+    """The three sections; images: plot stem -> the file the page shows."""
+    return (popularity_section(r, title, images) + bounded_section(r, images)
+            + tokens_section(r, images))
 
 
-def outputs(plt, r: dict, colors: dict, title) -> dict:
-    """File name -> writer, as lab_docs.py stages its outputs."""
-    return {
-        "lab_load_vs_s.png": lambda p: plot_load_vs_s(plt, r, colors, title, p),
-        "lab_bounded_max_vs_c.png": lambda p: plot_bounded(plt, r, p),
-        "lab_tokens_spread.png": lambda p: plot_tokens(plt, r, p),
-    }
+def figures(plt, r: dict, colors: dict, title) -> dict:
+    """Plot stem -> a function drawing its figure, as lab_docs.plot_files takes them."""
+    return {"lab_load_vs_s": lambda: plot_load_vs_s(plt, r, colors, title),
+            "lab_bounded_max_vs_c": lambda: plot_bounded(plt, r),
+            "lab_tokens_spread": lambda: plot_tokens(plt, r)}
 
 
 def main() -> int:
     import lab_docs
+    from chbench_plots import output
 
     ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
     ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
     ap.add_argument("--out", type=Path, default=REPO / "docs")
     ap.add_argument("--keys", type=int, default=100_000)
+    output.add_arguments(ap)
     a = ap.parse_args()
     if not (a.lab.is_file() and os.access(a.lab, os.X_OK)):
         die(2, f"no chbench-lab at {a.lab} (build it, or pass --lab PATH)")
@@ -314,10 +320,16 @@ def main() -> int:
     lab = lab_docs.Lab(a.lab)
     schemes = lab.schemes()
     r = runs(lab, schemes, a.keys)
-    for name, write in outputs(plt, r, lab_docs.colors(schemes), lab_docs.title).items():
-        write(a.out / name)
-    (a.out / "placement_load.md").write_text("\n".join(sections(r, lab_docs.title)))
-    print(f"wrote {a.out}/placement_load.md and the three plots")
+    files: dict = {}
+    with output.theme(a.theme):
+        for stem, draw in figures(plt, r, lab_docs.colors(schemes), lab_docs.title).items():
+            fig = draw()
+            files.update(output.encode_all(fig, stem, a.formats, lab_docs.DPI, a.theme))
+            plt.close(fig)
+    images = {stem: output.embed_name(stem, a.formats, a.theme) for stem in PLOTS}
+    files["placement_load.md"] = "\n".join(sections(r, lab_docs.title, images)).encode()
+    lab_docs.write_files(a.out, files)
+    print(f"wrote {a.out}/placement_load.md and the plots")
     return 0
 
 

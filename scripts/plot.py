@@ -22,7 +22,12 @@ stream baseline, the scheme order), and writes into an existing folder:
                      or --goals FILE), ring kernels, SIMD targets, plots,
                      tables, checks
 
-A family missing from the JSON gets no plot; the report says so. The code is
+Each plot is written as PNG and SVG (--format png,svg,pdf picks; --theme dark
+writes <plot>-dark.<format>; chbench_plots/output.py says how the files stay
+the same from run to run). A family missing from the JSON gets no plot; the
+report says so. A run from before the bench recorded its registry is drawn
+with --registry LATER/bench.json, a later run's registry (it must list every
+kernel the run measured; the report says whose it took). The code is
 the package chbench_plots/ beside this file, one module per family.
 
 Exit status: 0 on success; 2 when the input cannot be read, is not JSON

@@ -76,6 +76,8 @@ qemu_cpu() {
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 started=$SECONDS
 bash scripts/install-deps.sh --toolchain aarch64
+# shellcheck source=SCRIPTDIR/ccache-env.sh
+source scripts/ccache-env.sh
 echo "test-arm.sh: building the aarch64 preset" >&2
 cmake --preset aarch64 >/dev/null
 cmake --build --preset aarch64 --parallel "$jobs"

@@ -81,6 +81,8 @@ for preset in "${native[@]}"; do
 done
 ((arm == 0)) || toolchains+=(--toolchain aarch64)
 bash scripts/install-deps.sh "${toolchains[@]}"
+# shellcheck source=SCRIPTDIR/ccache-env.sh
+source scripts/ccache-env.sh
 
 failed=()
 for preset in "${native[@]}"; do

@@ -5,7 +5,9 @@
 // (MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED, which also selects the MD5 key hash) with
 // MEMCACHED_BEHAVIOR_KETAMA_HASH = MD5. No server is contacted: placement is
 // computed locally. libmemcached 1.1 aborts past 100 servers, so no list here
-// is longer.
+// is longer. The ketama_unweighted profile is checked the same way against
+// libmemcached with MEMCACHED_BEHAVIOR_KETAMA alone (its default hash,
+// one-at-a-time, for keys and points; 100 points a server; no weights).
 #include <libmemcached/memcached.h>
 
 #include <catch2/catch.hpp>
@@ -99,12 +101,9 @@ std::vector<ServerList> server_lists() {
   return lists;
 }
 
-}  // namespace
-
-TEST_CASE("ketama profile: memcached_generate_hash picks the same server for every key",
-          "[interop][libmemcached]") {
-  // 100,000 default keys plus 20,000 random printable keys of 1 ... 120 bytes
-  // (past one MD5 block).
+// 100,000 default keys plus 20,000 random printable keys of 1 ... 120 bytes
+// (past one MD5 block).
+std::vector<std::string> interop_keys() {
   std::vector<std::string> keys;
   for (uint64_t i = 1; i <= 100'000; ++i) keys.push_back(chbench::default_key(i));
   std::mt19937_64 rng(chbench_test::kSeed + 70);
@@ -113,6 +112,81 @@ TEST_CASE("ketama profile: memcached_generate_hash picks the same server for eve
     for (char& c : key) c = static_cast<char>('!' + rng() % 94);
     keys.push_back(std::move(key));
   }
+  return keys;
+}
+
+// libmemcached in its unweighted ketama mode: MEMCACHED_BEHAVIOR_KETAMA only,
+// every other behaviour left at its default.
+Memcached unweighted_for(const std::vector<std::string>& names) {
+  Memcached memc(memcached_create(nullptr), &memcached_free);
+  REQUIRE(memc);
+  REQUIRE(memcached_behavior_set(memc.get(), MEMCACHED_BEHAVIOR_KETAMA, 1) == MEMCACHED_SUCCESS);
+  for (const std::string& name : names) {
+    const auto server = chbench::ketama_server(name);
+    REQUIRE(memcached_server_add(memc.get(), server.host.c_str(),
+                                 static_cast<in_port_t>(server.port)) == MEMCACHED_SUCCESS);
+  }
+  REQUIRE(memcached_behavior_get(memc.get(), MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED) == 0);
+  REQUIRE(memcached_behavior_get(memc.get(), MEMCACHED_BEHAVIOR_HASH) == MEMCACHED_HASH_DEFAULT);
+  return memc;
+}
+
+// Checks the profile's reference and every ring kernel over `cluster`
+// against libmemcached's server for each key; returns how many keys the
+// reference places as libmemcached does.
+std::size_t check_against(const Memcached& memc, chbench::Profile profile,
+                          const chbench::ProfileCluster& cluster,
+                          const std::vector<std::string>& keys,
+                          const std::vector<uint64_t>& hashes) {
+  std::vector<uint32_t> theirs(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    theirs[i] = memcached_generate_hash(memc.get(), keys[i].data(), keys[i].size());
+  const auto reference = chbench::build_profile_reference(profile, cluster);
+  const auto ours = chbench_test::owners_of(*reference, hashes);
+  std::size_t matches = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) matches += ours[i] == theirs[i];
+  CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs, ours) == "");
+  for (const auto* kernel : chbench::kernels_of(chbench::Scheme::kRing)) {
+    INFO("kernel " << kernel->name);
+    const auto table = chbench::build_profile_table(profile, cluster, kernel->name);
+    CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs,
+                                                 chbench_test::owners_of(*table, hashes)) == "");
+  }
+  return matches;
+}
+
+}  // namespace
+
+TEST_CASE("ketama_unweighted profile: memcached_generate_hash under MEMCACHED_BEHAVIOR_KETAMA",
+          "[interop][libmemcached]") {
+  const std::vector<std::string> keys = interop_keys();
+  const std::vector<std::string_view> key_views(keys.begin(), keys.end());
+  std::vector<uint64_t> hashes(keys.size());
+  chbench::profile_key_hashes(chbench::Profile::kKetamaUnweighted, key_views, hashes);
+  // The weighted lists' names (their weights ignored, as this mode ignores
+  // them), and a list mixing the default port with others.
+  std::vector<ServerList> lists = server_lists();
+  lists.push_back({"4 servers, ports mixed", {"a", "a:11212", "b:11211", "10.1.1.1:1"}, {}});
+  for (const ServerList& list : lists) {
+    INFO(list.what);
+    const Memcached memc = unweighted_for(list.names);
+    const chbench::ProfileCluster cluster{chbench::NodeSet{list.names, 1}, {}};
+    const std::size_t matches =
+        check_against(memc, chbench::Profile::kKetamaUnweighted, cluster, keys, hashes);
+    std::printf(
+        "libmemcached interop (unweighted ketama): %-32s %3zu servers: %zu of %zu keys match\n",
+        list.what.c_str(), list.names.size(), matches, keys.size());
+  }
+  // Weights are refused: this mode ignores them.
+  CHECK_THROWS_WITH(
+      chbench::build_profile_reference(chbench::Profile::kKetamaUnweighted,
+                                       chbench::ProfileCluster{chbench::default_nodes(2), {1, 2}}),
+      Catch::Contains("ketama profile only"));
+}
+
+TEST_CASE("ketama profile: memcached_generate_hash picks the same server for every key",
+          "[interop][libmemcached]") {
+  const std::vector<std::string> keys = interop_keys();
   const std::vector<std::string_view> key_views(keys.begin(), keys.end());
   std::vector<uint64_t> hashes(keys.size());
   chbench::profile_key_hashes(chbench::Profile::kKetama, key_views, hashes);
@@ -120,23 +194,9 @@ TEST_CASE("ketama profile: memcached_generate_hash picks the same server for eve
   for (const ServerList& list : server_lists()) {
     INFO(list.what);
     const Memcached memc = libmemcached_for(list);
-    std::vector<uint32_t> theirs(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      theirs[i] = memcached_generate_hash(memc.get(), keys[i].data(), keys[i].size());
-
     const chbench::ProfileCluster cluster{chbench::NodeSet{list.names, 1}, list.weights};
-    const auto reference = chbench::build_profile_reference(chbench::Profile::kKetama, cluster);
-    const auto ours = chbench_test::owners_of(*reference, hashes);
-    std::size_t matches = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) matches += ours[i] == theirs[i];
-    CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs, ours) == "");
-    for (const auto* kernel : chbench::kernels_of(chbench::Scheme::kRing)) {
-      INFO("kernel " << kernel->name);
-      const auto table =
-          chbench::build_profile_table(chbench::Profile::kKetama, cluster, kernel->name);
-      CHECK(chbench_test::first_mismatch<uint64_t>(hashes, theirs,
-                                                   chbench_test::owners_of(*table, hashes)) == "");
-    }
+    const std::size_t matches =
+        check_against(memc, chbench::Profile::kKetama, cluster, keys, hashes);
     std::string weights;
     for (uint32_t w : list.weights) weights += format(weights.empty() ? "%u" : ",%u", w);
     std::printf(

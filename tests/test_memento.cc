@@ -28,6 +28,7 @@
 #include "chbench/scenario.h"
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
+#include "history_support.h"
 #include "support.h"
 #include "vectors.h"
 
@@ -216,17 +217,6 @@ std::map<std::string, Step> vector_steps() {
   return steps;
 }
 
-// Runs `check()` once on every runnable Highway target, forced in turn.
-template <class Check>
-void on_every_target(const Check& check) {
-  for (int64_t target : chbench::simd::runnable_targets()) {
-    const chbench::simd::ForcedTarget forced(target);
-    REQUIRE(chbench::simd::dispatched_target() == target);
-    INFO("target " << chbench::simd::dispatched_target_name());
-    check();
-  }
-}
-
 // Every memento kernel of test_kernels() over `fleet` against `want`, on the
 // target dispatched to now.
 void check_kernels(const Fleet& fleet, std::span<const uint64_t> keys,
@@ -237,48 +227,6 @@ void check_kernels(const Fleet& fleet, std::span<const uint64_t> keys,
     chbench_test::check_table(*table, keys, want);
     CHECK(kernel->table_bytes(fleet) >= table->memory_bytes());
   }
-}
-
-// The owner names of `keys` under the memento reference over `fleet`.
-std::vector<std::string> owner_names(const Fleet& fleet, std::span<const uint64_t> keys) {
-  const auto owners = owners_of(*chbench::build_reference(Scheme::kMemento, fleet), keys);
-  std::vector<std::string> names;
-  for (uint32_t o : owners) names.push_back(fleet.nodes().names.at(o));
-  return names;
-}
-
-uint32_t log_uniform(std::mt19937_64& rng, uint32_t max) {
-  const double x = std::exp(std::uniform_real_distribution<double>(0, std::log(max + 1.0))(rng));
-  return std::clamp<uint32_t>(static_cast<uint32_t>(x), 1, max);
-}
-
-// A random scenario (N, order, fraction, seed, re-adds), then a few random
-// joins (new names or removed ones) and leaves.
-Fleet random_fleet(std::mt19937_64& rng, uint32_t max_nodes) {
-  chbench::Scenario s;
-  s.nodes = log_uniform(rng, max_nodes);
-  s.order = static_cast<chbench::RemovalOrder>(rng() % 4);
-  s.remove_fraction = std::uniform_real_distribution<double>(0, 0.95)(rng);
-  s.seed = rng();
-  if (s.order == chbench::RemovalOrder::kExplicit) {
-    const auto order =
-        chbench::random_removals(s.nodes, chbench::removal_count(0.5, s.nodes), rng());
-    for (uint32_t i : order) s.removed.push_back("node-" + std::to_string(i));
-  }
-  const auto removed = chbench::removal_list(s).size();
-  s.readds = removed == 0 ? 0 : static_cast<uint32_t>(rng() % (removed + 1));
-  Fleet f = chbench::scenario_fleet(s);
-  for (int change = static_cast<int>(rng() % 12); change > 0; --change) {
-    const auto gone = f.removed();
-    if (rng() % 2 == 0 && f.size() > 1) {
-      f.leave(f.nodes().names[rng() % f.size()]);
-    } else if (rng() % 2 == 0 && !gone.empty()) {
-      f.join(gone[rng() % gone.size()]);
-    } else {
-      f.join("extra-" + std::to_string(rng()));
-    }
-  }
-  return f;
 }
 
 }  // namespace
@@ -333,7 +281,7 @@ TEST_CASE("MementoHash: Guava's consistentHash as the model computes it", "[meme
   for (int i = 0; i < 20000; ++i) {
     const int64_t input =
         i < 10000 ? static_cast<int64_t>(rng() >> 32) : static_cast<int64_t>(rng());
-    const auto buckets = static_cast<int32_t>(log_uniform(rng, 0x7fffffff));
+    const auto buckets = static_cast<int32_t>(chbench_test::log_uniform(rng, 0x7fffffff));
     INFO("input " << input << ", buckets " << buckets);
     REQUIRE(chbench::guava_consistent_hash(input, buckets) == model_guava(input, buckets));
   }
@@ -381,7 +329,8 @@ TEST_CASE("MementoHash: every kernel equals the reference on random scenarios, o
   std::mt19937_64 rng(chbench_test::kSeed + 151);
   INFO("seed " << chbench_test::kSeed + 151);
   std::vector<Fleet> fleets;
-  for (int i = 0; i < 40; ++i) fleets.push_back(random_fleet(rng, i < 30 ? 300 : 20000));
+  for (int i = 0; i < 40; ++i)
+    fleets.push_back(chbench_test::random_history_fleet(rng, i < 30 ? 300 : 20000));
   std::vector<uint64_t> keys = {0, 1, ~uint64_t{0}, uint64_t{1} << 63};
   chbench_test::append_random(keys, 4000, rng);
   std::vector<std::vector<uint32_t>> want;
@@ -390,7 +339,7 @@ TEST_CASE("MementoHash: every kernel equals the reference on random scenarios, o
     want.push_back(owners_of(*reference, keys));
     CHECK(chbench::scheme_info(Scheme::kMemento).reference_bytes(f) >= reference->memory_bytes());
   }
-  on_every_target([&] {
+  chbench_test::on_every_target([&] {
     for (std::size_t i = 0; i < fleets.size(); ++i) {
       INFO("fleet " << i << ": " << fleets[i].initial().size() << " initial nodes, "
                     << fleets[i].history().size() << " changes, " << fleets[i].size() << " now");
@@ -406,7 +355,7 @@ TEST_CASE("MementoHash: the reference follows the definition (independent model)
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, 2000, rng);
   for (int trial = 0; trial < 60; ++trial) {
-    const Fleet f = random_fleet(rng, trial < 50 ? 100 : 5000);
+    const Fleet f = chbench_test::random_history_fleet(rng, trial < 50 ? 100 : 5000);
     INFO("trial " << trial << ": " << f.initial().size() << " initial nodes, " << f.history().size()
                   << " changes");
     const ModelMemento model(f);
@@ -423,41 +372,7 @@ TEST_CASE("MementoHash: keys move only off a leaving node, and back on its re-ad
   INFO("seed " << chbench_test::kSeed + 153);
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, 20000, rng);
-  for (int trial = 0; trial < 12; ++trial) {
-    Fleet f = random_fleet(rng, 200);
-    if (f.size() < 2) f.join("spare");
-    const auto before = owner_names(f, keys);
-    const std::string gone = f.nodes().names[rng() % f.size()];
-    INFO("trial " << trial << ": " << gone << " leaves a fleet of " << f.size());
-    Fleet left = f;
-    left.leave(gone);
-    const auto after = owner_names(left, keys);
-    std::size_t on_gone = 0, moved_off = 0, between = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      on_gone += before[i] == gone;
-      moved_off += before[i] == gone && after[i] != gone;
-      between += before[i] != gone && after[i] != before[i];
-    }
-    CHECK(moved_off == on_gone);  // every key of the leaving node moves ...
-    CHECK(between == 0);          // ... and no other key
-    // The same node joining again restores its bucket: exactly its keys come back.
-    Fleet back = left;
-    back.join(gone);
-    const auto again = owner_names(back, keys);
-    CHECK(again == before);
-    // A new name joining instead takes the same bucket: exactly those keys.
-    Fleet other = left;
-    other.join("newcomer");
-    const auto taken = owner_names(other, keys);
-    std::size_t to_new = 0, moved = 0;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      to_new += taken[i] == "newcomer";
-      moved += taken[i] != after[i];
-      if (taken[i] != after[i]) CHECK((taken[i] == "newcomer" && before[i] == gone));
-    }
-    CHECK(to_new == on_gone);
-    CHECK(moved == on_gone);
-  }
+  chbench_test::check_leave_and_rejoin(Scheme::kMemento, rng, keys, 12);
 }
 
 TEST_CASE("MementoHash: a join with none removed moves keys only to the new node",
@@ -466,9 +381,9 @@ TEST_CASE("MementoHash: a join with none removed moves keys only to the new node
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, 20000, rng);
   Fleet f(chbench::default_nodes(37));
-  const auto before = owner_names(f, keys);
+  const auto before = chbench_test::owner_names(Scheme::kMemento, f, keys);
   f.join("node-37");
-  const auto after = owner_names(f, keys);
+  const auto after = chbench_test::owner_names(Scheme::kMemento, f, keys);
   std::size_t moved = 0;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (after[i] == before[i]) continue;

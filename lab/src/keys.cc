@@ -15,6 +15,7 @@
 
 #include "chbench/hash.h"
 #include "chbench/memory.h"
+#include "key_codec.h"
 
 namespace chbench::lab {
 
@@ -84,7 +85,8 @@ struct Lines {
   [[noreturn]] void refuse(const std::string& why) const { fail(why + ": not " + what); }
 
   // Calls on_line(line) for every line, without its '\n' and the '\r' before
-  // it (CRLF); the last line needs no '\n'.
+  // it (CRLF); the last line needs no '\n'; a UTF-8 byte-order mark at the
+  // start of the input is dropped.
   template <class OnLine>
   void read(std::istream& in, const OnLine& on_line);
 };
@@ -94,6 +96,7 @@ void Lines::read(std::istream& in, const OnLine& on_line) {
   std::vector<char> buffer(std::size_t{1} << 20);
   // The line being read may span reads; `line` holds its start until its '\n'.
   std::string line;
+  bool first_read = true;
   auto finish_line = [&](std::string_view s) {
     ++number;
     if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
@@ -104,7 +107,9 @@ void Lines::read(std::istream& in, const OnLine& on_line) {
   };
   while (in) {
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    std::string_view chunk(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    if (first_read && chunk.substr(0, 3) == "\xEF\xBB\xBF") chunk.remove_prefix(3);
+    first_read = false;
     if (chunk.find('\0') != std::string_view::npos) {
       // The line holding it: the lines finished so far, plus those of this chunk before it.
       number += static_cast<uint64_t>(
@@ -129,7 +134,7 @@ void Lines::read(std::istream& in, const OnLine& on_line) {
   }
   // Bad input, not an internal failure: e.g. a directory given as the key file.
   if (in.bad()) throw std::invalid_argument("cannot read keys from " + std::string(source));
-  finish_line(line);
+  if (!line.empty()) finish_line(line);  // a final '\n' starts no line
 }
 
 // A line's bytes for a message: at most 40, quoted, bytes outside printable
@@ -151,12 +156,36 @@ std::string quoted(std::string_view s) {
 
 }  // namespace
 
-KeySet KeySet::from_stream(std::istream& in, std::string_view source) {
+namespace {
+
+// A line of --key-format hex or base64 as the key's bytes: trimmed, decoded.
+std::string decoded_key(const Lines& lines, std::string_view line, KeyFormat format) {
+  const std::string_view s = trim(line);
+  const std::optional<std::string> key =
+      format == KeyFormat::kHex ? decode_hex(s) : decode_base64(s);
+  if (!key)
+    lines.fail("holds " + quoted(s) +
+               (format == KeyFormat::kHex
+                    ? ", not hex (an even number of hex digits, two a byte)"
+                    : ", not base64 (RFC 4648: A-Z a-z 0-9 + /, '=' padding optional)"));
+  return *key;
+}
+
+}  // namespace
+
+KeySet KeySet::from_stream(std::istream& in, std::string_view source, KeyFormat format) {
   KeySet keys;
   keys.offsets_.push_back(0);
   Lines lines{source, "a file of keys (one key per line)"};
+  const bool encoded = format == KeyFormat::kHex || format == KeyFormat::kBase64;
+  std::string decoded;
   lines.read(in, [&](std::string_view s) {
-    if (s.empty()) return;
+    if (encoded) {
+      decoded = decoded_key(lines, s, format);
+      s = decoded;
+    } else if (s.empty()) {
+      return;
+    }
     if (keys.offsets_.size() > kMaxKeys) lines.refuse("is key 10^10 + 1, more than the lab takes");
     keys.bytes_.insert(keys.bytes_.end(), s.begin(), s.end());
     keys.offsets_.push_back(keys.bytes_.size());
@@ -274,23 +303,38 @@ std::string KeySet::key(uint64_t i) const {
 }
 
 KeyFormat parse_key_format(std::string_view name) {
-  if (name == "text") return KeyFormat::kText;
-  if (name == "hash") return KeyFormat::kHash;
-  throw std::invalid_argument("unknown key format '" + std::string(name) + "' (known: text, hash)");
+  for (KeyFormat f : {KeyFormat::kText, KeyFormat::kHex, KeyFormat::kBase64, KeyFormat::kHash})
+    if (name == key_format_name(f)) return f;
+  throw std::invalid_argument("unknown key format '" + std::string(name) +
+                              "' (known: text, hex, base64, hash)");
+}
+
+std::string_view key_format_name(KeyFormat format) noexcept {
+  switch (format) {
+    case KeyFormat::kHex:
+      return "hex";
+    case KeyFormat::kBase64:
+      return "base64";
+    case KeyFormat::kHash:
+      return "hash";
+    case KeyFormat::kText:
+      break;
+  }
+  return "text";
 }
 
 KeySet parse_keys(std::string_view spec, KeyFormat format) {
   const bool hashes = format == KeyFormat::kHash;
-  if (all_digits(spec) && hashes)
+  if (all_digits(spec) && format != KeyFormat::kText)
     throw std::invalid_argument(
-        "--key-format hash reads key hashes from a file or '-' (standard "
-        "input), but --keys " +
+        "--key-format " + std::string(key_format_name(format)) + " reads key " +
+        (hashes ? "hashes" : "lines") + " from a file or '-' (standard input), but --keys " +
         std::string(spec) + " is a count of keys user:1 ... user:K, strings to be hashed");
   if (all_digits(spec)) return KeySet::counted(parse_count(spec, "the key count"));
   if (negative_number(spec))
     throw std::invalid_argument("the key count " + std::string(spec) + " is negative");
   auto read = [&](std::istream& in, const std::string& source) {
-    return hashes ? KeySet::from_hash_stream(in, source) : KeySet::from_stream(in, source);
+    return hashes ? KeySet::from_hash_stream(in, source) : KeySet::from_stream(in, source, format);
   };
   if (spec == "-") return read(std::cin, "standard input");
   if (spec.empty()) throw std::invalid_argument("--keys is empty (give a count or a file)");
@@ -327,9 +371,44 @@ NodeSet parse_nodes(std::string_view spec, uint32_t vnodes) {
       start = comma + 1;
     }
     if (nodes.names.size() == 1 && nodes.names[0].empty()) nodes.names.clear();
+    check_node_names(nodes);
   }
   validate(nodes);
   return nodes;
+}
+
+NodeSet parse_node_file(const std::string& path, uint32_t vnodes) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw std::invalid_argument("cannot open node file '" + path + "': " + std::strerror(errno));
+  NodeSet nodes;
+  nodes.vnodes = vnodes;
+  const std::string source = "node file '" + path + "'";
+  Lines lines{source, "a file of node names (one per line)"};
+  lines.read(file, [&](std::string_view s) { nodes.names.emplace_back(s); });
+  if (nodes.names.empty()) throw std::invalid_argument(source + " contains no node names");
+  check_memory(uint64_t{nodes.size()} * kNodeBytes,
+               "the " + std::to_string(nodes.size()) + " nodes of " + source);
+  check_node_names(nodes);
+  validate(nodes);
+  return nodes;
+}
+
+void check_node_names(const NodeSet& nodes) {
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    if (!is_utf8(nodes.names[i]))
+      throw std::invalid_argument("node " + std::to_string(i) + " " + quoted(nodes.names[i]) +
+                                  " is not UTF-8 (JSON could not print it exactly): node names "
+                                  "are printable UTF-8");
+    for (char ch : nodes.names[i]) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20 || c == 0x7f)
+        throw std::invalid_argument("node " + std::to_string(i) + " " + quoted(nodes.names[i]) +
+                                    " holds a control byte (" + quoted(std::string(1, ch)) + ")" +
+                                    " (a tab or line break would break the text output's "
+                                    "columns): node names are printable UTF-8");
+    }
+  }
 }
 
 }  // namespace chbench::lab

@@ -43,11 +43,15 @@ inline constexpr uint64_t kNodeBytes = 108;
 
 // How a key file's lines are read (--key-format): kText, each line a key
 // whose bytes the scheme hashes (SPEC.md's key hash) or a profile hashes its
-// own way; kHash, each line a 64-bit key hash given to the scheme as it is.
-enum class KeyFormat { kText, kHash };
+// own way; kHex and kBase64, each line a key's bytes in hex or base64
+// (key_codec.h: any bytes, NUL included; an empty line is the empty key);
+// kHash, each line a 64-bit key hash given to the scheme as it is.
+enum class KeyFormat { kText, kHex, kBase64, kHash };
 
-// "text" or "hash". Throws std::invalid_argument naming the known formats.
+// "text", "hex", "base64" or "hash". Throws std::invalid_argument naming the
+// known formats.
 KeyFormat parse_key_format(std::string_view name);
+std::string_view key_format_name(KeyFormat format) noexcept;
 
 // The keys a command works on: either the default keys user:1 ... user:K, kept
 // as a count only (their hashes are recomputed where needed, so memory does not
@@ -59,13 +63,21 @@ class KeySet {
   // count > kMaxKeys.
   static KeySet counted(uint64_t count);
 
-  // One key per line. A line ends at '\n'; a '\r' right before it (CRLF) is not
-  // part of the key; the last line needs no '\n'; empty lines are skipped, since
-  // an empty key cannot be told apart from a blank line. `source` names the
-  // input in messages. Throws std::invalid_argument when no key is left ("...
-  // contains no keys"), on a line longer than kMaxKeyBytes, on a NUL byte
-  // (a binary file, not keys), on more than kMaxKeys keys, or on a read error.
-  static KeySet from_stream(std::istream& in, std::string_view source);
+  // One key per line, read as `format` says (kText, kHex or kBase64). Every
+  // format: a line ends at '\n' and one '\r' right before it (CRLF) is not
+  // part of it; the last line needs no '\n' (a final '\n' starts no line); a
+  // UTF-8 byte-order mark (EF BB BF) at the start of the input is dropped.
+  // kText: the line's bytes are the key, and an empty line is skipped (a
+  // blank line, not a key: the empty key is posed in hex or base64); kHex,
+  // kBase64: spaces and tabs around the line are dropped and the rest decoded
+  // (decode_hex, decode_base64), an empty line being the empty key. `source`
+  // names the input in messages. Throws std::invalid_argument when no key is
+  // left ("... contains no keys"), on a line that does not decode ("... line
+  // 3 is not hex ..."), on a line longer than kMaxKeyBytes, on a NUL byte in
+  // the file (a binary file, not lines: NUL bytes in keys are written in hex or
+  // base64), on more than kMaxKeys keys, or on a read error.
+  static KeySet from_stream(std::istream& in, std::string_view source,
+                            KeyFormat format = KeyFormat::kText);
 
   // Keys given directly (tests, small tools); empty strings are kept as keys.
   // Throws std::invalid_argument if `keys` is empty.
@@ -113,9 +125,9 @@ class KeySet {
 // Parses `--keys`: all decimal digits is a count K (user:1 ... user:K), "-" is
 // standard input, anything else a file of one key per line, read as `format`
 // says (from_stream or from_hash_stream). Throws std::invalid_argument for K =
-// 0, K > kMaxKeys, a negative count, a count with KeyFormat::kHash (counted
-// keys are strings, hashed), a file that cannot be opened, or a file that the
-// reader refuses.
+// 0, K > kMaxKeys, a negative count, a count with any format but kText
+// (counted keys are the strings user:i), a file that cannot be opened, or a
+// file that the reader refuses.
 KeySet parse_keys(std::string_view spec, KeyFormat format = KeyFormat::kText);
 
 // `--nodes` as a count N when it is all decimal digits, std::nullopt for a
@@ -125,11 +137,26 @@ std::optional<uint32_t> parse_node_count(std::string_view spec);
 
 // Parses `--nodes`: all decimal digits is a count N (node-0 ... node-(N-1)),
 // anything else a comma-separated list of names (spaces around a name are
-// dropped). The result carries `vnodes` and has passed validate(). Throws
-// std::invalid_argument for N = 0, a negative N, N > 2^32 - 1, a node list
-// that would not fit in memory (check_memory), an empty or duplicate name, or
-// vnodes == 0. (A scheme that places by the bucket count alone builds from
+// dropped; a name cannot hold a comma: parse_node_file takes any). The result
+// carries `vnodes` and has passed validate(). Throws std::invalid_argument for
+// N = 0, a negative N, N > 2^32 - 1, a node list that would not fit in memory
+// (check_memory), an empty or duplicate name, a name holding a control byte
+// (a tab would break the text output's columns; check_node_names), or vnodes
+// == 0. (A scheme that places by the bucket count alone builds from
 // parse_node_count and Fleet::of_buckets instead: no names, no memory.)
 NodeSet parse_nodes(std::string_view spec, uint32_t vnodes);
+
+// --nodes-file: one node name per line, taken exactly (commas and spaces
+// included; only the line end, LF or CRLF, and a byte-order mark at the start
+// are not part of a name), read as from_stream reads lines. Throws
+// std::invalid_argument as parse_nodes does (an empty line is an empty name),
+// for a file that cannot be opened, and for no name at all.
+NodeSet parse_node_file(const std::string& path, uint32_t vnodes);
+
+// Refuses a node name that is not UTF-8 (is_utf8: JSON prints names as
+// strings) or holds a byte below 0x20 or 0x7F (a tab, a line break: the text
+// output separates its columns by tabs and its rows by line breaks). Throws
+// std::invalid_argument naming the node and the byte.
+void check_node_names(const NodeSet& nodes);
 
 }  // namespace chbench::lab

@@ -59,13 +59,22 @@ void check_distinct(std::span<const std::string> names, const char* option) {
 
 // The kernel of the placement's scheme that make_table builds for `kernel`
 // ("" = default_kernel_name). Throws std::invalid_argument for an unknown one.
+// A profile names itself in the message.
 const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel) {
-  return find_kernel(placement.scheme, kernel.empty() ? default_kernel_name(placement) : kernel);
+  const std::string_view name = kernel.empty() ? default_kernel_name(placement) : kernel;
+  if (!placement.profile) return find_kernel(placement.scheme, name);
+  try {
+    return find_kernel(placement.scheme, name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(
+        "the " + std::string(profile_name(*placement.profile)) + " profile's lookups run on the " +
+        std::string(scheme_name(placement.scheme)) + " kernels or its reference: " + e.what());
+  }
 }
 
 // A node list whose table in the profile's scheme holds as many entries as
 // the profile's own table: ketama's continuum points as ring tokens (rounded
-// up to whole tokens per server), Redis's slot table as a Maglev table of
+// up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
 // 16384 slots; the other profiles' tables are their scheme's over as many
 // nodes. The estimates read only N, V and M, so its names are left empty:
 // no name is copied (N empty strings, 32 B each, freed before any table is
@@ -75,24 +84,63 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   sized.names.resize(nodes.size());
   sized.vnodes = nodes.vnodes;
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
+  if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
-  uint64_t total_weight = 0, points = 0;
-  auto weight = [&](const std::string& name) -> uint64_t {
-    const auto w = placement.weights.find(name);
-    return w == placement.weights.end() ? 1 : w->second;
-  };
-  if (placement.weights.empty()) {
-    points = n * ketama_points_per_server(1, n, nodes.size());
-  } else {
-    for (const auto& name : nodes.names) total_weight += weight(name);
-    for (const auto& name : nodes.names)
-      points += ketama_points_per_server(weight(name), total_weight, nodes.size());
-  }
+  const uint64_t points = ketama_point_count(placement, nodes);
   const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
   sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
   return sized;
 }
+
+}  // namespace
+
+namespace {
+
+// Calls f(points) for each server of `nodes` in order: ketama_points_per_server
+// of its weight (placement.weights by name, 1 if not listed).
+template <class F>
+void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, const F& f) {
+  const uint64_t n = nodes.size();
+  if (placement.profile == Profile::kKetamaUnweighted) {
+    for (uint64_t i = 0; i < n; ++i) f(kKetamaUnweightedPoints);
+    return;
+  }
+  if (placement.weights.empty()) {
+    const uint32_t points = ketama_points_per_server(1, n, nodes.size());
+    for (uint64_t i = 0; i < n; ++i) f(points);
+    return;
+  }
+  auto weight = [&](const std::string& name) -> uint64_t {
+    const auto w = placement.weights.find(name);
+    return w == placement.weights.end() ? 1 : w->second;
+  };
+  uint64_t total_weight = 0;
+  for (const auto& name : nodes.names) total_weight += weight(name);
+  for (const auto& name : nodes.names)
+    f(ketama_points_per_server(weight(name), total_weight, nodes.size()));
+}
+
+}  // namespace
+
+bool is_ketama(const Placement& placement) noexcept {
+  return placement.profile == Profile::kKetama || placement.profile == Profile::kKetamaUnweighted;
+}
+
+uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
+  uint64_t points = 0;
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points += p; });
+  return points;
+}
+
+std::vector<uint32_t> ketama_points(const Placement& placement, const NodeSet& nodes) {
+  std::vector<uint32_t> points;
+  points.reserve(nodes.size());
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points.push_back(p); });
+  return points;
+}
+
+namespace {
 
 // The estimate of kernel (or "reference") over `fleet`.
 uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,

@@ -195,8 +195,8 @@ bad "the default keys as key hashes" "key-format hash needs --keys FILE" \
   move --scheme jump --nodes 10 --key-format hash --add node-10
 bad "key hashes with a profile" "the maglev profile hashes each key string its own way" \
   owners --profile maglev --nodes 3 --key-format hash --keys "$tmp/hashes.txt"
-bad "unknown key format" "unknown key format 'hex' (known: text, hash)" \
-  owners --scheme ring --nodes 3 --key-format hex --keys "$tmp/hashes.txt"
+bad "unknown key format" "unknown key format 'hex64' (known: text, hex, base64, hash)" \
+  owners --scheme ring --nodes 3 --key-format hex64 --keys "$tmp/hashes.txt"
 bad "jump at 2^31 buckets" "at most 2147483647 buckets" owners --scheme jump --nodes 2147483648 --keys 3
 # LIFO at any N: refused by index, before any memory is estimated.
 bad "jump middle removal at N = 2^31 - 1" \
@@ -480,7 +480,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama redis kafka cassandra maglev; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"
@@ -504,10 +504,138 @@ bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --n
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
 bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "weights, unweighted ketama" "ketama only" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
+run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
 bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
 bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
+
+# Options that do not apply are refused, naming every scheme and profile that
+# takes them (issue 16, defect 2).
+for profile in ketama redis kafka maglev; do
+  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profile cassandra only, not to the $profile profile" \
+    owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
+done
+for scheme in modn hrw jump maglev; do
+  bad "--vnodes with $scheme" "applies to the scheme ring; the profile cassandra only, not to $scheme\$" \
+    owners --scheme $scheme --nodes 3 --vnodes 5 --keys 3
+done
+for profile in ketama redis kafka cassandra; do
+  bad "--table-size with the $profile profile" "applies to the scheme maglev; the profile maglev only, not to the $profile profile" \
+    owners --profile $profile --nodes a,b,c --table-size 7 --keys 3
+done
+for scheme in modn ring hrw jump; do
+  bad "--table-size with $scheme" "applies to the scheme maglev; the profile maglev only, not to $scheme\$" \
+    owners --scheme $scheme --nodes 3 --table-size 7 --keys 3
+done
+run owners --profile cassandra --nodes 3 --vnodes 4 --keys 2
+[[ $status -eq 0 ]] || fail "--vnodes with the cassandra profile: status $status"
+run owners --profile maglev --nodes 3 --table-size 7 --keys 2
+[[ $status -eq 0 ]] || fail "--table-size with the maglev profile: status $status"
+# The Redis profile is itself (defect 3): no Maglev scheme in its report, and a
+# bad kernel's message names the profile.
+run owners --profile redis --nodes 3 --keys 2 --format json
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"] == "redis" and d["scheme"] is None and d["kernel"] == "maglev/simd", d
+' "$tmp/out" || fail "redis profile JSON: $(head -c 200 "$tmp/out")"
+run owners --profile kafka --nodes 3 --keys 2 --format json
+grep -q '"scheme":"modn","profile":"kafka"' "$tmp/out" || fail "kafka profile JSON: $(head -c 200 "$tmp/out")"
+bad "--kernel bogus with redis" "the redis profile's lookups run on the maglev kernels" \
+  owners --profile redis --nodes 3 --keys 2 --kernel bogus
+# Maglev's M is bounded by what builds in seconds (defect 6), and --help says so.
+bad "M = 2^31 - 1" "above the lab's bound, M <= 67108859" owners --scheme maglev --table-size 2147483647 --nodes 2 --keys 2
+bad "M above the bound, profile" "M <= 67108859" owners --profile maglev --table-size 67108879 --nodes 2 --keys 2
+run owners --help
+grep -q -- "--table-size.*<= 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "owners --help: --table-size lacks the bound"
+# What a profile builds is in the output's header: ketama's points per server
+# (libmemcached: floor(weight / total x 40 x N) x 4, so 3,1,1 gives 288, 96, 96),
+# Cassandra's token per key, Maglev's M.
+run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000 --format csv
+[[ $(sed -n 1p "$tmp/out") == ring,node,keys,key_share,circle_share,points ]] || fail "ketama balance CSV header: $(sed -n 1p "$tmp/out")"
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f2,6 | tr '\n' ' ') == "a,288 b,96 c,96 " ]] || fail "ketama points: $(cat "$tmp/out")"
+run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000
+grep -q '^scheme    ketama profile (continuum of 480 points)' "$tmp/out" || fail "ketama balance text: $(head -n1 "$tmp/out")"
+run balance --profile ketama --nodes a,b --keys 100 --format json
+/usr/bin/python3 -c '
+import json, sys
+assert [n["points"] for n in json.load(open(sys.argv[1]))["per_ring"][0]["nodes"]] == [160, 160]
+' "$tmp/out" || fail "ketama balance JSON points"
+run owners --profile cassandra --nodes 3 --keys 1 --format csv
+[[ $(sed -n 1p "$tmp/out") == key,owner,token ]] || fail "cassandra owners CSV header: $(sed -n 1p "$tmp/out")"
+for args in "--profile maglev" "--scheme maglev"; do
+  run owners $args --nodes 3 --table-size 11 --keys 1 --format json
+  grep -q '"table_size":11,' "$tmp/out" || fail "owners $args: no table_size in JSON: $(head -c 200 "$tmp/out")"
+  run balance $args --nodes 3 --keys 10
+  grep -q '(M = 65537)' "$tmp/out" || fail "balance $args: no M in the header: $(head -n1 "$tmp/out")"
+done
+run owners --profile redis --nodes 3 --keys 1 --format json
+grep -q '"table_size":null,' "$tmp/out" || fail "redis owners: table_size not null"
+
+# Ketama's weights do not grow its continuum (defect 1): 3,000,000 each is the
+# ring of 1, 1, 1.
+run owners --profile ketama --nodes a,b,c --weights 3000000,3000000,3000000 --keys 20
+cp "$tmp/out" "$tmp/heavy.txt"
+run owners --profile ketama --nodes a,b,c --keys 20
+cmp -s "$tmp/out" "$tmp/heavy.txt" || fail "ketama weights 3000000 x 3 differ from weights 1 x 3"
+
+# Every output format recovers the exact key bytes (issue 16, defect 4):
+# two keys that are not UTF-8 stay apart in JSON, as key_hex.
+printf '\x80\n\x81\ncaf\xc3\xa9\n' >"$tmp/latin.txt"
+run owners --profile redis --nodes 3 --keys "$tmp/latin.txt" --format json
+/usr/bin/python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["owners"]
+assert [r.get("key_hex") for r in rows[:2]] == ["80", "81"] and "key" not in rows[0], rows
+assert rows[2]["key"] == "caf\u00e9" and "key_hex" not in rows[2], rows
+' "$tmp/out" || fail "JSON keys not UTF-8: $(head -c 300 "$tmp/out")"
+# Keys with NUL, tab, LF and a backslash, given in hex: text escapes them, CSV
+# quotes them, JSON escapes them; each decodes back to the bytes.
+printf '\n00\n6109620a63\n5c\n' >"$tmp/bytes.hex"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex"
+[[ $status -eq 0 ]] || fail "hex keys: status $status: $(cat "$tmp/err")"
+[[ $(cut -f1 "$tmp/out" | tr '\n' '|') == '|\x00|a\tb\nc|\\|' ]] || fail "text key escapes: $(cut -f1 "$tmp/out" | tr '\n' '|')"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format csv
+/usr/bin/python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="latin-1")))
+assert [r[0] for r in rows[1:]] == ["", "\0", "a\tb\nc", "\\"], rows
+' "$tmp/out" || fail "CSV keys: $(cat -A "$tmp/out" | head -5)"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format json
+/usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["key_format"] == "hex" and [r["key"] for r in d["owners"]] == ["", "\0", "a\tb\nc", "\\"], d
+' "$tmp/out" || fail "JSON hex keys: $(head -c 300 "$tmp/out")"
+# The same keys in base64 place alike; the empty key is Kafka's real key.
+printf '\nAA==\r\nYQliCmM\nXA==\n' >"$tmp/bytes.b64"
+run owners --profile kafka --nodes 3 --key-format base64 --keys "$tmp/bytes.b64" --format csv
+cp "$tmp/out" "$tmp/b64.csv"
+run owners --profile kafka --nodes 3 --key-format hex --keys "$tmp/bytes.hex" --format csv
+cmp -s "$tmp/out" "$tmp/b64.csv" || fail "base64 and hex keys differ"
+# text: a leading byte-order mark is dropped, CRLF too, blank lines skipped.
+printf '\xef\xbb\xbfuser:1\r\n\nuser:2\n' >"$tmp/bom.txt"
+run owners --scheme ring --nodes 5 --keys "$tmp/bom.txt"
+cp "$tmp/out" "$tmp/bom.out"
+run owners --scheme ring --nodes 5 --keys 2
+cmp -s "$tmp/out" "$tmp/bom.out" || fail "BOM, CRLF, blank line: $(cat "$tmp/bom.out")"
+bad "bad hex line" "line 2 holds '6g', not hex" owners --profile kafka --nodes 3 --key-format hex --keys <(printf '00\n6g\n')
+bad "bad base64 line" "line 1 holds 'Z', not base64" owners --profile kafka --nodes 3 --key-format base64 --keys <(printf 'Z\n')
+bad "hex with a count" "reads key lines from a file" owners --scheme ring --nodes 3 --key-format hex --keys 10
+# Node lists (defect 5): a tab is refused, --nodes-file takes a comma.
+bad "tab in a node name" "node 1 .* holds a control byte" owners --scheme ring --nodes $'a,b\tc' --keys 3
+bad "node name not UTF-8" "node 0 '\\\\x80' is not UTF-8" owners --scheme ring --nodes $'\x80,b' --keys 3
+printf 'db, east\r\ndb, west\n' >"$tmp/nodes.txt"
+run owners --scheme hrw --nodes-file "$tmp/nodes.txt" --keys 3 --format json
+/usr/bin/python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["nodes"] == ["db, east", "db, west"]
+' "$tmp/out" || fail "--nodes-file: $(head -c 300 "$tmp/out")"
+bad "--nodes and --nodes-file" "one of them" owners --scheme hrw --nodes 3 --nodes-file "$tmp/nodes.txt" --keys 3
+bad "empty line in a node file" "node 1 has an empty name" owners --scheme hrw --nodes-file <(printf 'a\n\nb\n') --keys 3
 
 # Hostile counts, node lists and key files.
 head -c 4096 /dev/urandom >"$tmp/random.bin"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
+#include "commands/setup.h"
 #include "placement.h"
 #include "support.h"
 
@@ -98,4 +99,31 @@ TEST_CASE("a ketama table's estimate counts the continuum's points, not V") {
   const KernelInfo& kernel = find_kernel(Scheme::kRing, default_profile_kernel(Profile::kKetama));
   CHECK(table_bytes(ketama, nodes) == kernel.table_bytes(as_ring));
   CHECK(table_bytes(ketama, nodes) < kernel.table_bytes(nodes));
+}
+
+TEST_CASE("the memory guard names what a profile builds: ketama's points, no V") {
+  // Weights 3,000,000 each scale like 1, 1, 1: 160 points a server, 480 in all
+  // (issue 16, defect 1), and the estimate is the one of that continuum.
+  Setup heavy;
+  heavy.scheme = Scheme::kRing;
+  heavy.placement = {
+      Scheme::kRing, Profile::kKetama, {{"a", 3000000}, {"b", 3000000}, {"c", 3000000}}};
+  heavy.fleet = Fleet(NodeSet{{"a", "b", "c"}, 100, 65537});
+  CHECK(ketama_point_count(heavy.placement, heavy.nodes()) == 480);
+  CHECK(tables_label(heavy) == "the ketama profile's continuum of 480 points over N = 3 servers");
+  Setup light = heavy;
+  light.placement.weights.clear();
+  CHECK(table_bytes(heavy.placement, heavy.fleet) == table_bytes(light.placement, light.fleet));
+  // The ring's V and Cassandra's num_tokens are named where they exist.
+  Setup ring;
+  ring.scheme = ring.placement.scheme = Scheme::kRing;
+  ring.fleet = Fleet(NodeSet{{"a", "b"}, 7, 65537});
+  CHECK(tables_label(ring) == "the ring table(s) of N = 2, V = 7");
+  Setup cassandra = ring;
+  cassandra.placement.profile = Profile::kCassandra;
+  CHECK(tables_label(cassandra) == "the cassandra profile's table(s) of N = 2, num_tokens = 7");
+  Setup kafka = ring;
+  kafka.scheme = kafka.placement.scheme = Scheme::kModN;
+  kafka.placement.profile = Profile::kKafka;
+  CHECK(tables_label(kafka) == "the kafka profile's table(s) of N = 2");
 }

@@ -234,11 +234,13 @@ def read_json(path: Path) -> dict:
     return data
 
 
-def load(path: Path, need_registry: bool = True) -> Run:
+def load(path: Path, need_registry: bool = True, registry_from: Optional[Path] = None) -> Run:
     """Reads and summarises a bench JSON file and, unless need_registry is
-    false, its kernel registry (registry.from_context). Without the registry,
-    schemes are ordered as the JSON first shows them and no result is the
-    stream floor. Raises InputError."""
+    false, its kernel registry (registry.from_context), or, for a run from
+    before the bench recorded one, the registry of the bench JSON
+    `registry_from` (borrowed_registry). Without the registry, schemes are
+    ordered as the JSON first shows them and no result is the stream floor.
+    Raises InputError."""
     data = read_json(path)
     entries = data.get("benchmarks")
     if not isinstance(entries, list) or not entries:
@@ -249,10 +251,29 @@ def load(path: Path, need_registry: bool = True) -> Run:
     if not run.results:
         raise InputError(f"{path} holds no chbench benchmarks "
                          "(names like tokens/ring/<kernel>/N:1000/V:100/K:300000/threads:1)")
-    if need_registry:
+    if need_registry and registry_from is not None and registry_mod.CONTEXT_KEY not in context:
+        run.registry = borrowed_registry(run, registry_from)
+    elif need_registry:
         run.registry = registry_mod.from_context(context, path)
     apply_registry(run)
     return run
+
+
+def borrowed_registry(run: Run, source: Path) -> registry_mod.Registry:
+    """The registry of the bench JSON `source` for a run that recorded none:
+    every kernel the run measured (production profiles aside, which are not
+    registry kernels) must be in it. Adds a warning that says where it came
+    from. Raises InputError."""
+    data = read_json(source)
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    registry = registry_mod.from_context(context, source)
+    missing = sorted({r.label.partition("@")[0] for r in run.results if r.family != "profiles"}
+                     - set(registry.kernels))
+    if missing:
+        raise InputError(f"the registry of {source} lacks kernels this run measured: "
+                         f"{', '.join(missing)}")
+    run.warnings.append(f"this run recorded no kernel registry; the plots take that of {source}")
+    return registry
 
 
 def apply_registry(run: Run) -> None:

@@ -10,17 +10,20 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import (batch, clustered, dense, hashed, inflight, latency, nodes, removals, targets,
-               targets_plot, threads, tokens)
+from . import (batch, clustered, dense, hashed, inflight, latency, nodes, output, removals,
+               targets, targets_plot, threads, tokens)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goals import GOALS_FILE, Goals, evaluate, load_goals
 from .load import Run, load
 from .plot_text import texts
 from .report import Analyses, report
 from .rings import ring_points
-from .style import Style, import_matplotlib, png
+from .style import DPI, Style, import_matplotlib
 
 PROG = "plot.py"
+# The plots (each written as <stem>.<format>, <stem>-dark.<format> in the dark
+# theme: chbench_plots/output.py) and the report. The plots' keys keep ".png",
+# the name the plot texts and the report's sections use.
 OUTPUT_FILES = (
     "ring_tokens.png",
     "latency.png",
@@ -84,17 +87,30 @@ def knobs_text(run: Run, analyses: Analyses) -> str:
                                            if line.label == label) for label in labels)
 
 
-def render(run: Run, goals: Goals) -> dict:
-    """Every output file's name -> bytes, built in memory."""
+def stem(plot: str) -> str:
+    """'schemes_nodes.png' -> 'schemes_nodes'."""
+    return plot.rsplit(".", 1)[0]
+
+
+def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
+           theme: str = "light") -> dict:
+    """Every output file's name -> bytes, built in memory: each plot in every
+    format of `formats`, in the theme named, and the report, which shows each
+    plot's PNG (else its SVG)."""
     analyses = analyse(run, goals)
-    figs, batch_log_y, style = figures(run, analyses)
-    plots = {name: png(fig) for name, fig in figs.items() if fig is not None}
+    files = {}
+    with output.theme(theme):
+        figs, batch_log_y, style = figures(run, analyses)
+        for name, fig in figs.items():
+            if fig is not None:
+                files.update(output.encode_all(fig, stem(name), formats, DPI, theme))
+    shown = {name: output.embed_name(stem(name), formats, theme)
+             for name, fig in figs.items() if fig is not None}
     titles = run.registry.scheme_title if run.registry else str
     floors = run.registry.floors() if run.registry else []
     plot_texts = texts(knobs_text(run, analyses), clustered_reference(goals),
                        style.line_key(titles), floors[0] if floors else None)
-    files = dict(plots)
-    files["report.md"] = report(run, analyses, plot_texts, plots, batch_log_y).encode()
+    files["report.md"] = report(run, analyses, plot_texts, shown, batch_log_y).encode()
     return files
 
 
@@ -103,30 +119,33 @@ def main(argv: Optional[list] = None) -> int:
     parser = cli.Parser(
         prog=PROG,
         description="Plots and report.md from a chbench Google Benchmark JSON file.",
-        epilog="Writes " + ", ".join(OUTPUT_FILES) + " into --out (a family missing from the "
-               "JSON gets no plot). Exit status 2 on unusable input; then nothing is written.")
+        epilog="Writes " + ", ".join(stem(f) for f in OUTPUT_FILES[:-1]) + " (each as "
+               "<plot>.<format>, <plot>-dark.<format> with --theme dark) and report.md into "
+               "--out (a family missing from the JSON gets no plot). Exit status 2 on unusable "
+               "input; then nothing is written.")
     parser.add_argument("json", type=Path, help="bench output (--benchmark_out_format=json)")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR",
                         help="existing folder for the plots and report.md")
     parser.add_argument("--goals", type=Path, default=GOALS_FILE, metavar="FILE",
                         help="the goals and ratios to compute (default: the package's "
                              "goals.toml)")
+    parser.add_argument("--registry", type=Path, metavar="BENCH_JSON",
+                        help="for a run from before the bench recorded its kernel registry: "
+                             "take the registry of this later bench.json (it must list every "
+                             "kernel the run measured); the report says so")
+    output.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
-        if args.out.exists() and not args.out.is_dir():
-            raise InputError(f"output folder {args.out} is not a folder")
-        if not args.out.is_dir():
-            raise InputError(f"output folder {args.out} does not exist")
-        reason = cli.unwritable(args.out)
-        if reason:
-            raise InputError(f"output folder {args.out} is not writable ({reason})")
+        problem = cli.folder_problem(args.out)
+        if problem:
+            raise InputError(problem)
         goals = load_goals(args.goals)
-        run = load(args.json)
+        run = load(args.json, registry_from=args.registry)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    files = render(run, goals)
-    status = write_all(args.out, files)
+    files = render(run, goals, args.formats, args.theme)
+    status = write_all(args.out, files, args.theme)
     if status:
         return status
     for warning in run.warnings:
@@ -134,10 +153,11 @@ def main(argv: Optional[list] = None) -> int:
     return 0
 
 
-def write_all(out: Path, files: dict) -> int:
+def write_all(out: Path, files: dict, theme: str = "light") -> int:
     """Writes every file beside its final name first; only when all are
     written do they replace the old ones, so a failure changes nothing.
-    Removes stale plots of an earlier call. Returns the exit status."""
+    Removes stale plots of an earlier call in the same theme (a plot no longer
+    drawn, or a format no longer asked for). Returns the exit status."""
     staged = []
     try:
         for name, data in files.items():
@@ -151,7 +171,7 @@ def write_all(out: Path, files: dict) -> int:
         return EXIT_WRITE_FAILED
     for name in files:
         os.replace(out / f".{name}.tmp", out / name)
-    for name in OUTPUT_FILES:
+    for name in (n for plot in OUTPUT_FILES[:-1] for n in output.all_names(stem(plot), theme)):
         if name not in files and (out / name).exists():
             (out / name).unlink()  # a stale plot from an earlier call
     return 0

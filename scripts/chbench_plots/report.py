@@ -153,7 +153,8 @@ def ring_kernels_section(run: Run, analyses: Analyses) -> list:
 
 
 def plots_section(plot_texts: dict, plots: dict, batch_log_y: bool) -> list:
-    """One subsection per plot: image and how to read it, or why it is missing."""
+    """One subsection per plot: image and how to read it, or why it is missing.
+    plots: plot key -> the file the page shows (None or absent: not drawn)."""
     from .plot_text import FAMILY_OF
 
     lines = ["## Plots", ""]
@@ -164,7 +165,7 @@ def plots_section(plot_texts: dict, plots: dict, batch_log_y: bool) -> list:
             continue
         if name == "batch.png":
             text += " The y axis is logarithmic." if batch_log_y else " The y axis starts at 0."
-        lines += [f"![{title}]({name})", "", text, ""]
+        lines += [f"![{title}]({plots[name]})", "", text, ""]
     return lines
 
 

@@ -169,6 +169,12 @@ CASES = [
     Case("plot.py no arguments", "plot.py", [], "the following arguments are required"),
     Case("plot.py unknown flag", "plot.py", ["{fixture}", "--out", "{out}", "--bogus"],
          "unrecognized arguments: --bogus"),
+    Case("plot.py --format empty", "plot.py", ["{fixture}", "--out", "{out}", "--format", ""],
+         "--format takes a comma list of png, svg, pdf; got an empty one"),
+    Case("plot.py --format svg,,pdf", "plot.py", ["{fixture}", "--out", "{out}", "--format",
+                                                  "svg,,pdf"], "'svg,,pdf' has an empty item (a comma list of png, svg, pdf)"),
+    Case("plot.py --theme sepia", "plot.py", ["{fixture}", "--out", "{out}", "--theme", "sepia"],
+         "invalid choice: 'sepia' (choose from 'light', 'dark')"),
     Case("plot.py --out is a file", "plot.py", ["{fixture}", "--out", "{file}"], "is not a folder"),
     Case("plot.py --out under a file", "plot.py", ["{fixture}", "--out", "{file}/x"],
          "does not exist"),
@@ -197,8 +203,28 @@ CASES = [
     Case("lab_load_docs.py unknown flag", "lab_load_docs.py", ["--bogus"], "unrecognized arguments"),
     Case("lab_load_docs.py no lab", "lab_load_docs.py", ["--lab", "/nonexistent", "--out", "{out}"],
          "no chbench-lab at"),
+    # ---- guide.py (fails before running the lab) ----
+    Case("guide.py unknown flag", "guide.py", ["--bogus"], "unrecognized arguments: --bogus"),
+    Case("guide.py missing results", "guide.py", ["{tmp}/none"], "is not a folder"),
+    Case("guide.py missing lab", "guide.py", ["{results}", "--lab", "{tmp}/none"],
+         "no chbench-lab at"),
+    Case("guide.py --out is a file", "guide.py", ["{results}", "--lab", "/bin/true", "--out",
+                                                  "{file}"], "is not a folder"),
+    Case("guide.py --out in /proc", "guide.py", ["{results}", "--lab", "/bin/true", "--out",
+                                                 "/proc"], "is not writable"),
+    Case("guide.py --keys 0", "guide.py", ["{results}", "--lab", "/bin/true", "--out", "{out}",
+                                           "--keys", "0"], "--keys takes 1 to 10,000,000"),
+    Case("guide.py --format gif", "guide.py", ["--format", "gif"], "unknown format 'gif'"),
+    Case("guide.py no run with family nodes", "guide.py",
+         ["{results}", "--lab", "/bin/true", "--out", "{out}", "--machine", "no-such-cpu"],
+         "holds no run of machine no-such-cpu with family \"nodes\""),
+
     # ---- lab_docs.py (fails before running the lab) ----
     Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),
+    Case("lab_docs.py --format gif", "lab_docs.py", ["--format", "png,gif"],
+         "unknown format 'gif' in 'png,gif' (choose from png, svg, pdf)"),
+    Case("lab_docs.py --theme blue", "lab_docs.py", ["--theme", "blue"],
+         "argument --theme: invalid choice: 'blue'"),
     Case("lab_docs.py --keys text", "lab_docs.py", ["--keys", "many"], "invalid int value"),
     Case("lab_docs.py --keys 0", "lab_docs.py", ["--lab", "/bin/true", "--out", "{out}",
                                                  "--keys", "0"], "--keys takes 1 to"),
@@ -293,7 +319,7 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)), "case names repeat")
         scripts = {c.script for c in CASES}
         every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
-            "cli.py", "cpu_identity.py"}  # modules, not scripts
+            "cli.py", "cpu_identity.py", "ccache-env.sh"}  # modules, not scripts
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

@@ -22,6 +22,7 @@ PLOT = str(SCRIPTS / "plot.py")
 PNGS = ("ring_tokens.png", "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
         "jump_family.png", "removals.png", "removals_memory.png", "threads.png", "batch.png",
         "hashed.png", "targets.png")
+SVGS = tuple(name.replace(".png", ".svg") for name in PNGS)  # the default --format png,svg
 
 
 def section(text: str, heading: str) -> str:
@@ -101,7 +102,7 @@ class FixtureReport(OnTheFixture):
 
     def test_only_expected_files(self):
         self.assertEqual(sorted(p.name for p in self.out.iterdir()),
-                         sorted(PNGS + ("report.md",)))
+                         sorted(PNGS + SVGS + ("report.md",)))
 
     def test_report_links_every_plot(self):
         for name in PNGS:

@@ -154,5 +154,36 @@ class NewKernel(unittest.TestCase):
                       section(self.report, "## SIMD targets"))
 
 
+
+class BorrowedRegistry(unittest.TestCase):
+    """--registry: a run from before the bench recorded its registry is
+    plotted with a later run's, and the report says so."""
+
+    def plot(self, kernels_of_lender: tuple) -> tuple:
+        with tempfile.TemporaryDirectory() as tmp:
+            old, lender = Path(tmp) / "old.json", Path(tmp) / "lender.json"
+            old.write_text(bench_json([entry(NAME.format("nodes", "jump/scalar", 10), 4.0)],
+                                      context={}))
+            lender.write_text(bench_json([entry(NAME.format("nodes", "jump/scalar", 10), 1.0)],
+                                         kernels=kernels_of_lender))
+            result = run([PYTHON, PLOT, str(old), "--out", tmp, "--registry", str(lender)])
+            report = (Path(tmp) / "report.md").read_text() if result.returncode == 0 else ""
+            return result, report, str(lender)
+
+    def test_borrowed(self):
+        result, report, lender = self.plot(KERNELS)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        warning = f"this run recorded no kernel registry; the plots take that of {lender}"
+        self.assertIn(f"plot.py: warning: {warning}", result.stderr)
+        self.assertIn(warning, report)
+        self.assertIn("4.00", section(report, "### Family `nodes`"))
+
+    def test_lender_lacks_a_kernel(self):
+        result, _, lender = self.plot(tuple(k for k in KERNELS if k[0] != "jump/scalar"))
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr, f"plot.py: error: the registry of {lender} lacks "
+                         "kernels this run measured: jump/scalar\n")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -30,6 +30,7 @@ RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_toke
              "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
              "jump_family.png", "removals.png", "removals_memory.png", "threads.png",
              "batch.png", "hashed.png", "targets.png"}
+RUN_FILES |= {name.replace(".png", ".svg") for name in RUN_FILES if name.endswith(".png")}
 
 
 def fake_env(**extra) -> dict:

@@ -565,6 +565,7 @@ void run_seeds(FuzzedDataProvider& in, Context& c) {
 uint64_t in_domain(chbench::Profile profile, uint64_t h) {
   switch (profile) {
     case chbench::Profile::kKetama:
+    case chbench::Profile::kKetamaUnweighted:
       return h & 0xffffffff00000000u;
     case chbench::Profile::kRedis:
       return h % 16384;
@@ -602,6 +603,9 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     Keys anchors;
     if (profile == chbench::Profile::kKetama)
       for (const auto& e : chbench::ketama_continuum(cluster))
+        anchors.push_back(uint64_t{e.token} << 32);
+    if (profile == chbench::Profile::kKetamaUnweighted)
+      for (const auto& e : chbench::ketama_unweighted_continuum(cluster))
         anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kCassandra)
       for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);

@@ -24,6 +24,7 @@
 #include <cstring>
 #include <utility>
 
+#include "chbench/jump/lanes-inl.h"
 #include "chbench/memento/memento.h"
 #include "chbench/simd_ops-inl.h"
 
@@ -32,19 +33,6 @@ namespace chbench::simd::HWY_NAMESPACE {
 
 // Keys per chunk: the list of pass two holds one chunk's.
 inline constexpr std::size_t kMementoChunk = 1024;
-
-// Jump hash's LCG, key * 2862933555777941757 + 1 (mod 2^64), and its jump
-// length factor 2^31 / double((key >> 33) + 1), the divisor formed exactly in
-// the mantissa of 2^52 (jump/simd.cc explains both).
-HWY_INLINE V64 JumpLcg(V64 key) {
-  return hn::Add(MulConst64(key, 2862933555777941757ULL), hn::Set(D64(), 1));
-}
-HWY_INLINE VF64 JumpFactor(V64 key) {
-  const DF64 df;
-  const V64 mantissa = hn::Or(hn::ShiftRight<33>(key), hn::Set(D64(), 0x4330000000000000ULL));
-  return hn::Div(hn::Set(df, 2147483648.0),
-                 hn::Sub(hn::BitCast(df, mantissa), hn::Set(df, 4503599627370495.0)));
-}
 
 // a > b for lanes below 2^63 (every value here is below 2^33): the signed
 // compare, which every x86 target from SSE4 has.
@@ -84,46 +72,16 @@ struct Pending {
   std::size_t size = 0;
 };
 
-// Jump hash of U vectors of keys at k in lanes, the buckets to `buckets`
-// (64-bit lanes): jump/simd's loop, b and j as doubles (j < n <= 2^31 - 1 on
-// every step that continues, so b = trunc(j) and the compare with n are
-// exact), the lanes that stop first held by masks.
+// Jump hash of U vectors of keys at k in lanes (jump/lanes-inl.h), the
+// buckets to `buckets` (64-bit lanes).
 template <std::size_t U>
 HWY_INLINE void JumpBlock(const uint64_t* HWY_RESTRICT k, uint32_t n,
                           uint64_t* HWY_RESTRICT buckets) {
   const D64 d;
-  const DF64 df;
   const std::size_t lanes = hn::Lanes(d);
-  const VF64 limit = hn::Set(df, static_cast<double>(n));
-  CHBENCH_VECTORS(V64, key, U);
-  CHBENCH_VECTORS(VF64, b, U);
-  CHBENCH_VECTORS(VF64, j, U);
-  for (std::size_t u = 0; u < U; ++u) {  // the first step: b = 0, j = 1 * factor
-    key(u) = JumpLcg(hn::LoadU(d, k + u * lanes));
-    b(u) = hn::Zero(df);
-    j(u) = JumpFactor(key(u));
-  }
-  for (;;) {
-    CHBENCH_VECTORS(hn::Mask<DF64>, going, U);
-    auto any = hn::Lt(j(0), limit);
-    going(0) = any;
-    for (std::size_t u = 1; u < U; ++u) {
-      going(u) = hn::Lt(j(u), limit);
-      any = hn::Or(any, going(u));
-    }
-    if (hn::AllFalse(df, any)) break;
-    for (std::size_t u = 0; u < U; ++u) {
-      b(u) = hn::IfThenElse(going(u), hn::Trunc(j(u)), b(u));
-      key(u) = JumpLcg(key(u));
-      const VF64 next = hn::Mul(hn::Add(b(u), hn::Set(df, 1.0)), JumpFactor(key(u)));
-      j(u) = hn::IfThenElse(going(u), next, j(u));
-    }
-  }
-  // b < 2^31 is an integer: adding 2^52 puts it in the low mantissa bits.
-  for (std::size_t u = 0; u < U; ++u) {
-    const V64 bits = hn::BitCast(d, hn::Add(b(u), hn::Set(df, 4503599627370496.0)));
+  JumpLanes<U>(k, n, [&](std::size_t u, V64 bits) {
     hn::Store(hn::And(bits, hn::Set(d, 0xffffffffULL)), d, buckets + u * lanes);
-  }
+  });
 }
 
 // Pass one on U vectors of keys at k, position `at` in the chunk, of which

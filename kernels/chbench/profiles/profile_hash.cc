@@ -22,6 +22,21 @@ std::array<uint8_t, 16> md5(std::string_view bytes) {
 
 uint32_t ketama_key_hash(std::string_view key) { return md5_word(md5(key), 0); }
 
+// ---- one-at-a-time ---------------------------------------------------------------
+
+uint32_t one_at_a_time(std::string_view bytes) noexcept {
+  uint32_t h = 0;
+  for (unsigned char c : bytes) {
+    h += c;
+    h += h << 10;
+    h ^= h >> 6;
+  }
+  h += h << 3;
+  h ^= h >> 11;
+  h += h << 15;
+  return h;
+}
+
 // ---- CRC16-XMODEM ------------------------------------------------------------------
 
 namespace {

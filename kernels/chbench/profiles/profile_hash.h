@@ -40,6 +40,15 @@ uint32_t ketama_key_hash(std::string_view key);
 // std::invalid_argument if they differ.
 void ketama_key_hashes_shifted(std::span<const std::string_view> keys, std::span<uint64_t> out);
 
+// ---- one-at-a-time (ketama_unweighted) ---------------------------------------
+
+// Bob Jenkins' one-at-a-time hash ("A Hash Function for Hash Table Lookup",
+// Dr. Dobb's Journal, 1997), as libhashkit 1.1's hashkit_one_at_a_time
+// computes it: libmemcached's default hash (MEMCACHED_HASH_DEFAULT), which
+// hashes both the keys and the point names under MEMCACHED_BEHAVIOR_KETAMA
+// alone.
+uint32_t one_at_a_time(std::string_view bytes) noexcept;
+
 // ---- Redis Cluster ---------------------------------------------------------------
 
 // CRC16-XMODEM (CCITT polynomial 0x1021, initial value 0, not reflected, no

@@ -17,8 +17,9 @@ namespace chbench {
 
 namespace {
 
-constexpr std::array<Profile, 5> kProfiles = {Profile::kKetama, Profile::kRedis, Profile::kKafka,
-                                              Profile::kCassandra, Profile::kMaglev};
+constexpr std::array<Profile, 6> kProfiles = {Profile::kKetama, Profile::kRedis,
+                                              Profile::kKafka,  Profile::kCassandra,
+                                              Profile::kMaglev, Profile::kKetamaUnweighted};
 
 constexpr uint32_t kMemcachedDefaultPort = 11211;
 constexpr uint32_t kKetamaPointsPerServer = 160;  // MEMCACHED_POINTS_PER_SERVER_KETAMA
@@ -30,7 +31,8 @@ constexpr uint32_t kKetamaPointsPerServer = 160;  // MEMCACHED_POINTS_PER_SERVER
 // point when none is.
 class KetamaReference final : public OwnerTable {
  public:
-  explicit KetamaReference(const ProfileCluster& cluster) : continuum_(ketama_continuum(cluster)) {}
+  explicit KetamaReference(std::vector<RingEntry<uint32_t>> continuum)
+      : continuum_(std::move(continuum)) {}
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
     for (std::size_t i = 0; i < h.size(); ++i) {
       const auto hash = static_cast<uint32_t>(h[i] >> 32);
@@ -102,8 +104,8 @@ std::unique_ptr<OwnerTable> table_kernel(std::string_view kernel, std::vector<ui
 // The continuum scaled to the 64-bit circle: p << 32 >= h << 32 exactly when
 // p >= h, and the (value, index) order is kept, so the 64-bit ring kernels
 // find libmemcached's point.
-std::vector<RingEntry<uint64_t>> ketama_entries_64(const ProfileCluster& cluster) {
-  const auto continuum = ketama_continuum(cluster);
+std::vector<RingEntry<uint64_t>> ketama_entries_64(
+    const std::vector<RingEntry<uint32_t>>& continuum) {
   std::vector<RingEntry<uint64_t>> entries;
   entries.reserve(continuum.size());
   for (const auto& e : continuum) entries.push_back({uint64_t{e.token} << 32, e.node});
@@ -126,6 +128,8 @@ std::string_view profile_name(Profile profile) noexcept {
       return "cassandra";
     case Profile::kMaglev:
       return "maglev";
+    case Profile::kKetamaUnweighted:
+      return "ketama_unweighted";
   }
   return "?";
 }
@@ -144,6 +148,7 @@ std::span<const Profile> all_profiles() noexcept { return kProfiles; }
 Scheme profile_scheme(Profile profile) noexcept {
   switch (profile) {
     case Profile::kKetama:
+    case Profile::kKetamaUnweighted:
     case Profile::kCassandra:
       return Scheme::kRing;
     case Profile::kKafka:
@@ -153,6 +158,27 @@ Scheme profile_scheme(Profile profile) noexcept {
       return Scheme::kMaglev;
   }
   return Scheme::kRing;
+}
+
+std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept {
+  if (profile == Profile::kRedis) return std::nullopt;
+  return profile_scheme(profile);
+}
+
+unsigned profile_params(Profile profile) noexcept {
+  switch (profile) {
+    case Profile::kKetama:
+      return kParamWeights;
+    case Profile::kCassandra:
+      return kParamVnodes;
+    case Profile::kMaglev:
+      return kParamTableSize;
+    case Profile::kRedis:
+    case Profile::kKafka:
+    case Profile::kKetamaUnweighted:
+      return 0;
+  }
+  return 0;
 }
 
 std::string_view default_profile_kernel(Profile profile) noexcept {
@@ -173,6 +199,8 @@ uint64_t profile_key_hash(Profile profile, std::string_view key) {
       return ordered_token(cassandra_token(key));
     case Profile::kMaglev:
       return key_hash(key);
+    case Profile::kKetamaUnweighted:
+      return uint64_t{one_at_a_time(key)} << 32;
   }
   return 0;
 }
@@ -197,6 +225,9 @@ void profile_key_hashes(Profile profile, std::span<const std::string_view> keys,
       return;
     case Profile::kMaglev:
       for (std::size_t i = 0; i < keys.size(); ++i) out[i] = key_hash(keys[i]);
+      return;
+    case Profile::kKetamaUnweighted:
+      for (std::size_t i = 0; i < keys.size(); ++i) out[i] = uint64_t{one_at_a_time(keys[i])} << 32;
       return;
   }
 }
@@ -254,6 +285,22 @@ std::vector<RingEntry<uint32_t>> ketama_continuum(const ProfileCluster& cluster)
       const auto digest = md5(ketama_point_string(server, g));
       for (unsigned k = 0; k < 4; ++k) continuum.push_back({md5_word(digest, k), i});
     }
+  }
+  if (continuum.size() > 0xffffffffu)
+    throw std::length_error("the ketama continuum exceeds 2^32 - 1 points");
+  std::sort(continuum.begin(), continuum.end());
+  return continuum;
+}
+
+std::vector<RingEntry<uint32_t>> ketama_unweighted_continuum(const ProfileCluster& cluster) {
+  validate_profile(Profile::kKetamaUnweighted, cluster);
+  const NodeSet& nodes = cluster.nodes;
+  std::vector<RingEntry<uint32_t>> continuum;
+  continuum.reserve(std::size_t{nodes.size()} * kKetamaUnweightedPoints);
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    const KetamaServer server = ketama_server(nodes.names[i]);
+    for (uint32_t p = 0; p < kKetamaUnweightedPoints; ++p)
+      continuum.push_back({one_at_a_time(ketama_point_string(server, p)), i});
   }
   if (continuum.size() > 0xffffffffu)
     throw std::length_error("the ketama continuum exceeds 2^32 - 1 points");
@@ -327,6 +374,8 @@ void validate_profile(Profile profile, const ProfileCluster& cluster) {
     case Profile::kMaglev:
       validate_maglev(nodes);
       break;
+    case Profile::kKetamaUnweighted:
+      break;
   }
 }
 
@@ -335,7 +384,9 @@ std::unique_ptr<OwnerTable> build_profile_reference(Profile profile,
   validate_profile(profile, cluster);
   switch (profile) {
     case Profile::kKetama:
-      return std::make_unique<KetamaReference>(cluster);
+      return std::make_unique<KetamaReference>(ketama_continuum(cluster));
+    case Profile::kKetamaUnweighted:
+      return std::make_unique<KetamaReference>(ketama_unweighted_continuum(cluster));
     case Profile::kRedis:
       return std::make_unique<RedisReference>(cluster.nodes.size());
     case Profile::kKafka:
@@ -354,7 +405,9 @@ std::unique_ptr<OwnerTable> build_profile_table(Profile profile, const ProfileCl
   if (kernel.empty()) kernel = default_profile_kernel(profile);
   switch (profile) {
     case Profile::kKetama:
-      return ring_kernel(kernel, ketama_entries_64(cluster));
+      return ring_kernel(kernel, ketama_entries_64(ketama_continuum(cluster)));
+    case Profile::kKetamaUnweighted:
+      return ring_kernel(kernel, ketama_entries_64(ketama_unweighted_continuum(cluster)));
     case Profile::kRedis:
       return table_kernel(kernel, redis_slot_owners(cluster.nodes.size()));
     case Profile::kKafka:

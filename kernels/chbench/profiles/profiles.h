@@ -5,6 +5,9 @@
 //
 //   ketama     libmemcached 1.1, weighted ketama, MD5: ring kernels on the
 //              32-bit continuum, scaled to the top half of the 64-bit circle;
+//   ketama_unweighted  libmemcached 1.1 under MEMCACHED_BEHAVIOR_KETAMA alone:
+//              100 points a server, keys and points hashed one-at-a-time
+//              (the default hash), weights ignored; the same ring kernels;
 //   redis      Redis Cluster: hash slot (CRC16-XMODEM mod 16384, hash tags),
 //              slot -> node table as redis-cli --cluster create assigns it;
 //   kafka      Kafka's default partitioner for keyed records: toPositive(
@@ -16,6 +19,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,9 +31,9 @@
 
 namespace chbench {
 
-enum class Profile { kKetama, kRedis, kKafka, kCassandra, kMaglev };
+enum class Profile { kKetama, kRedis, kKafka, kCassandra, kMaglev, kKetamaUnweighted };
 
-// "ketama", "redis", "kafka", "cassandra", "maglev".
+// "ketama", "redis", "kafka", "cassandra", "maglev", "ketama_unweighted".
 std::string_view profile_name(Profile profile) noexcept;
 
 // Parses a profile name. Throws std::invalid_argument naming the profiles.
@@ -42,10 +46,23 @@ std::span<const Profile> all_profiles() noexcept;
 // lookup table like Maglev's) and maglev.
 Scheme profile_scheme(Profile profile) noexcept;
 
+// The registry scheme whose placement rule the profile follows, for reports
+// that name a scheme: a ring for ketama and cassandra, mod-N for kafka, Maglev
+// for maglev; std::nullopt for redis, whose slot table is no scheme's (its
+// lookups only borrow Maglev's table kernels, profile_scheme()).
+std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept;
+
+// The Param bits (scheme.h) a profile reads from its cluster besides the node
+// names, as SchemeInfo::params for a scheme: cassandra kParamVnodes
+// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights; none for
+// the others (Redis's 16384 slots and Kafka's partitions are fixed rules).
+unsigned profile_params(Profile profile) noexcept;
+
 // ---- key hashes ---------------------------------------------------------------
 
 // The profile's key hash of one key, the plain way (ketama: MD5 by OpenSSL):
 //   ketama     uint64_t{md5 word 0} << 32
+//   ketama_unweighted  uint64_t{one_at_a_time(key)} << 32
 //   redis      the hash slot, 0 ... 16383
 //   kafka      murmur2(key) & 0x7fffffff
 //   cassandra  ordered_token(cassandra_token(key))
@@ -69,7 +86,8 @@ struct ProfileCluster {
   std::vector<uint32_t> weights;
 };
 
-// Checks a cluster for a profile: validate(nodes); ketama: weights empty or
+// Checks a cluster for a profile: validate(nodes); weights for ketama only
+// (ketama_unweighted refuses them, as that mode ignores them); ketama: weights empty or
 // one per node, each 1 ... 2^31; redis: at most 16384 nodes; kafka: at most
 // 2^31 - 1 partitions; cassandra: N * num_tokens below 2^32; maglev:
 // validate_maglev. Throws std::invalid_argument with one line.
@@ -114,6 +132,17 @@ uint32_t ketama_points_per_server(uint64_t weight, uint64_t total_weight, uint32
 // libmemcached's continuum: (point value, server index) sorted by value then
 // index, as its qsort comparator orders them. Throws like validate_profile.
 std::vector<RingEntry<uint32_t>> ketama_continuum(const ProfileCluster& cluster);
+
+// Points per server of the unweighted mode: MEMCACHED_POINTS_PER_SERVER.
+inline constexpr uint32_t kKetamaUnweightedPoints = 100;
+
+// libmemcached 1.1's continuum under MEMCACHED_BEHAVIOR_KETAMA alone
+// (update_continuum, hosts.cc, not weighted): kKetamaUnweightedPoints points
+// a server, point i (0 ... 99) being one_at_a_time(ketama_point_string(server,
+// i)), one point per hash; sorted as ketama_continuum. Checked key for key
+// against the installed libmemcached (tests/interop_libmemcached.cc). Throws
+// like validate_profile (weights are refused: this mode ignores them).
+std::vector<RingEntry<uint32_t>> ketama_unweighted_continuum(const ProfileCluster& cluster);
 
 // Redis slot -> node index, 16384 entries, as redis-cli --cluster create
 // splits the slots into contiguous ranges over N masters (cursor and slots per

@@ -71,6 +71,7 @@ BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
   r.nodes = s.fleet.size();
   r.keys = keys.size();
   r.base = &s.fleet;
+  if (is_ketama(s.placement)) r.points = ketama_points(s.placement, s.nodes());
   r.results.push_back(measure_balance(s.placement, s.fleet, keys, s.kernel));
   for (uint32_t i = 1; i < rings; ++i) {
     // One replica at a time, dropped once measured: only its counts are kept.

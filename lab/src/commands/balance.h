@@ -41,6 +41,9 @@ struct BalanceReport {
   double theory_keys = 0;                                   // key_share_std_theory, % of fair
   double theory_circle = 0;              // ring_share_std_theory, % of fair (ring scheme only)
   std::optional<double> theory_busiest;  // H_N, for the ring at V = 1
+  // The ketama profile: each server's continuum points (ketama_points), the
+  // same in every ring; empty otherwise.
+  std::vector<uint32_t> points;
 
   // The name of node i in ring `ring`.
   std::string name(uint32_t ring, uint32_t i) const {

@@ -13,7 +13,7 @@ const char* hash_column(Profile p) {
 }
 
 std::string hash_value(Profile p, uint64_t h) {
-  if (p == Profile::kKetama) return std::to_string(h >> 32);
+  if (p == Profile::kKetama || p == Profile::kKetamaUnweighted) return std::to_string(h >> 32);
   if (p == Profile::kCassandra)
     return std::to_string(static_cast<int64_t>(h ^ (uint64_t{1} << 63)));
   return std::to_string(h);

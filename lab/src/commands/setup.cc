@@ -1,11 +1,10 @@
 #include "commands/setup.h"
 
+#include "param_options.h"
+
 namespace chbench::lab {
 
-bool uses_vnodes(const Setup& s) {
-  return s.placement.profile ? s.placement.profile == Profile::kCassandra
-                             : scheme_info(s.scheme).takes(kParamVnodes);
-}
+bool uses_vnodes(const Setup& s) { return placement_takes(s.placement, kParamVnodes); }
 
 bool uses_capacity(const Setup& s) {
   return !s.placement.profile && scheme_info(s.scheme).takes(kParamCapacity);
@@ -21,15 +20,32 @@ std::string placement_name(const Setup& s) {
                                          : scheme_name(s.scheme));
 }
 
+std::string tables_label(const Setup& s) {
+  const Fleet& f = nodes_fleet(s);
+  const std::string n = std::to_string(f.size());
+  if (is_ketama(s.placement))
+    return "the " + placement_name(s) + " profile's continuum of " +
+           std::to_string(ketama_point_count(s.placement, f.nodes())) + " points over N = " + n +
+           " servers";
+  std::string label = "the " + placement_name(s) + (s.placement.profile ? " profile's" : "") +
+                      " table(s) of N = " + n;
+  if (uses_vnodes(s))
+    label +=
+        (s.placement.profile ? ", num_tokens = " : ", V = ") + std::to_string(f.nodes().vnodes);
+  return label;
+}
+
 std::string scheme_label(const Setup& s, uint32_t vnodes) {
   std::string label = placement_name(s);
   if (s.placement.profile) label += " profile";
+  if (is_ketama(s.placement))
+    label +=
+        " (continuum of " + std::to_string(ketama_point_count(s.placement, s.nodes())) + " points)";
   if (uses_vnodes(s))
     label += (s.placement.profile ? " (num_tokens = " : " (V = ") + std::to_string(vnodes) + ")";
   // Redis's slot table is a Maglev-like table of fixed size: no M to show.
-  const bool table_size = s.placement.profile ? s.placement.profile == Profile::kMaglev
-                                              : scheme_info(s.scheme).takes(kParamTableSize);
-  if (table_size) label += " (M = " + std::to_string(s.nodes().table_size) + ")";
+  if (placement_takes(s.placement, kParamTableSize))
+    label += " (M = " + std::to_string(s.nodes().table_size) + ")";
   if (uses_capacity(s)) label += " (A = " + std::to_string(capacity_of(s)) + ")";
   return label;
 }

@@ -60,8 +60,16 @@ uint64_t capacity_of(const Setup& s);
 // The scheme's name, or the profile's: "ring", "ketama".
 std::string placement_name(const Setup& s);
 
+// What the memory guard calls the tables of the fleet of --nodes, from what
+// is actually built: "the ring table(s) of N = 3, V = 100", "the cassandra
+// profile's table(s) of N = 3, num_tokens = 256", "the ketama profile's
+// continuum of 480 points over N = 3 servers" (ketama_point_count: no V, which
+// ketama does not have).
+std::string tables_label(const Setup& s);
+
 // For report headers: "ring (V = 100)", "hrw", "maglev (M = 65537)",
-// "cassandra profile (num_tokens = 256)". V is shown where uses_vnodes(), M
+// "cassandra profile (num_tokens = 256)", "ketama profile (continuum of 480
+// points)". V is shown where uses_vnodes(), M
 // for a scheme that takes kParamTableSize (and the maglev profile), A where
 // uses_capacity().
 std::string scheme_label(const Setup& s, uint32_t vnodes);

@@ -1,9 +1,14 @@
 // JSON (nlohmann, keys in the order written): one object per command. The
 // owners, the moved keys and balance's nodes, which can be millions (2^31
 // buckets), are streamed rather than built as a tree, formatted as dump()
-// formats a tree. Bytes that are not UTF-8 become U+FFFD.
+// formats a tree. A key is written losslessly: "key" with its string when it
+// is UTF-8 (JSON escapes NUL and the other control bytes), else "key_hex"
+// with its bytes in hex; node names and the rest, UTF-8 from the command
+// line, would have any byte that is not UTF-8 replaced by U+FFFD.
 #include <nlohmann/json.hpp>
 
+#include "key_codec.h"
+#include "param_options.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -15,6 +20,12 @@ using json = nlohmann::ordered_json;
 // A JSON string.
 std::string json_string(std::string_view s) {
   return json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// The key member, '"key":"..."' or '"key_hex":"..."' (see above).
+std::string key_member(std::string_view key) {
+  if (is_utf8(key)) return "\"key\":" + json_string(key);
+  return "\"key_hex\":\"" + hex_bytes(key) + '"';
 }
 
 std::string dump(const json& j) { return j.dump(1, ' ', false, json::error_handler_t::replace); }
@@ -40,8 +51,23 @@ std::string open_object(const json& j) {
 
 json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes().vnodes) : json(nullptr); }
 
+// The scheme whose placement rule is followed: for a profile its
+// profile_placement_scheme(), null for Redis (the slot table is no scheme's;
+// "kernel" names the table kernel that looks slots up).
+json scheme_json(const Setup& s) {
+  if (!s.placement.profile) return scheme_name(s.scheme);
+  const std::optional<Scheme> scheme = profile_placement_scheme(*s.placement.profile);
+  return scheme ? json(scheme_name(*scheme)) : json(nullptr);
+}
+
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
+}
+
+// Maglev's M (the scheme and the maglev profile), or null.
+json table_size_json(const Setup& s) {
+  return placement_takes(s.placement, kParamTableSize) ? json(nodes_fleet(s).nodes().table_size)
+                                                       : json(nullptr);
 }
 
 json capacity_json(const Setup& s) {
@@ -59,6 +85,20 @@ json scenario_json(const Setup& s) {
           {"remove_fractions", r.is_explicit() ? json(nullptr) : json(r.fractions)},
           {"removed", r.is_explicit() ? json(r.removed) : json(nullptr)},
           {"readds", r.readds}};
+}
+
+// The members every command's JSON starts with: the command, the placement
+// (scheme, profile, their parameters), the kernel and the scenario.
+json head_json(const char* command, const Setup& s, json scenario) {
+  return {{"command", command},           {"scheme", scheme_json(s)},
+          {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
+          {"capacity", capacity_json(s)}, {"table_size", table_size_json(s)},
+          {"kernel", s.kernel_name},      {"scenario", std::move(scenario)}};
+}
+
+// Appends `members` to object `j`, in their order.
+void add_members(json& j, const json& members) {
+  for (const auto& item : members.items()) j[item.key()] = item.value();
 }
 
 const char* step_name(MoveStep step) {
@@ -96,25 +136,19 @@ class JsonWriter final : public Writer {
   void owners_begin(const Setup& s, const KeySet& keys) override {
     column_ = s.placement.profile ? hash_column(*s.placement.profile) : nullptr;
     // A fleet of buckets lists no names (node-0 ... node-(N-1): 2^31 of them).
-    json head = {{"command", "owners"},
-                 {"scheme", scheme_name(s.scheme)},
-                 {"profile", profile_json(s)},
-                 {"vnodes", vnodes_json(s)},
-                 {"capacity", capacity_json(s)},
-                 {"kernel", s.kernel_name},
-                 {"scenario", scenario_json(s)},
-                 {"node_count", s.fleet.size()},
-                 {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
-                 {"key_format", keys.is_hashes() ? "hash" : "text"},
-                 {"keys", keys.size()}};
+    json head = head_json("owners", s, scenario_json(s));
+    add_members(head, {{"node_count", s.fleet.size()},
+                       {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
+                       {"key_format", key_format_name(s.key_format)},
+                       {"keys", keys.size()}});
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
     out_ << text << ",\"owners\":[";
   }
 
   void owner(const OwnerRow& row) override {
-    b_ += row.index == 0 ? "\n{\"key\":" : ",\n{\"key\":";
-    b_ += json_string(row.key);
+    b_ += row.index == 0 ? "\n{" : ",\n{";
+    b_ += key_member(row.key);
     b_ += ",\"owner\":";
     b_ += json_string(row.owner);
     if (column_) (((b_ += ",\"") += column_) += "\":") += row.hash;
@@ -136,9 +170,9 @@ class JsonWriter final : public Writer {
     out_ << text << ",\n \"moved_keys\": [";
     bool first = true;
     for_each_moved_key(r, [&](std::string_view key, std::string_view from, std::string_view to) {
-      b_ += first ? "\n  {\"key\":" : ",\n  {\"key\":";
+      b_ += first ? "\n  {" : ",\n  {";
       first = false;
-      b_ += json_string(key);
+      b_ += key_member(key);
       b_ += ",\"from\":";
       b_ += json_string(from);
       b_ += ",\"to\":";
@@ -150,16 +184,8 @@ class JsonWriter final : public Writer {
   }
 
   void balance(const Setup& s, const BalanceReport& r) override {
-    const json head = {{"command", "balance"},
-                       {"scheme", scheme_name(s.scheme)},
-                       {"profile", profile_json(s)},
-                       {"vnodes", vnodes_json(s)},
-                       {"capacity", capacity_json(s)},
-                       {"kernel", s.kernel_name},
-                       {"scenario", nullptr},
-                       {"nodes", r.nodes},
-                       {"keys", r.keys},
-                       {"rings", r.rings}};
+    json head = head_json("balance", s, nullptr);
+    add_members(head, {{"nodes", r.nodes}, {"keys", r.keys}, {"rings", r.rings}});
     out_ << open_object(head) << ",\n \"per_ring\": [";
     for (uint32_t ring = 0; ring < r.rings; ++ring) ring_stream(r, ring);
     const json summary = {
@@ -178,11 +204,8 @@ class JsonWriter final : public Writer {
   }
 
   void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
-    json j = {{"command", "balance"},         {"scheme", scheme_name(s.scheme)},
-              {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
-              {"capacity", capacity_json(s)}, {"kernel", s.kernel_name},
-              {"scenario", scenario_json(s)}, {"keys", r.keys},
-              {"removals", json::array()}};
+    json j = head_json("balance", s, scenario_json(s));
+    add_members(j, {{"keys", r.keys}, {"removals", json::array()}});
     for (const RemovalBalanceRow& row : r.rows)
       j["removals"].push_back({{"fraction", row.fraction},
                                {"removed", row.removed},
@@ -198,28 +221,22 @@ class JsonWriter final : public Writer {
  private:
   static json move_json(const Setup& s, const MoveReport& r) {
     const MoveResult& m = r.result;
-    json j = {{"command", "move"},
-              {"scheme", scheme_name(s.scheme)},
-              {"profile", profile_json(s)},
-              {"vnodes", vnodes_json(s)},
-              {"capacity", capacity_json(s)},
-              {"kernel", s.kernel_name},
-              {"scenario", scenario_json(s)},
-              {"step", step_name(r.step)},
-              {"keys", m.keys},
-              {"nodes_before", r.before.size()},
-              {"nodes_after", r.after.size()},
-              {"added", json::array()},
-              {"removed", json::array()},
-              {"moved", m.moved},
-              {"moved_fraction", ratio(m.moved, m.keys)},
-              {"between_old", m.between_old},
-              {"between_old_fraction", ratio(m.between_old, m.keys)},
-              {"between_old_share_of_moved", ratio(m.between_old, m.moved)},
-              {"to_added", m.to_added},
-              {"from_removed", m.from_removed},
-              {"flows_from_removed", json::array()},
-              {"flows_to_added", json::array()}};
+    json j = head_json("move", s, scenario_json(s));
+    add_members(j, {{"step", step_name(r.step)},
+                    {"keys", m.keys},
+                    {"nodes_before", r.before.size()},
+                    {"nodes_after", r.after.size()},
+                    {"added", json::array()},
+                    {"removed", json::array()},
+                    {"moved", m.moved},
+                    {"moved_fraction", ratio(m.moved, m.keys)},
+                    {"between_old", m.between_old},
+                    {"between_old_fraction", ratio(m.between_old, m.keys)},
+                    {"between_old_share_of_moved", ratio(m.between_old, m.moved)},
+                    {"to_added", m.to_added},
+                    {"from_removed", m.from_removed},
+                    {"flows_from_removed", json::array()},
+                    {"flows_to_added", json::array()}});
     for (uint32_t b : m.removed) j["removed"].push_back(owner_name(r.before, b));
     for (uint32_t a : m.added) j["added"].push_back(owner_name(r.after, a));
     for (const Flow& f : r.from_removed)
@@ -247,6 +264,7 @@ class JsonWriter final : public Writer {
       const uint64_t keys = r.results[ring].node_keys[i];
       json node = {{"name", r.name(ring, i)}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
       if (r.circle) node["circle_share"] = r.results[ring].circle[i];
+      if (!r.points.empty()) node["points"] = r.points[i];
       b_ += i == 0 ? "\n    " : ",\n    ";
       b_ += dump_at(node, 4);
       out_.maybe_flush();

@@ -1,8 +1,11 @@
 // Plain text for a reader: owners as tab-separated key, owner[, hash]; move
-// and balance as aligned summaries.
+// and balance as aligned summaries. Keys are escaped (append_text_escaped:
+// backslash, tab, line breaks and control bytes), so each row's key bytes are
+// recovered exactly; node names hold no control byte (check_node_names).
 #include <cinttypes>
 #include <cstdint>
 
+#include "key_codec.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -16,7 +19,7 @@ class TextWriter final : public Writer {
   void owners_begin(const Setup& s, const KeySet&) override { profile_ = s.placement.profile; }
 
   void owner(const OwnerRow& row) override {
-    b_ += row.key;
+    append_text_escaped(b_, row.key);
     b_ += '\t';
     b_ += row.owner;
     if (profile_) (b_ += '\t') += row.hash;
@@ -32,7 +35,7 @@ class TextWriter final : public Writer {
     if (!r.list) return;
     b_ += "moved keys (key, from, to):\n";
     for_each_moved_key(r, [&](std::string_view key, std::string_view from, std::string_view to) {
-      b_ += key;
+      append_text_escaped(b_, key);
       b_ += '\t';
       b_ += from;
       b_ += '\t';
@@ -179,11 +182,13 @@ class TextWriter final : public Writer {
   void one_ring(const Setup& s, const BalanceReport& r) {
     const Balance& b = r.results[0];
     b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
-    b_ += r.circle ? fmt(" %12s\n", "circle share") : "\n";
+    if (r.circle) b_ += fmt(" %12s", "circle share");
+    b_ += r.points.empty() ? "\n" : fmt(" %12s\n", "points");
     for (uint32_t i = 0; i < r.nodes; ++i) {
       b_ += fmt("%-20s %12" PRIu64 " %12s", owner_name(s.fleet, i).c_str(), b.node_keys[i],
                 pct(ratio(b.node_keys[i], r.keys)).c_str());
-      b_ += r.circle ? fmt(" %12s\n", pct(b.circle[i]).c_str()) : "\n";
+      if (r.circle) b_ += fmt(" %12s", pct(b.circle[i]).c_str());
+      b_ += r.points.empty() ? "\n" : fmt(" %12u\n", r.points[i]);
       out_.maybe_flush();
     }
     b_ += fmt("%-26s %10s", "", "keys");

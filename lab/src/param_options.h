@@ -1,0 +1,46 @@
+// The options of a scheme's or a profile's parameters (--vnodes,
+// --table-size): where each applies, from the registry (SchemeInfo::params)
+// and the profiles (profile_params), and the lab's bound on Maglev's table.
+// An option given where it does not apply is refused with one line naming
+// the schemes and profiles that take it, never silently ignored.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "chbench/scheme.h"
+#include "placement.h"
+
+namespace chbench::lab {
+
+// The default of --table-size: Maglev's M in the paper's examples, a prime.
+inline constexpr uint32_t kDefaultTableSize = 65537;
+
+// The largest M the lab builds: 67108859, the largest prime below 2^26. A
+// table of M entries takes 4 M bytes and about M ln M probes to fill (Maglev,
+// Eisenbud et al., NSDI 2016, section 3.4): at this bound 0.5 GB of peak
+// memory and about 2 s on one core; 2^31 - 1, Maglev's own limit, would run
+// for minutes at 8 GB.
+inline constexpr uint32_t kLabMaxTableSize = 67108859;
+
+// True when the placement reads parameter `p`: a scheme's SchemeInfo::takes,
+// a profile's profile_params.
+bool placement_takes(const Placement& placement, Param p);
+
+// The schemes and profiles that read `p`, from the registry and the
+// profiles: "the schemes ring; the profile cassandra". "nothing" when none.
+std::string takers_of(Param p);
+
+// Throws std::invalid_argument ("--vnodes applies to the schemes ring; the
+// profile cassandra only, not to the kafka profile") when the placement
+// does not read `p`. `option` is the option's name, `placement_name` the
+// scheme's or profile's ("kafka profile").
+void check_applies(const Placement& placement, Param p, std::string_view option,
+                   std::string_view placement_name);
+
+// Throws std::invalid_argument when M exceeds kLabMaxTableSize, naming the
+// bound and why.
+void check_table_size_bound(uint64_t m);
+
+}  // namespace chbench::lab
