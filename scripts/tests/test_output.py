@@ -183,5 +183,53 @@ class LabDocsPlots(unittest.TestCase):
         self.assertNotIn(b"<text", files["lab_moved_vs_n-dark.svg"])
 
 
+
+class LabLoadDocs(unittest.TestCase):
+    """lab_load_docs.py's plots and sections from lab results of the shapes it reads."""
+
+    @staticmethod
+    def results() -> dict:
+        import lab_load_docs as d
+
+        schemes = ("ring", "jump")
+        zipf = {(sc, s): {"request_load": {"busiest_over_mean": 1 + s}, "hottest_key_share": s / 4}
+                for sc in schemes for s in d.ZIPF_S}
+        moved = {"keys": 100, "plain": {"keys": 9, "requests": 90},
+                 "bounded": {"moved": {"keys": 12, "requests": 120}}}
+        balance = {c: {"requests": 1000, "request_load": {"busiest_over_mean": 2.0},
+                       "bounded": {"load": {"busiest_over_mean": min(c, 2.0)}, "walked": 10}}
+                   for c in d.FACTORS}
+        tokens = {(ring, m, v, rf): [{"nodes": n, "std_pct": 1.0 if m == "allocated" else 5.0,
+                                      "max_over_mean": 1.01 if m == "allocated" else 1.1}
+                                     for n in range(3, d.TOKENS_TO + 1)]
+                  for ring in ("ring", "cassandra") for rf in (1, 3)
+                  for m, v in (("allocated", 16), ("random", 16), ("random", 256))}
+        return {"zipf": zipf, "bounded": {"balance": balance, "join": dict.fromkeys(d.FACTORS, moved),
+                                          "leave": dict.fromkeys(d.FACTORS, moved)},
+                "tokens": tokens, "keys": 1000, "schemes": schemes}
+
+    def test_figures_and_sections(self):
+        import lab_docs
+        import lab_load_docs as d
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        r = self.results()
+        figures = d.figures(plt, r, lab_docs.colors(r["schemes"]), lab_docs.title)
+        self.assertEqual(set(figures), set(d.PLOTS))
+        for stem, draw in figures.items():
+            fig = draw()
+            self.assertTrue(output.encode(fig, "png", 50).startswith(b"\x89PNG"), stem)
+            plt.close(fig)
+        images = {stem: stem + ".png" for stem in d.PLOTS}
+        text = "\n".join(d.sections(r, lab_docs.title, images))
+        for stem in d.PLOTS:
+            self.assertIn(f"({stem}.png)", text)
+        self.assertIn("no worse than 256 random ones in every row", text)
+        # 16 random spread 5 / 1 times as much as 16 allocated in every row.
+        self.assertIn("spread 5 to 5 times as much", text)
+
 if __name__ == "__main__":
     unittest.main()
