@@ -9,6 +9,7 @@
 
 #include "key_codec.h"
 #include "param_options.h"
+#include "writers/json_head.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -282,5 +283,9 @@ class JsonWriter final : public Writer {
 }  // namespace
 
 std::unique_ptr<Writer> make_json_writer(Out& out) { return std::make_unique<JsonWriter>(out); }
+
+nlohmann::ordered_json json_head(const char* command, const Setup& s) {
+  return head_json(command, s, nullptr);
+}
 
 }  // namespace chbench::lab

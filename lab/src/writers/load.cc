@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "writers/json_head.h"
+
 namespace chbench::lab {
 
 namespace {
@@ -47,22 +49,26 @@ void balance_csv(Out& out, const LoadBalanceReport& r) {
   }
 }
 
+// Appends `members` to object `j`, in their order.
+void append(json& j, const json& members) {
+  for (const auto& item : members.items()) j[item.key()] = item.value();
+}
+
 json stats_json(const ShareStats& st) {
   return {{"busiest_over_mean", st.busiest_over_mean}, {"share_std_pct", st.std_pct}};
 }
 
 void balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
-  json j = {{"command", "balance"},
-            {"scheme", scheme_name(s.scheme)},
-            {"kernel", s.kernel_name},
-            {"nodes", r.fleet->size()},
-            {"keys", r.keys},
-            {"requests", r.requests},
-            {"key_load", stats_json(r.key_stats)},
-            {"request_load", stats_json(r.request_stats)},
-            {"hottest_key_share", r.hottest},
-            {"bounded", nullptr},
-            {"per_node", json::array()}};
+  json j = json_head("balance", s);
+  const json members = {{"nodes", r.fleet->size()},
+                        {"keys", r.keys},
+                        {"requests", r.requests},
+                        {"key_load", stats_json(r.key_stats)},
+                        {"request_load", stats_json(r.request_stats)},
+                        {"hottest_key_share", r.hottest},
+                        {"bounded", nullptr},
+                        {"per_node", json::array()}};
+  append(j, members);
   if (r.bounded)
     j["bounded"] = {{"c", *r.c},
                     {"capacity", r.bounded->capacity},
@@ -102,19 +108,16 @@ void write_load_move(Format format, Out& out, const Setup& s, const LoadMoveRepo
     auto moved = [&](const LoadMoved& m) {
       return json{{"keys", m.keys}, {"requests", m.requests}};
     };
-    json j = {{"command", "move"},
-              {"scheme", scheme_name(s.scheme)},
-              {"kernel", s.kernel_name},
-              {"nodes_before", r.nodes_before},
-              {"nodes_after", r.nodes_after},
-              {"keys", r.keys},
-              {"requests", r.requests},
-              {"plain", moved(r.plain)},
-              {"bounded", r.bounded ? json{{"c", *r.c},
-                                           {"capacity_before", r.capacity_before},
-                                           {"capacity_after", r.capacity_after},
-                                           {"moved", moved(*r.bounded)}}
-                                    : json(nullptr)}};
+    json j = json_head("move", s);
+    const json bounded = r.bounded ? json{{"c", *r.c},
+                                          {"capacity_before", r.capacity_before},
+                                          {"capacity_after", r.capacity_after},
+                                          {"moved", moved(*r.bounded)}}
+                                   : json(nullptr);
+    const json members = {
+        {"nodes_before", r.nodes_before}, {"nodes_after", r.nodes_after}, {"keys", r.keys},
+        {"requests", r.requests},         {"plain", moved(r.plain)},      {"bounded", bounded}};
+    append(j, members);
     out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
     return;
   }
