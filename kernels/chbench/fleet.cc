@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -125,6 +126,15 @@ Fleet& Fleet::join_all(std::span<const std::string> names) {
     history_.push_back({FleetChange::Kind::kJoin, name});
   }
   if (!nodes_.weights.empty()) nodes_.weights.resize(nodes_.names.size(), 1);
+  return *this;
+}
+
+Fleet& Fleet::weigh(std::vector<uint32_t> weights) {
+  if (!weights.empty() && weights.size() != size())
+    throw std::invalid_argument(std::to_string(weights.size()) + " weights for " +
+                                std::to_string(size()) + " nodes");
+  name_buckets();
+  nodes_.weights = std::move(weights);
   return *this;
 }
 

@@ -80,6 +80,11 @@ class Fleet {
   // million nodes). Throws std::invalid_argument, changing nothing, when a
   // name is empty, already in service or listed twice.
   Fleet& join_all(std::span<const std::string> names);
+  // Sets the nodes' weights (NodeSet::weights, one per node in service, or
+  // empty for all 1): the fleet's parameters, not a change of its history.
+  // Throws std::invalid_argument for a count other than the nodes' (the
+  // values are validate()'s to check).
+  Fleet& weigh(std::vector<uint32_t> weights);
   // join or leave, as the change says; throws as they do.
   Fleet& apply(const FleetChange& change);
 

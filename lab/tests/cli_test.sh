@@ -504,6 +504,17 @@ bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --n
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
 bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+# The schemes that take weights (weighted rendezvous, the ring): a fair share per node.
+run balance --scheme hrw_weighted --nodes a,b,c --weights 1,2,3 --keys 100000 --format csv
+[[ $(sed -n 1p "$tmp/out") == "ring,node,keys,key_share,fair_share,circle_share" ]] ||
+  fail "weighted balance: header $(head -n1 "$tmp/out")"
+[[ $(awk -F, '$2 == "c" { print $5 }' "$tmp/out") == "0.5" ]] || fail "weighted balance: $(cat "$tmp/out")"
+run balance --scheme ring --nodes 2 --vnodes 10 --weights 0,1 --keys 1000 --format json
+grep -q '"weighted": true' "$tmp/out" || fail "weighted ring balance: no weighted flag"
+bad "weights on jump" "not to jump" owners --scheme jump --nodes 3 --weights 1,2,3 --keys 3
+bad "scheme weights count" "2 weights for 3 nodes" owners --scheme hrw_weighted --nodes 3 --weights 1,2 --keys 3
+bad "all weights 0" "every node weight is 0" owners --scheme hrw_weighted --nodes 2 --weights 0,0 --keys 3
+bad "weights and scenario" "no removal scenario" balance --scheme ring --nodes 3 --weights 1,2,3 --removed node-1
 bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
 bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536

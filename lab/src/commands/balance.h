@@ -41,6 +41,12 @@ struct BalanceReport {
   double theory_keys = 0;                                   // key_share_std_theory, % of fair
   double theory_circle = 0;              // ring_share_std_theory, % of fair (ring scheme only)
   std::optional<double> theory_busiest;  // H_N, for the ring at V = 1
+  // With weights (a scheme's --weights, ketama's): node i's fair share w_i /
+  // sum(w), and the stats above are of share_i / fair_i over the nodes of
+  // weight above 0 (busiest: the highest share over its fair share), the
+  // theory (equal shares) left out. Empty without weights.
+  std::vector<double> fair;
+  bool weighted() const noexcept { return !fair.empty(); }
 
   // The name of node i in ring `ring`.
   std::string name(uint32_t ring, uint32_t i) const {
