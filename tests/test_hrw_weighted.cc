@@ -125,14 +125,8 @@ TEST_CASE("weighted rendezvous: a weight change moves only keys to or from that 
       INFO("node " << changed << " to weight " << weight);
       const auto want_after =
           owners_of(*chbench::build_reference(Scheme::kWeightedRendezvous, after), keys);
-      const auto m = chbench_test::count_moves(want_before, want_after, changed);
-      CHECK(m.between_others == 0);
-      CHECK(m.moved > 0);
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        // A heavier node only gains keys, a lighter one only loses them.
-        if (want_before[i] == want_after[i]) continue;
-        CHECK((weight > before.weights[changed] ? want_after[i] : want_before[i]) == changed);
-      }
+      chbench_test::check_weight_change(want_before, want_after, changed, before.weights[changed],
+                                        weight);
       if (weight == 0) CHECK(std::count(want_after.begin(), want_after.end(), changed) == 0);
       for (const auto* k : chbench_test::test_kernels_of(Scheme::kWeightedRendezvous))
         CHECK(first_mismatch<uint64_t>(keys, want_after, owners_of(*k->build(after), keys)) == "");

@@ -57,4 +57,19 @@ inline MoveCount count_moves(const std::vector<uint32_t>& before,
   return m;
 }
 
+// Checks the owners before and after node `changed` went from weight `from`
+// to `to`: some keys moved, none between two other nodes, and every moved key
+// came to the node (heavier) or left it (lighter).
+inline void check_weight_change(const std::vector<uint32_t>& before,
+                                const std::vector<uint32_t>& after, uint32_t changed, uint32_t from,
+                                uint32_t to) {
+  const MoveCount m = count_moves(before, after, changed);
+  CHECK(m.between_others == 0);
+  CHECK(m.moved > 0);
+  std::size_t wrong_way = 0;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    if (before[i] != after[i] && (to > from ? after[i] : before[i]) != changed) ++wrong_way;
+  CHECK(wrong_way == 0);
+}
+
 }  // namespace chbench_test

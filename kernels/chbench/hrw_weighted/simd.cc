@@ -12,29 +12,25 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "chbench/hrw/score-inl.h"
 #include "chbench/hrw_weighted/neglog.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
 
-// SPEC.md's rendezvous score fmix64(h ^ seed) in every lane.
-HWY_INLINE V64 Fmix64(V64 k) {
-  k = hn::Xor(k, hn::ShiftRight<33>(k));
-  k = MulConst64(k, 0xff51afd7ed558ccdULL);
-  k = hn::Xor(k, hn::ShiftRight<33>(k));
-  k = MulConst64(k, 0xc4ceb9fe1a85ec53ULL);
-  return hn::Xor(k, hn::ShiftRight<33>(k));
-}
-
-// neglog.h's unit_from_score and neglog, lane by lane, step by step.
-HWY_INLINE VF64 NegLogOfScore(V64 x) {
+// neglog.h's unit_from_score and neglog, lane by lane, step by step, from
+// rendezvous' score x as ScoreFromMixed gives it (hrw/score-inl.h: x with its
+// top bit flipped, o = x ^ 2^63). Since o >> 12 = (x >> 12) ^ 2^51, the bits
+// 0x3ff0... | (x >> 12) of 1 + m 2^-52 are (0x3ff0... ^ 2^51) ^ (o >> 12).
+HWY_INLINE VF64 NegLogOfScore(VI64 ordered) {
   const D64 d;
   const DF64 df;
   const VF64 one = hn::Set(df, 1.0);
   const V64 one_bits = hn::Set(d, weighted::kOneBits);
-  const VF64 u = hn::Add(hn::Sub(hn::BitCast(df, hn::Or(one_bits, hn::ShiftRight<12>(x))), one),
-                         hn::Set(df, weighted::kHalfUlp));
+  const V64 top = hn::ShiftRight<12>(hn::BitCast(d, ordered));
+  const V64 unit_bits = hn::Xor(hn::Set(d, weighted::kOneBits ^ (uint64_t{1} << 51)), top);
+  const VF64 u = hn::Add(hn::Sub(hn::BitCast(df, unit_bits), one), hn::Set(df, weighted::kHalfUlp));
   const V64 bits = hn::BitCast(d, u);
   VF64 f = hn::BitCast(df, hn::Or(hn::And(bits, hn::Set(d, weighted::kMantissa)), one_bits));
   const VF64 biased =
@@ -54,8 +50,9 @@ HWY_INLINE VF64 NegLogOfScore(V64 x) {
 
 // Across keys, one node at a time: each lane keeps its lowest cost and the
 // node holding it (strictly lower replaces, so the lower index keeps a tie).
+// `mixed` holds the pre-mixed seeds s ^ (s >> 33) (as RendezvousSimd's).
 HWY_NOINLINE void WeightedAcrossKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                                     const uint64_t* HWY_RESTRICT seeds,
+                                     const uint64_t* HWY_RESTRICT mixed,
                                      const double* HWY_RESTRICT inverse, uint32_t n,
                                      uint32_t* HWY_RESTRICT out) {
   const D64 d;
@@ -67,19 +64,19 @@ HWY_NOINLINE void WeightedAcrossKeys(const uint64_t* HWY_RESTRICT keys, std::siz
     CHBENCH_VECTORS(VF64, best, U);
     CHBENCH_VECTORS(VI64, owner, U);
     for (std::size_t u = 0; u < U; ++u) {
-      key(u) = hn::LoadU(d, k + u * lanes);
-      best(u) = hn::Mul(NegLogOfScore(Fmix64(hn::Xor(key(u), hn::Set(d, seeds[0])))),
+      key(u) = XorShift33(hn::LoadU(d, k + u * lanes));
+      best(u) = hn::Mul(NegLogOfScore(ScoreFromMixed(hn::Xor(key(u), hn::Set(d, mixed[0])))),
                         hn::Set(df, inverse[0]));
       owner(u) = hn::Zero(di);
     }
     VI64 index = hn::Zero(di);
     const VI64 one = hn::Set(di, 1);
     for (uint32_t node = 1; node < n; ++node) {
-      const V64 seed = hn::Set(d, seeds[node]);
+      const V64 seed = hn::Set(d, mixed[node]);
       const VF64 inv = hn::Set(df, inverse[node]);
       index = hn::Add(index, one);
       for (std::size_t u = 0; u < U; ++u) {
-        const VF64 c = hn::Mul(NegLogOfScore(Fmix64(hn::Xor(key(u), seed))), inv);
+        const VF64 c = hn::Mul(NegLogOfScore(ScoreFromMixed(hn::Xor(key(u), seed))), inv);
         const auto better = hn::Lt(c, best(u));
         best(u) = hn::IfThenElse(better, c, best(u));
         owner(u) = hn::IfThenElse(hn::RebindMask(di, better), index, owner(u));
@@ -108,13 +105,14 @@ namespace simd {
 
 HWY_EXPORT(WeightedAcrossKeys);
 
-// The best target's WeightedAcrossKeys over n nodes' seeds and inverse weights.
-void weighted_across_keys(std::span<const uint64_t> keys, const WeightedNodes& nodes,
-                          std::span<uint32_t> out) {
+// The best target's WeightedAcrossKeys over the nodes' pre-mixed seeds and
+// inverse weights (one each per node, at least one node).
+void weighted_across_keys(std::span<const uint64_t> keys, std::span<const uint64_t> mixed,
+                          std::span<const double> inverse, std::span<uint32_t> out) {
   glue::check_sizes(keys, out);
   HWY_DYNAMIC_DISPATCH(WeightedAcrossKeys)
-  (keys.data(), keys.size(), nodes.seeds.data(), nodes.inverse_weights.data(),
-   static_cast<uint32_t>(nodes.seeds.size()), out.data());
+  (keys.data(), keys.size(), mixed.data(), inverse.data(), static_cast<uint32_t>(mixed.size()),
+   out.data());
 }
 
 }  // namespace simd
@@ -123,16 +121,19 @@ namespace {
 
 class WeightedSimd final : public OwnerTable {
  public:
-  explicit WeightedSimd(const NodeSet& nodes) : nodes_(weighted_nodes(nodes)) {}
+  explicit WeightedSimd(const NodeSet& nodes) : nodes_(weighted_nodes(nodes)) {
+    // x ^ (x >> 33), fmix64's first step, distributes over the key's xor.
+    for (uint64_t& s : nodes_.seeds) s ^= s >> 33;
+  }
   void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    simd::weighted_across_keys(h, nodes_, out);
+    simd::weighted_across_keys(h, nodes_.seeds, nodes_.inverse_weights, out);
   }
   std::size_t memory_bytes() const noexcept override {
     return nodes_.seeds.size() * (sizeof(uint64_t) + sizeof(double));
   }
 
  private:
-  WeightedNodes nodes_;
+  WeightedNodes nodes_;  // seeds pre-mixed
 };
 
 }  // namespace
