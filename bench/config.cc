@@ -47,6 +47,7 @@ std::string Config::name() const {
   if (removals && removals->capacity != 0) s << "/capacity:" << removals->capacity;
   if (change != Change::kNone)
     s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
+  if (scheme_weighted()) s << "/weights:1-4";
   return s.str();
 }
 
@@ -64,6 +65,16 @@ uint32_t Config::scheme_table_size() const noexcept {
   return takes ? table_size : 0;
 }
 
+bool Config::scheme_weighted() const noexcept {
+  return weighted && kernel && !profile && kernel->scheme_info().takes(kParamWeights);
+}
+
+std::vector<uint32_t> weight_pattern(uint32_t n) {
+  std::vector<uint32_t> w(n);
+  for (uint32_t i = 0; i < n; ++i) w[i] = 1 + i % 4;
+  return w;
+}
+
 uint32_t Config::survivors() const {
   uint32_t n = nodes - (removals ? removal_count(removals->fraction, nodes) : 0);
   if (change == Change::kRemoveOne) --n;
@@ -71,11 +82,13 @@ uint32_t Config::survivors() const {
   return n;
 }
 
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size) {
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size,
+                                           bool weighted) {
   // Families run fleet after fleet: the last few cover every repeat.
-  static std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::shared_ptr<const Fleet>> cache;
+  static std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, std::shared_ptr<const Fleet>>
+      cache;
   static uint64_t names = 0;
-  const auto key = std::tuple{n, vnodes, table_size};
+  const auto key = std::tuple{n, vnodes, table_size, weighted};
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (names + n > 4'000'000) {
     cache.clear();
@@ -83,6 +96,7 @@ std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t
   }
   NodeSet nodes = default_nodes(n, vnodes);
   if (table_size != 0) nodes.table_size = table_size;
+  if (weighted) nodes.weights = weight_pattern(n);
   auto fleet = std::make_shared<const Fleet>(std::move(nodes));
   cache.emplace(key, fleet);
   names += n;
@@ -167,7 +181,7 @@ std::shared_ptr<const Fleet> config_fleet(const Config& c) {
     if (!why.empty()) throw std::invalid_argument(why);
   }
   if (config_named(c)) {
-    if (!c.removals) return default_fleet(c.nodes, c.vnodes, c.table_size);
+    if (!c.removals) return default_fleet(c.nodes, c.vnodes, c.table_size, c.scheme_weighted());
     auto base = scenario_config_fleet(c);
     return c.change == Change::kNone ? base : changed_fleet(c, *base);
   }

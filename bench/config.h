@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "chbench/profiles/profiles.h"
 #include "chbench/scenario.h"
@@ -95,6 +96,9 @@ struct Config {
   // Path kBounded: the balance factor c (chbench/ring/bounded_loads.h); each
   // batch of K keys is one stream of K requests, capacity ceil(c K / N).
   double balance_factor = 0;
+  // The fleet's nodes weigh kWeightPattern's weights (family weighted); read
+  // only by the schemes that take weights (scheme_weighted()).
+  bool weighted = false;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
@@ -116,6 +120,8 @@ struct Config {
   // The table size the kernel's scheme reads (table_size when it takes
   // kParamTableSize), else 0: what the name and the plan's keys hold.
   uint32_t scheme_table_size() const noexcept;
+  // weighted, for a kernel whose scheme takes weights (kParamWeights).
+  bool scheme_weighted() const noexcept;
   // Nodes in service in the fleet: N less the removed ones, one fewer or one
   // more for a change build.
   uint32_t survivors() const;
@@ -136,7 +142,12 @@ inline uint64_t pool_windows(uint64_t keys) {
 // each and Maglev's table size `table_size` (0: the default), shared by every
 // caller that asks for the same n, vnodes and table size (a few are kept).
 // Throws like default_nodes.
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size = 0);
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size = 0,
+                                           bool weighted = false);
+
+// The bench's fixed weight pattern: node n weighs 1 + n mod 4 (1, 2, 3, 4, 1,
+// ...), written "/weights:1-4" in a configuration's name.
+std::vector<uint32_t> weight_pattern(uint32_t n);
 
 // The fleet a configuration is built from: Fleet::of_buckets(c.survivors()),
 // no names, for a scheme that places by the bucket count alone

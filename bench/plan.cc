@@ -39,7 +39,8 @@ std::optional<ReferenceKey> reference_key(const Config& c) {
                       vnodes ? c.vnodes : 0,
                       c.window_bits,
                       c.removals,
-                      c.scheme_table_size()};
+                      c.scheme_table_size(),
+                      c.scheme_weighted()};
 }
 
 TableKey table_key(const Config& c) {
@@ -51,7 +52,8 @@ TableKey table_key(const Config& c) {
                   c.in_flight,
                   c.target,
                   c.removals,
-                  c.scheme_table_size()};
+                  c.scheme_table_size(),
+                  c.scheme_weighted()};
 }
 
 CheckKey check_key(const Config& c) {

@@ -56,6 +56,7 @@ struct ReferenceKey {
   unsigned window = 0;
   std::optional<Removals> removals;
   uint32_t table_size = 0;  // Config::scheme_table_size()
+  bool weighted = false;    // Config::scheme_weighted()
   friend auto operator<=>(const ReferenceKey&, const ReferenceKey&) = default;
 };
 
@@ -67,6 +68,7 @@ struct TableKey {
   int64_t target = 0;
   std::optional<Removals> removals;
   uint32_t table_size = 0;  // Config::scheme_table_size()
+  bool weighted = false;    // Config::scheme_weighted()
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
 };
 

@@ -54,7 +54,7 @@ struct Options {
   std::string key_format = "text";
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
-  std::string weights;             // ketama profile
+  std::string weights;                 // schemes taking kParamWeights, ketama profile
   std::optional<uint32_t> table_size;  // Maglev (default kDefaultTableSize)
   std::string format = "text";
   std::string kernel;
@@ -79,18 +79,21 @@ Format parse_format(const std::string& s) {
   throw std::invalid_argument("unknown format '" + s + "' (known: text, csv, json)");
 }
 
-// "2,1,1" -> one weight per node of `nodes`, by name.
-std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& spec,
-                                                           const NodeSet& nodes) {
+// "2,1,1" -> one weight per node of `nodes`, in node order: 1 ... 2^31, or 0
+// ... 2^31 with `zero_allowed` (a scheme's weight 0 owns nothing).
+std::vector<uint32_t> parse_weight_list(const std::string& spec, const NodeSet& nodes,
+                                        bool zero_allowed) {
   std::vector<uint32_t> weights;
   std::size_t start = 0;
+  const uint32_t least = zero_allowed ? 0 : 1;
   while (true) {
     const std::size_t comma = spec.find(',', start);
     const std::string item = spec.substr(start, comma - start);
     uint32_t w = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), w);
-    if (ec != std::errc() || end != item.data() + item.size() || w == 0 || w > 0x80000000u)
-      throw std::invalid_argument("--weights: '" + item + "' is not a weight 1 ... 2^31");
+    if (ec != std::errc() || end != item.data() + item.size() || w < least || w > kMaxWeight)
+      throw std::invalid_argument("--weights: '" + item + "' is not a weight " +
+                                  std::to_string(least) + " ... 2^31");
     weights.push_back(w);
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -98,6 +101,13 @@ std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& sp
   if (weights.size() != nodes.size())
     throw std::invalid_argument("--weights gives " + std::to_string(weights.size()) +
                                 " weights for " + std::to_string(nodes.size()) + " nodes");
+  return weights;
+}
+
+// The ketama profile's weights, by server name.
+std::map<std::string, uint32_t, std::less<>> parse_weights(const std::string& spec,
+                                                           const NodeSet& nodes) {
+  const std::vector<uint32_t> weights = parse_weight_list(spec, nodes, false);
   std::map<std::string, uint32_t, std::less<>> by_name;
   for (uint32_t i = 0; i < nodes.size(); ++i) by_name[nodes.names[i]] = weights[i];
   return by_name;
@@ -299,6 +309,27 @@ void check_parameter_options(const Setup& s, const Options& o) {
   }
 }
 
+// --weights: by name for the ketama profile, on the fleet's nodes for a
+// scheme that takes kParamWeights; refused, naming who takes them, elsewhere
+// and with a removal scenario (a re-added node would weigh 1).
+void apply_weights(Setup& s, const Options& o) {
+  const std::string takers = schemes_taking(kParamWeights);
+  if (s.placement.profile == Profile::kKetama) {
+    s.placement.weights = parse_weights(o.weights, s.nodes());
+    return;
+  }
+  if (s.placement.profile || !scheme_info(s.scheme).takes(kParamWeights))
+    throw std::invalid_argument(
+        "--weights applies to --profile ketama only among the profiles, "
+        "and to the schemes " +
+        takers + ", not to " + placement_name(s));
+  if (s.scenario)
+    throw std::invalid_argument(
+        "--weights takes no removal scenario (--removed, --remove-fraction): the weights are "
+        "those of --nodes");
+  s.fleet.weigh(parse_weight_list(o.weights, s.nodes(), true));
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
@@ -337,11 +368,7 @@ Setup setup_from(const Options& o) {
   } else {
     s.fleet = fleet_from(s, o, vnodes, o.move.add, o.move.remove);
   }
-  if (!o.weights.empty()) {
-    if (s.placement.profile != Profile::kKetama)
-      throw std::invalid_argument("--weights applies to --profile ketama only");
-    s.placement.weights = parse_weights(o.weights, s.nodes());
-  }
+  if (!o.weights.empty()) apply_weights(s, o);
   s.kernel = kernel_option(s, o.kernel);
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
   if (s.placement.profile)
@@ -461,8 +488,10 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       "alone: 100 points a server, keys and points hashed one-at-a-time; no --weights), "
       "redis (Cluster slots), kafka (default partitioner), cassandra "
       "(Murmur3Partitioner), maglev; see docs/profiles.md");
-  cmd->add_option("--weights", o.weights,
-                  "ketama profile: one weight per node, W1,W2,... (default: all 1)");
+  cmd->add_option(
+      "--weights", o.weights,
+      "one weight per node, W1,W2,... (default: all 1): " + schemes_taking(kParamWeights) +
+          " (0 ... 2^31, not all 0) and the ketama profile (1 ... 2^31)");
   cmd->add_option(
       "--table-size", o.table_size,
       "lookup table size M (" + takers_of(kParamTableSize) +

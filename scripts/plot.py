@@ -18,6 +18,8 @@ stream baseline, the scheme order), and writes into an existing folder:
   hashed.png         ns/key with key hashing included          (family "hashed")
   targets.png        SIMD speed-up over the scalar rival, per Highway target
                      (family "targets")
+  weighted.png       weighted rendezvous' ns/key and SIMD speed-up at N = 64
+                     and 1,000                                 (family "weighted")
   report.md          machine and build, ratios, goals (chbench_plots/goals.toml,
                      or --goals FILE), ring kernels, SIMD targets, plots,
                      tables, checks

@@ -88,7 +88,7 @@ expect 2 "not in range" --threads 100000
 expect 2 "not in range" --keys -1
 expect 2 "bad value in '--benchmark_format=xml'" --benchmark_format=xml
 expect 2 "bad value in '--benchmark_time_unit=parsec'" --benchmark_time_unit=parsec
-expect 2 "unknown family 'foo' \(known: .*targets, profiles\)" --families foo
+expect 2 "unknown family 'foo' \(known: .*targets, profiles, weighted\)" --families foo
 expect 2 "--kernels was given an empty list" --kernels ""
 expect 2 "--families was given an empty list" --families ,
 # Negative, zero and enormous counts.
@@ -328,7 +328,7 @@ for k in kernels.values():
     assert k["stream"] or isinstance(k["rank"], int), k
 assert any(k["simd"] and k["rival"] for k in kernels.values())
 families = [f["name"] for f in registry["families"]]
-assert families[-2:] == ["targets", "profiles"] and "tokens" in families, families
+assert families[-3:] == ["targets", "profiles", "weighted"] and "tokens" in families, families
 assert 0 < sum(f["quick_budget_s"] for f in registry["families"]) <= 300
 PY
   passed=$((passed + 1))

@@ -113,9 +113,12 @@ inline uint64_t model_fmix64(uint64_t k) {
 // Token list of SPEC.md's ring, sorted by (token value, node index).
 inline std::vector<std::pair<uint64_t, uint32_t>> model_ring(const chbench::NodeSet& nodes) {
   std::vector<std::pair<uint64_t, uint32_t>> tokens;
-  for (uint32_t n = 0; n < nodes.names.size(); ++n)
-    for (uint32_t i = 0; i < nodes.vnodes; ++i)
+  for (uint32_t n = 0; n < nodes.names.size(); ++n) {
+    // V tokens per unit of weight (docs/schemes/hrw_weighted.md); weight 1 without weights.
+    const uint64_t count = uint64_t{nodes.vnodes} * (nodes.weights.empty() ? 1 : nodes.weights[n]);
+    for (uint64_t i = 0; i < count; ++i)
       tokens.emplace_back(xxh3(nodes.names[n] + "#" + std::to_string(i)), n);
+  }
   std::sort(tokens.begin(), tokens.end());
   return tokens;
 }

@@ -269,6 +269,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
           case Scheme::kJumpBackAnchor:  // no history: JumpBackHash (test_jumpback_anchor.cc)
             want[i] = chbench_test::model_jumpback(h, n, false);
             break;
+          case Scheme::kWeightedRendezvous:  // equal weights: rendezvous (test_hrw_weighted.cc)
+            want[i] = chbench_test::model_hrw_owner(seeds, h);
+            break;
         }
       }
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v

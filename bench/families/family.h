@@ -91,5 +91,6 @@ std::vector<Point> hashed_points(const FamilyContext&);
 std::vector<Point> targets_points(const FamilyContext&);
 std::vector<Point> profiles_points(const FamilyContext&);
 std::vector<Point> bounded_points(const FamilyContext&);
+std::vector<Point> weighted_points(const FamilyContext&);
 
 }  // namespace chbench::bench

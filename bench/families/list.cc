@@ -35,6 +35,8 @@ constinit const Family kFamilies[] = {
      &targets_points},
     {"profiles", "production profiles from key strings (key hashing included)", 16,
      &profiles_points},
+    {"weighted", "weighted rendezvous over the weights 1 + n mod 4 at N = 64 and 1,000", 10,
+     &weighted_points},
 };
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "chbench/fleet.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -27,6 +29,14 @@ void Fleet::keep_initial() {
   if (history_.empty()) initial_ = nodes_.names;
 }
 
+void Fleet::erase_weights(const std::unordered_set<std::string>& gone) {
+  if (nodes_.weights.empty()) return;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < nodes_.names.size(); ++i)
+    if (gone.count(nodes_.names[i]) == 0) nodes_.weights[kept++] = nodes_.weights[i];
+  nodes_.weights.resize(kept);
+}
+
 std::vector<std::string> Fleet::removed() const {
   std::vector<std::string> out;
   for (const auto& c : history_) {
@@ -47,6 +57,7 @@ Fleet& Fleet::join(std::string name) {
     throw std::invalid_argument("node '" + name + "' is already in the fleet");
   keep_initial();
   names.push_back(name);
+  if (!nodes_.weights.empty()) nodes_.weights.push_back(1);
   history_.push_back({FleetChange::Kind::kJoin, std::move(name)});
   return *this;
 }
@@ -64,6 +75,7 @@ Fleet& Fleet::leave(std::string_view name) {
   // keep the node's own name before the erase moves or frees it.
   keep_initial();
   std::string gone = std::move(*it);
+  if (!nodes_.weights.empty()) nodes_.weights.erase(nodes_.weights.begin() + (it - names.begin()));
   names.erase(it);
   history_.push_back({FleetChange::Kind::kLeave, std::move(gone)});
   return *this;
@@ -86,6 +98,7 @@ Fleet& Fleet::leave_all(std::span<const std::string> names) {
     throw std::invalid_argument("removing every node; a fleet keeps at least one node");
   keep_initial();
   for (const std::string& name : names) history_.push_back({FleetChange::Kind::kLeave, name});
+  erase_weights(gone);
   std::erase_if(nodes_.names, [&](const std::string& name) { return gone.count(name) != 0; });
   return *this;
 }
@@ -112,6 +125,16 @@ Fleet& Fleet::join_all(std::span<const std::string> names) {
     nodes_.names.push_back(name);
     history_.push_back({FleetChange::Kind::kJoin, name});
   }
+  if (!nodes_.weights.empty()) nodes_.weights.resize(nodes_.names.size(), 1);
+  return *this;
+}
+
+Fleet& Fleet::weigh(std::vector<uint32_t> weights) {
+  if (!weights.empty() && weights.size() != size())
+    throw std::invalid_argument(std::to_string(weights.size()) + " weights for " +
+                                std::to_string(size()) + " nodes");
+  name_buckets();
+  nodes_.weights = std::move(weights);
   return *this;
 }
 

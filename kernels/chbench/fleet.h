@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "chbench/nodes.h"
@@ -62,7 +63,8 @@ class Fleet {
   // The nodes that left and have not joined again, in the order they left.
   std::vector<std::string> removed() const;
 
-  // Appends `name` to the node list. Throws std::invalid_argument when the
+  // Appends `name` to the node list (of weight 1 when the nodes have
+  // weights; a leave takes its node's weight with it). Throws std::invalid_argument when the
   // name is empty or already in service.
   Fleet& join(std::string name);
   // Removes `name` from the node list. Throws std::invalid_argument when no
@@ -78,6 +80,11 @@ class Fleet {
   // million nodes). Throws std::invalid_argument, changing nothing, when a
   // name is empty, already in service or listed twice.
   Fleet& join_all(std::span<const std::string> names);
+  // Sets the nodes' weights (NodeSet::weights, one per node in service, or
+  // empty for all 1): the fleet's parameters, not a change of its history.
+  // Throws std::invalid_argument for a count other than the nodes' (the
+  // values are validate()'s to check).
+  Fleet& weigh(std::vector<uint32_t> weights);
   // join or leave, as the change says; throws as they do.
   Fleet& apply(const FleetChange& change);
 
@@ -87,6 +94,8 @@ class Fleet {
   void keep_initial();
   // Fills in the default names of a fleet of_buckets().
   void name_buckets();
+  // Drops the weights of the nodes named in `gone` (before their names go).
+  void erase_weights(const std::unordered_set<std::string>& gone);
 
   NodeSet nodes_;
   std::vector<std::string> initial_;  // filled by the first join or leave

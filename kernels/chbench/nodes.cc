@@ -1,6 +1,8 @@
 #include "chbench/nodes.h"
 
+#include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <unordered_set>
 
@@ -8,12 +10,30 @@
 
 namespace chbench {
 
+namespace {
+
+void validate_weights(const NodeSet& nodes) {
+  if (nodes.weights.empty()) return;
+  if (nodes.weights.size() != nodes.names.size())
+    throw std::invalid_argument(std::to_string(nodes.weights.size()) + " weights for " +
+                                std::to_string(nodes.names.size()) + " nodes");
+  bool any = false;
+  for (uint32_t w : nodes.weights) {
+    if (w > kMaxWeight) throw std::invalid_argument("a node weight is above 2^31");
+    any = any || w != 0;
+  }
+  if (!any) throw std::invalid_argument("every node weight is 0: no node can own a key");
+}
+
+}  // namespace
+
 void validate(const NodeSet& nodes) {
   if (nodes.names.empty()) throw std::invalid_argument("the node list is empty (N = 0)");
   if (nodes.names.size() > 0xffffffffu)
     throw std::invalid_argument("more than 2^32 - 1 nodes cannot be indexed by uint32_t");
   if (nodes.vnodes == 0)
     throw std::invalid_argument("virtual nodes per node must be at least 1 (V = 0)");
+  validate_weights(nodes);
   std::unordered_set<std::string_view> seen;
   seen.reserve(nodes.names.size());
   for (std::size_t i = 0; i < nodes.names.size(); ++i) {

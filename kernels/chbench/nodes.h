@@ -14,18 +14,27 @@ namespace chbench {
 // Maglev only. `capacity` is the bucket capacity A of the schemes that keep
 // room for more buckets than nodes (AnchorHash, DxHash; kParamCapacity): 0
 // means the default, 10 times the fleet's initial node count, as SUPSI's
-// framework.
+// framework. `weights` are the per-node weights of the schemes that take them
+// (kParamWeights: weighted rendezvous, the ring): weights[n] is node n's, 0 to
+// 2^31; empty means every weight is 1.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
   uint32_t table_size = 65537;
   uint32_t capacity = 0;
+  std::vector<uint32_t> weights = {};
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
+  // Node n's weight: weights[n], or 1 when no weights are given.
+  uint32_t weight(uint32_t n) const noexcept { return weights.empty() ? 1 : weights[n]; }
 };
 
+// The largest node weight, 2^31 (the profiles' bound too).
+inline constexpr uint32_t kMaxWeight = 0x80000000u;
+
 // Throws std::invalid_argument with a one-line message when `nodes` is empty,
-// has more than 2^32 - 1 names, an empty name, a duplicate name, or vnodes == 0.
+// has more than 2^32 - 1 names, an empty name, a duplicate name, vnodes == 0,
+// or weights that are not one per node, above kMaxWeight or all 0.
 void validate(const NodeSet& nodes);
 
 // The default node list node-0 ... node-(n-1) with `vnodes` virtual nodes each.

@@ -31,6 +31,7 @@ namespace {
 
 constexpr std::string_view kHrwAliases[] = {"rendezvous"};
 constexpr std::string_view kPowerAliases[] = {"powerch"};
+constexpr std::string_view kHrwWeightedAliases[] = {"weighted_rendezvous"};
 
 // One entry per scheme, in the order of plots and tables; the functions are
 // each scheme's reference.cc (registry.h).
@@ -53,7 +54,7 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .aliases = {},
      .title = "ring (consistent hashing)",
      .source = "Karger et al., Consistent Hashing and Random Trees, STOC 1997, section 4; SPEC.md",
-     .params = kParamVnodes,
+     .params = kParamVnodes | kParamWeights,
      .removal = Removal::kAnyNode,
      .removal_note = "any node can leave: only its keys move",
      .max_nodes = 0xffffffffu,
@@ -244,6 +245,19 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .check = &registry::jumpback_anchor_check,
      .reference_bytes = &registry::jumpback_anchor_reference_bytes,
      .reads_history = true},
+    {.id = Scheme::kWeightedRendezvous,
+     .name = "hrw_weighted",
+     .aliases = kHrwWeightedAliases,
+     .title = "weighted rendezvous",
+     .source = "Schindelhauer and Schomaker, Weighted Distributed Hash Tables, SPAA 2005, "
+               "section 3 (the logarithmic method); docs/schemes/hrw_weighted.md",
+     .params = kParamWeights,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave, or change its weight: only its keys move",
+     .max_nodes = 0xffffffffu,
+     .reference = &registry::hrw_weighted_reference,
+     .check = &registry::hrw_weighted_check,
+     .reference_bytes = &registry::hrw_weighted_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.

@@ -37,6 +37,7 @@ enum class Scheme {
   kAnchor,
   kMemento,
   kJumpBackAnchor,
+  kWeightedRendezvous,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
@@ -72,7 +73,7 @@ class OwnerTable {
 enum Param : unsigned {
   kParamVnodes = 1u << 0,     // NodeSet::vnodes, virtual nodes (ring tokens) per node
   kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
-  kParamWeights = 1u << 2,    // per-node weights (no scheme takes them yet)
+  kParamWeights = 1u << 2,    // NodeSet::weights, per-node weights (hrw_weighted, ring)
   kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
 };
 

@@ -635,6 +635,7 @@ NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
   NodeSet out;
   out.vnodes = nodes.vnodes;
   out.table_size = nodes.table_size;
+  out.weights = nodes.weights;  // a scheme's weights follow their nodes
   out.names.reserve(nodes.size());
   for (const auto& name : nodes.names) out.names.push_back(replica_name(name, r));
   return out;

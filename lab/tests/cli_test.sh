@@ -507,6 +507,17 @@ bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights
 bad "weights, unweighted ketama" "ketama only" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
 run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 [[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
+# The schemes that take weights (weighted rendezvous, the ring): a fair share per node.
+run balance --scheme hrw_weighted --nodes a,b,c --weights 1,2,3 --keys 100000 --format csv
+[[ $(sed -n 1p "$tmp/out") == "ring,node,keys,key_share,fair_share,circle_share" ]] ||
+  fail "weighted balance: header $(head -n1 "$tmp/out")"
+[[ $(awk -F, '$2 == "c" { print $5 }' "$tmp/out") == "0.5" ]] || fail "weighted balance: $(cat "$tmp/out")"
+run balance --scheme ring --nodes 2 --vnodes 10 --weights 0,1 --keys 1000 --format json
+grep -q '"weighted": true' "$tmp/out" || fail "weighted ring balance: no weighted flag"
+bad "weights on jump" "not to jump" owners --scheme jump --nodes 3 --weights 1,2,3 --keys 3
+bad "scheme weights count" "2 weights for 3 nodes" owners --scheme hrw_weighted --nodes 3 --weights 1,2 --keys 3
+bad "all weights 0" "every node weight is 0" owners --scheme hrw_weighted --nodes 2 --weights 0,0 --keys 3
+bad "weights and scenario" "no removal scenario" balance --scheme ring --nodes 3 --weights 1,2,3 --removed node-1
 bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
 bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
@@ -555,8 +566,8 @@ grep -q -- "--table-size.*<= 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "o
 # (libmemcached: floor(weight / total x 40 x N) x 4, so 3,1,1 gives 288, 96, 96),
 # Cassandra's token per key, Maglev's M.
 run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000 --format csv
-[[ $(sed -n 1p "$tmp/out") == ring,node,keys,key_share,circle_share,points ]] || fail "ketama balance CSV header: $(sed -n 1p "$tmp/out")"
-[[ $(tail -n +2 "$tmp/out" | cut -d, -f2,6 | tr '\n' ' ') == "a,288 b,96 c,96 " ]] || fail "ketama points: $(cat "$tmp/out")"
+[[ $(sed -n 1p "$tmp/out") == ring,node,keys,key_share,fair_share,circle_share,points ]] || fail "ketama balance CSV header: $(sed -n 1p "$tmp/out")"
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f2,5,7 | tr '\n' ' ') == "a,0.6,288 b,0.2,96 c,0.2,96 " ]] || fail "ketama points: $(cat "$tmp/out")"
 run balance --profile ketama --nodes a,b,c --weights 3,1,1 --keys 1000
 grep -q '^scheme    ketama profile (continuum of 480 points)' "$tmp/out" || fail "ketama balance text: $(head -n1 "$tmp/out")"
 run balance --profile ketama --nodes a,b --keys 100 --format json

@@ -25,7 +25,7 @@ from .numeric import sig3
 
 # The families this package plots, in the report's order; others follow by name.
 FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "removals",
-                "batch", "threads", "hashed", "targets", "profiles")
+                "batch", "threads", "hashed", "targets", "profiles", "weighted")
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
                "inflight": "in_flight", "window": "window_bits", "M": "table_size",

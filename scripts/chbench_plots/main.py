@@ -11,7 +11,7 @@ from typing import Optional
 import cli  # scripts/cli.py
 
 from . import (batch, clustered, dense, hashed, inflight, latency, nodes, output, removals,
-               targets, targets_plot, threads, tokens)
+               targets, targets_plot, threads, tokens, weighted)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goals import GOALS_FILE, Goals, evaluate, load_goals
 from .load import Run, load
@@ -76,6 +76,7 @@ def figures(run: Run, analyses: Analyses) -> tuple:
     out["batch.png"], batch_log_y = batch.figure(run, figure_cls, style)
     out["hashed.png"] = hashed.figure(run, figure_cls, style)
     out["targets.png"] = targets_plot.figure(run, figure_cls, analyses.targets)
+    out["weighted.png"] = weighted.figure(run, figure_cls, style)
     return out, batch_log_y, style
 
 

@@ -42,19 +42,23 @@ class RingReference final : public OwnerTable {
   std::vector<RingEntry<uint64_t>> entries_;
 };
 
+// The message of a ring of more tokens than it indexes.
+std::string too_many_tokens(uint64_t total) {
+  return "N * V = " + std::to_string(total) + " tokens exceeds the 2^32 - 1 a ring indexes";
+}
+
 }  // namespace
 
 std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
   validate(nodes);
-  const uint64_t total = uint64_t{nodes.size()} * nodes.vnodes;
-  if (total > 0xffffffffu)
-    throw std::length_error("N * V = " + std::to_string(total) +
-                            " tokens exceeds the 2^32 - 1 a ring indexes");
+  const uint64_t total = ring_weight_units(nodes) * nodes.vnodes;  // < 2^63 + 2^32 * 2^32
+  if (total > 0xffffffffu) throw std::length_error(too_many_tokens(total));
   std::vector<RingEntry<uint64_t>> entries;
   entries.reserve(total);
   std::string label;
   for (uint32_t n = 0; n < nodes.size(); ++n) {
-    for (uint32_t i = 0; i < nodes.vnodes; ++i) {
+    const uint64_t tokens = uint64_t{nodes.weight(n)} * nodes.vnodes;
+    for (uint64_t i = 0; i < tokens; ++i) {
       label = nodes.names[n];
       label += '#';
       label += std::to_string(i);
@@ -86,8 +90,7 @@ std::unique_ptr<OwnerTable> registry::ring_reference(const Fleet& f) {
 void registry::ring_check(const Fleet& f) {
   validate(f.nodes());
   if (glue::ring_tokens(f) > 0xffffffffu)
-    throw std::length_error("N * V = " + std::to_string(glue::ring_tokens(f)) +
-                            " tokens exceeds the 2^32 - 1 a ring indexes");
+    throw std::length_error(too_many_tokens(glue::ring_tokens(f)));
 }
 
 uint64_t registry::ring_reference_bytes(const Fleet& f) {

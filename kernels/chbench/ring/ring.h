@@ -37,11 +37,22 @@ struct RingEntry {
   friend bool operator==(const RingEntry&, const RingEntry&) = default;
 };
 
-// The N*V entries of SPEC.md's 64-bit ring: token i of node n is
-// XXH3_64bits("<name>#<i>"), sorted ascending by (token, node).
-// Shape: nodes.size() * nodes.vnodes entries. Throws std::invalid_argument on an
-// invalid node list, std::length_error if N*V exceeds 2^32 - 1 tokens.
+// The entries of SPEC.md's 64-bit ring: token i of node n is
+// XXH3_64bits("<name>#<i>"), sorted ascending by (token, node). Node n places
+// V * w_n tokens, i = 0 ... V w_n - 1 (docs/schemes/hrw_weighted.md, "The
+// weighted ring"): V per unit of weight, so without weights (all 1) N * V,
+// and a weight change adds or removes that node's own tokens only.
+// Shape: V * ring_weight_units(nodes) entries. Throws std::invalid_argument on
+// an invalid node list, std::length_error above 2^32 - 1 tokens.
 std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes);
+
+// The sum of the node weights (NodeSet::weights), or N without weights.
+inline uint64_t ring_weight_units(const NodeSet& nodes) noexcept {
+  if (nodes.weights.empty()) return nodes.size();
+  uint64_t sum = 0;
+  for (uint32_t w : nodes.weights) sum += w;
+  return sum;
+}
 
 // A ring as the kernels want it: tokens ascending with equal values collapsed
 // to their first entry (the lower node index, which is the one that wins), and

@@ -55,8 +55,10 @@ class RingSimdTable final : public OwnerTable {
   Search search_;
 };
 
-// N * V, saturating.
-inline uint64_t ring_tokens(const Fleet& f) { return saturating_mul(f.size(), f.nodes().vnodes); }
+// V * (sum of the weights; N without weights), saturating: ring_entries' count.
+inline uint64_t ring_tokens(const Fleet& f) {
+  return saturating_mul(f.named() ? ring_weight_units(f.nodes()) : f.size(), f.nodes().vnodes);
+}
 
 // The fixed part of a ring kernel's layout (whole 64-byte records and nodes,
 // at least one of each, at least 4 buckets: 320 B for a ring of one token)

@@ -44,6 +44,12 @@ struct BalanceReport {
   // The ketama profile: each server's continuum points (ketama_points), the
   // same in every ring; empty otherwise.
   std::vector<uint32_t> points;
+  // With weights (a scheme's --weights, ketama's): node i's fair share w_i /
+  // sum(w), and the stats above are of share_i / fair_i over the nodes of
+  // weight above 0 (busiest: the highest share over its fair share), the
+  // theory (equal shares) left out. Empty without weights.
+  std::vector<double> fair;
+  bool weighted() const noexcept { return !fair.empty(); }
 
   // The name of node i in ring `ring`.
   std::string name(uint32_t ring, uint32_t i) const {

@@ -73,14 +73,16 @@ class CsvWriter final : public Writer {
   }
 
   void balance(const Setup&, const BalanceReport& r) override {
-    b_ += r.points.empty() ? "ring,node,keys,key_share,circle_share\n"
-                           : "ring,node,keys,key_share,circle_share,points\n";
+    b_ += "ring,node,keys,key_share,";
+    if (r.weighted()) b_ += "fair_share,";
+    b_ += r.points.empty() ? "circle_share\n" : "circle_share,points\n";
     for (uint32_t ring = 0; ring < r.rings; ++ring)
       for (uint32_t i = 0; i < r.nodes; ++i) {
         const uint64_t keys = r.results[ring].node_keys[i];
         b_ += std::to_string(ring) + ',';
         append_csv(b_, r.name(ring, i));
         b_ += fmt(",%" PRIu64 ",%.9g,", keys, ratio(keys, r.keys));
+        if (r.weighted()) b_ += fmt("%.9g,", r.fair[i]);
         if (r.circle) b_ += fmt("%.9g", r.results[ring].circle[i]);
         if (!r.points.empty()) b_ += ',' + std::to_string(r.points[i]);
         b_ += '\n';

@@ -200,8 +200,10 @@ class JsonWriter final : public Writer {
         {"key_share_std_pct", r.theory_keys},
         {"circle_share_std_pct", r.circle ? json(r.theory_circle) : json(nullptr)},
         {"busiest_over_mean", r.theory_busiest ? json(*r.theory_busiest) : json(nullptr)}};
+    // With weights, the stats are of share / fair share and no theory applies.
     out_ << "\n ],\n \"summary\": " << dump_at(summary, 1)
-         << ",\n \"theory\": " << dump_at(theory, 1) << "\n}\n";
+         << ",\n \"weighted\": " << (r.weighted() ? "true" : "false")
+         << ",\n \"theory\": " << dump_at(r.weighted() ? json(nullptr) : theory, 1) << "\n}\n";
   }
 
   void balance_removals(const Setup& s, const RemovalBalanceReport& r) override {
@@ -264,6 +266,7 @@ class JsonWriter final : public Writer {
     for (uint32_t i = 0; i < r.nodes; ++i) {
       const uint64_t keys = r.results[ring].node_keys[i];
       json node = {{"name", r.name(ring, i)}, {"keys", keys}, {"key_share", ratio(keys, r.keys)}};
+      if (r.weighted()) node["fair_share"] = r.fair[i];
       if (r.circle) node["circle_share"] = r.results[ring].circle[i];
       if (!r.points.empty()) node["points"] = r.points[i];
       b_ += i == 0 ? "\n    " : ",\n    ";

@@ -55,7 +55,9 @@ class TextWriter final : public Writer {
       one_ring(s, r);
     else
       over_rings(r);
-    if (r.circle)
+    if (r.weighted())
+      b_ += "weights   busiest and share std: each node's share over its fair share w / sum(w)\n";
+    else if (r.circle)
       b_ += fmt("theory    share std %.2f%% of fair (circle, sqrt((N-1)/(N*V+1))), %.2f%% (keys)\n",
                 r.theory_circle, r.theory_keys);
     else
@@ -182,18 +184,24 @@ class TextWriter final : public Writer {
   void one_ring(const Setup& s, const BalanceReport& r) {
     const Balance& b = r.results[0];
     b_ += fmt("%-20s %12s %12s", "node", "keys", "key share");
+    if (r.weighted()) b_ += fmt(" %12s %12s", "fair share", "share / fair");
     if (r.circle) b_ += fmt(" %12s", "circle share");
     b_ += r.points.empty() ? "\n" : fmt(" %12s\n", "points");
     for (uint32_t i = 0; i < r.nodes; ++i) {
+      const double share = ratio(b.node_keys[i], r.keys);
       b_ += fmt("%-20s %12" PRIu64 " %12s", owner_name(s.fleet, i).c_str(), b.node_keys[i],
-                pct(ratio(b.node_keys[i], r.keys)).c_str());
+                pct(share).c_str());
+      if (r.weighted())
+        b_ += r.fair[i] > 0 ? fmt(" %12s %12.4f", pct(r.fair[i]).c_str(), share / r.fair[i])
+                            : fmt(" %12s %12s", pct(0).c_str(), "-");
       if (r.circle) b_ += fmt(" %12s", pct(b.circle[i]).c_str());
       b_ += r.points.empty() ? "\n" : fmt(" %12u\n", r.points[i]);
       out_.maybe_flush();
     }
     b_ += fmt("%-26s %10s", "", "keys");
     b_ += r.circle ? fmt(" %10s\n", "circle") : "\n";
-    b_ += fmt("%-26s %10.3f", "busiest / mean", r.key_busiest.mean);
+    b_ += fmt("%-26s %10.3f", r.weighted() ? "busiest share / fair" : "busiest / mean",
+              r.key_busiest.mean);
     b_ += r.circle ? fmt(" %10.3f\n", r.circle_busiest.mean) : "\n";
     b_ += fmt("%-26s %9.2f%%", "share std / fair share", r.key_std.mean);
     b_ += r.circle ? fmt(" %9.2f%%\n", r.circle_std.mean) : "\n";
