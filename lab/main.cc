@@ -57,6 +57,7 @@ struct Options {
   MoveRequest move;  // --add, --remove, --list
   uint32_t rings = 1;
   std::optional<uint32_t> capacity;  // kParamCapacity schemes
+  std::optional<uint32_t> probes;    // kParamProbes schemes (multi-probe's k)
   // The removal scenario: --removed, or --remove-fraction with
   // --removal-order and --seed; --readd.
   std::vector<std::string> removed;
@@ -175,6 +176,7 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
   NodeSet nodes = parse_nodes(o.nodes, vnodes);
   nodes.table_size = o.table_size;
   nodes.capacity = o.capacity.value_or(0);
+  if (o.probes) nodes.probes = *o.probes;
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
 }
 
@@ -307,6 +309,9 @@ Setup setup_from(const Options& o) {
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   if (o.capacity) check_capacity_option(s, *o.capacity);
+  if (o.probes && (s.placement.profile || !scheme_info(s.scheme).takes(kParamProbes)))
+    throw std::invalid_argument("--probes applies to " + schemes_taking(kParamProbes) +
+                                " only, not to " + placement_name(s));
   std::optional<ScenarioRequest> scenario = scenario_request(o);
   if (scenario) {
     s.fleet = fleet_from(s, o, vnodes, {}, {});
@@ -460,6 +465,9 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
   cmd->add_option("--vnodes", o.vnodes,
                   "tokens per node: " + schemes_taking(kParamVnodes) +
                       " (default 100), cassandra profile num_tokens (default 256)");
+  cmd->add_option("--probes", o.probes,
+                  "probes k per key: " + schemes_taking(kParamProbes) +
+                      " (default 21; 1 to 4096; docs/schemes/multiprobe.md)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "

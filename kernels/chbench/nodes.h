@@ -14,12 +14,14 @@ namespace chbench {
 // Maglev only. `capacity` is the bucket capacity A of the schemes that keep
 // room for more buckets than nodes (AnchorHash, DxHash; kParamCapacity): 0
 // means the default, 10 times the fleet's initial node count, as SUPSI's
-// framework.
+// framework. `probes` is multi-probe consistent hashing's probe count k per
+// key (kParamProbes; multiprobe/multiprobe.h), used by that scheme only.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
   uint32_t table_size = 65537;
   uint32_t capacity = 0;
+  uint32_t probes = 21;
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
 };

@@ -244,6 +244,21 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .check = &registry::jumpback_anchor_check,
      .reference_bytes = &registry::jumpback_anchor_reference_bytes,
      .reads_history = true},
+    {.id = Scheme::kMultiprobe,
+     .name = "multiprobe",
+     .aliases = {},
+     .title = "multi-probe consistent hashing",
+     .source = "Appleton and O'Reilly, Multi-probe consistent hashing, arXiv:1505.00062, 2015; "
+               "probes by double hashing (Kirsch and Mitzenmacher, ESA 2006); "
+               "docs/schemes/multiprobe.md",
+     .params = kParamProbes,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move (every other key's closest probe "
+                     "keeps its token)",
+     .max_nodes = 0xffffffffu,
+     .reference = &registry::multiprobe_reference,
+     .check = &registry::multiprobe_check,
+     .reference_bytes = &registry::multiprobe_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.

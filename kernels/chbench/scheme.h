@@ -37,6 +37,7 @@ enum class Scheme {
   kAnchor,
   kMemento,
   kJumpBackAnchor,
+  kMultiprobe,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
@@ -74,6 +75,7 @@ enum Param : unsigned {
   kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
   kParamWeights = 1u << 2,    // per-node weights (no scheme takes them yet)
   kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
+  kParamProbes = 1u << 4,     // NodeSet::probes, multi-probe's probes k per key
 };
 
 // Which nodes may leave a fleet while the scheme keeps every other key where

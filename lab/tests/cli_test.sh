@@ -411,6 +411,16 @@ bad "--capacity where no scheme takes it" "--capacity applies to the schemes tha
   owners --scheme hrw --nodes 10 --capacity 100 --keys 3
 bad "--capacity with a profile" "--capacity applies to the schemes" \
   owners --profile ketama --nodes 3 --capacity 30 --keys 3
+bad "--probes where no scheme takes it" "--probes applies to multiprobe only, not to ring" \
+  owners --scheme ring --nodes 10 --probes 3 --keys 3
+bad "--probes 0" "multiprobe: probes k = 0 must be 1 to 4096" \
+  owners --scheme multiprobe --nodes 10 --probes 0 --keys 3
+# Multi-probe with one probe is the ring with one token a node, key for key.
+run owners --scheme multiprobe --nodes 7 --probes 1 --keys 500
+cut -f2 "$tmp/out" >"$tmp/multiprobe.txt"
+run owners --scheme ring --nodes 7 --vnodes 1 --keys 500
+cut -f2 "$tmp/out" | cmp -s - "$tmp/multiprobe.txt" && [[ $(wc -l <"$tmp/multiprobe.txt") -eq 500 ]] ||
+  fail "multiprobe --probes 1 differs from ring --vnodes 1"
 bad "--readd without a scenario" "--readd needs a removal scenario" move --scheme hrw --nodes 3 --readd 1
 bad "--readd 0" "readd" owners --scheme hrw --nodes 3 --removed node-1 --readd 0 --keys 3
 bad "more re-adds than removals" "3 re-adds, but the scenario removes 2 nodes" \
