@@ -46,6 +46,7 @@ std::string Config::name() const {
   if (removals && removals->capacity != 0) s << "/capacity:" << removals->capacity;
   if (change != Change::kNone)
     s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
+  if (replicas != 0) s << "/R:" << replicas;
   return s.str();
 }
 

@@ -46,7 +46,8 @@ TableKey table_key(const Config& c) {
                   c.in_flight,
                   c.target,
                   c.removals,
-                  c.scheme_table_size()};
+                  c.scheme_table_size(),
+                  c.replicas};
 }
 
 CheckKey check_key(const Config& c) {

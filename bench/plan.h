@@ -67,6 +67,7 @@ struct TableKey {
   int64_t target = 0;
   std::optional<Removals> removals;
   uint32_t table_size = 0;  // Config::scheme_table_size()
+  uint32_t replicas = 0;    // Config::replicas
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
 };
 

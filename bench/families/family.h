@@ -90,5 +90,6 @@ std::vector<Point> threads_points(const FamilyContext&);
 std::vector<Point> hashed_points(const FamilyContext&);
 std::vector<Point> targets_points(const FamilyContext&);
 std::vector<Point> profiles_points(const FamilyContext&);
+std::vector<Point> replicas_points(const FamilyContext&);
 
 }  // namespace chbench::bench

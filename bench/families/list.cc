@@ -27,6 +27,10 @@ constinit const Family kFamilies[] = {
     {"batch", "batch size K at a mid-size fleet", 28, &batch_points},
     {"threads", "oneTBB threads 1 ... all hardware threads", 14, &threads_points},
     {"hashed", "lookups including XXH3 of the key strings", 8, &hashed_points},
+    {"replicas",
+     "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
+     "tokens",
+     8, &replicas_points},
     {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 30,
      &targets_points},
     {"profiles", "production profiles from key strings (key hashing included)", 16,
