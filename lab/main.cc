@@ -58,6 +58,7 @@ struct Options {
   uint32_t rings = 1;
   std::optional<uint32_t> capacity;  // kParamCapacity schemes
   std::optional<uint32_t> probes;    // kParamProbes schemes (multi-probe's k)
+  std::optional<uint32_t> replicas;  // owners --replicas R
   // The removal scenario: --removed, or --remove-fraction with
   // --removal-order and --seed; --readd.
   std::vector<std::string> removed;
@@ -325,7 +326,16 @@ Setup setup_from(const Options& o) {
     s.placement.weights = parse_weights(o.weights, s.nodes());
   }
   s.kernel = kernel_option(s, o.kernel);
+  if (o.replicas) {
+    if (s.placement.profile)
+      throw std::invalid_argument("--replicas applies to --scheme, not to a profile");
+    s.replicas = *o.replicas;
+    scheme_info(s.scheme).check(s.fleet);
+    make_replica_table(s);  // throws: no replica sets, no replica lookup, R above N
+  }
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
+  if (s.replicas != 0 && s.kernel.empty())
+    s.kernel_name = default_replica_kernel(s.scheme)->full_name();
   if (s.placement.profile)
     profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
   else
@@ -522,6 +532,10 @@ Commands add_commands(CLI::App& app, Options& o) {
       "with removed buckets is answered as 'owners --nodes N --removed node-3,node-7\n"
       "--key-format hash --keys FILE'.");
   add_common(owners, o, true);
+  owners->add_option("--replicas", o.replicas,
+                     "R owners a key in preference order (ring: clockwise past nodes already "
+                     "chosen; hrw: the R highest scores; schemes whose sources define none "
+                     "refuse it), R <= N");
   add_scenario(owners, o,
                "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
                "scenario: after the removals, the last K removed join again, the last first");
@@ -537,6 +551,9 @@ Commands add_commands(CLI::App& app, Options& o) {
                                   "nodes that leave: X[,Y...]" + last_only_schemes())
                      ->delimiter(',');
   add->excludes(remove);
+  move->add_option("--replicas", o.replicas,
+                   "also count the keys whose R-owner replica set changes, and its new members "
+                   "(as owners --replicas)");
   move->add_flag("--list", o.move.list, "also name every moved key, with its old and new owner");
   move->footer(
       "Reports the keys whose owner (by name) changes: count and fraction; how many moved\n"
