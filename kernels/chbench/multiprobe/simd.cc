@@ -19,9 +19,9 @@ namespace chbench::simd::HWY_NAMESPACE {
 // step (probe 0 is the key, probe j the fmix64 of key + j * gamma). A probe gathers its
 // bucket's start and the token there, then every lane whose token is still
 // below its probe moves one position on and gathers again, until none is
-// (the sentinel stops a lane at n). The lane's best distance is replaced only
-// by a strictly smaller one: the earlier probe keeps a tie. Distances are
-// compared through ToOrdered (unsigned order).
+// (the sentinel stops a lane at n), all U vectors in step. The lane's best distance is replaced
+// only by a strictly smaller one: the earlier probe keeps a tie. Distances are compared through
+// ToOrdered (unsigned order).
 void MultiprobeKeys(const MultiprobeIndex& x, const uint64_t* HWY_RESTRICT keys, std::size_t count,
                     uint32_t* HWY_RESTRICT out) {
   const D64 d;
@@ -50,13 +50,19 @@ void MultiprobeKeys(const MultiprobeIndex& x, const uint64_t* HWY_RESTRICT keys,
                                  hn::BitCast(di, hn::ShiftRightSame(probe(u), shift)));
         token(u) = hn::GatherIndex(d, x.scan.get(), pos(u));
       }
-      for (std::size_t u = 0; u < U; ++u) {
-        auto below = hn::Lt(ToOrdered(token(u)), ToOrdered(probe(u)));
-        while (!hn::AllFalse(di, below)) {
+      // The U vectors step on together, so that their gathers are in
+      // flight at once; one branch a step for all of them.
+      for (bool more = true; more;) {
+        more = false;
+        for (std::size_t u = 0; u < U; ++u) {
+          const auto below = hn::Lt(ToOrdered(token(u)), ToOrdered(probe(u)));
+          more |= !hn::AllFalse(di, below);
           pos(u) = hn::Sub(pos(u), hn::VecFromMask(di, below));  // + 1 where below
-          token(u) = hn::GatherIndex(d, x.scan.get(), pos(u));
-          below = hn::Lt(ToOrdered(token(u)), ToOrdered(probe(u)));
         }
+        if (!more) break;
+        for (std::size_t u = 0; u < U; ++u) token(u) = hn::GatherIndex(d, x.scan.get(), pos(u));
+      }
+      for (std::size_t u = 0; u < U; ++u) {
         const V64 succ =
             hn::IfThenElse(hn::RebindMask(d, hn::Eq(pos(u), past_last)), first, token(u));
         const VI64 distance = ToOrdered(hn::Sub(succ, probe(u)));
