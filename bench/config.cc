@@ -48,6 +48,7 @@ std::string Config::name() const {
   if (change != Change::kNone)
     s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
   if (scheme_weighted()) s << "/weights:1-4";
+  if (replicas != 0) s << "/R:" << replicas;
   return s.str();
 }
 

@@ -99,14 +99,19 @@ struct Config {
   // The fleet's nodes weigh kWeightPattern's weights (family weighted); read
   // only by the schemes that take weights (scheme_weighted()).
   bool weighted = false;
+  // Family replicas: R owners a key (KernelInfo::make_replicas), 0 for the
+  // kernel's owners(). A replica configuration's table answers each batch
+  // with its R-sets (replica_owners.h) and is checked by their first
+  // members against the scheme's owners.
+  uint32_t replicas = 0;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
   // target is forced, then "/inflight:<g>" and "/window:<w>" when set,
   // "/M:<m>" for a table size a scheme takes, "/removed:<percent>/order:<lifo|
   // fifo|random>" with removals, "/change:<remove|readd>" for a change build;
-  // for profiles the profile stands for the scheme and "libmemcached" for the
-  // client's kernel; "/c:<c>" for path kBounded.
+  // "/R:<r>" for replica sets; for profiles the profile stands for the scheme
+  // and "libmemcached" for the client's kernel; "/c:<c>" for path kBounded.
   std::string name() const;
   // True for the stream baseline, which looks nothing up.
   bool is_stream() const noexcept;

@@ -53,7 +53,8 @@ TableKey table_key(const Config& c) {
                   c.target,
                   c.removals,
                   c.scheme_table_size(),
-                  c.scheme_weighted()};
+                  c.scheme_weighted(),
+                  c.replicas};
 }
 
 CheckKey check_key(const Config& c) {

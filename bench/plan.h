@@ -69,6 +69,7 @@ struct TableKey {
   std::optional<Removals> removals;
   uint32_t table_size = 0;  // Config::scheme_table_size()
   bool weighted = false;    // Config::scheme_weighted()
+  uint32_t replicas = 0;    // Config::replicas
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
 };
 

@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "chbench/hash.h"
+#include "replica_owners.h"
 
 namespace chbench::bench {
 
@@ -144,7 +145,11 @@ Workbench::Table Workbench::build_table(const Config& c) {
     return t;
   }
   const auto fleet = config_fleet(c);
-  if (ring_key(c)) {
+  if (c.replicas != 0) {
+    const auto start = std::chrono::steady_clock::now();
+    t.table = replica_owners(build_replicas(*c.kernel, *fleet, c.replicas));
+    t.build_ms = ms_since(start);
+  } else if (ring_key(c)) {
     const Ring& ring = ring_for(c);
     const auto start = std::chrono::steady_clock::now();
     t.table = c.kernel->make_over_ring(*ring.ring, c.in_flight);

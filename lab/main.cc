@@ -62,6 +62,8 @@ struct Options {
   MoveRequest move;  // --add, --remove, --list
   uint32_t rings = 1;
   std::optional<uint32_t> capacity;  // kParamCapacity schemes
+  std::optional<uint32_t> probes;    // kParamProbes schemes (multi-probe's k)
+  std::optional<uint32_t> replicas;  // owners --replicas R
   // The removal scenario: --removed, or --remove-fraction with
   // --removal-order and --seed; --readd.
   std::vector<std::string> removed;
@@ -192,6 +194,7 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
       o.nodes_file.empty() ? parse_nodes(o.nodes, vnodes) : parse_node_file(o.nodes_file, vnodes);
   nodes.table_size = o.table_size.value_or(kDefaultTableSize);
   nodes.capacity = o.capacity.value_or(0);
+  if (o.probes) nodes.probes = *o.probes;
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
 }
 
@@ -361,6 +364,9 @@ Setup setup_from(const Options& o) {
   const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   if (o.capacity) check_capacity_option(s, *o.capacity);
+  if (o.probes && (s.placement.profile || !scheme_info(s.scheme).takes(kParamProbes)))
+    throw std::invalid_argument("--probes applies to " + schemes_taking(kParamProbes) +
+                                " only, not to " + placement_name(s));
   std::optional<ScenarioRequest> scenario = scenario_request(o);
   if (scenario) {
     s.fleet = fleet_from(s, o, vnodes, {}, {});
@@ -370,7 +376,16 @@ Setup setup_from(const Options& o) {
   }
   if (!o.weights.empty()) apply_weights(s, o);
   s.kernel = kernel_option(s, o.kernel);
+  if (o.replicas) {
+    if (s.placement.profile)
+      throw std::invalid_argument("--replicas applies to --scheme, not to a profile");
+    s.replicas = *o.replicas;
+    scheme_info(s.scheme).check(s.fleet);
+    make_replica_table(s);  // throws: no replica sets, no replica lookup, R above N
+  }
   s.kernel_name = kernel_full_name(s.placement, s.kernel);  // throws for an unknown kernel
+  if (s.replicas != 0 && s.kernel.empty())
+    s.kernel_name = default_replica_kernel(s.scheme)->full_name();
   if (s.placement.profile)
     profile_cluster(s.placement, s.nodes());  // throws for a cluster the profile refuses
   else
@@ -540,6 +555,9 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "tokens per node, for " + takers_of(kParamVnodes) +
                       " (refused elsewhere): the ring's V (default 100), the cassandra "
                       "profile's num_tokens (default 256)");
+  cmd->add_option("--probes", o.probes,
+                  "probes k per key: " + schemes_taking(kParamProbes) +
+                      " (default 21; 1 to 4096; docs/schemes/multiprobe.md)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "
@@ -646,6 +664,10 @@ Commands add_commands(CLI::App& app, Options& o) {
       "--key-format hash --keys FILE'.\n" +
       key_output_rules());
   add_common(owners, o, true);
+  owners->add_option("--replicas", o.replicas,
+                     "R owners a key in preference order (ring: clockwise past nodes already "
+                     "chosen; hrw: the R highest scores; schemes whose sources define none "
+                     "refuse it), R <= N");
   add_scenario(owners, o,
                "scenario: the share of --nodes removed, F in [0, 1) (round(F x N) nodes)",
                "scenario: after the removals, the last K removed join again, the last first");
@@ -661,6 +683,9 @@ Commands add_commands(CLI::App& app, Options& o) {
                                   "nodes that leave: X[,Y...]" + last_only_schemes())
                      ->delimiter(',');
   add->excludes(remove);
+  move->add_option("--replicas", o.replicas,
+                   "also count the keys whose R-owner replica set changes, and its new members "
+                   "(as owners --replicas)");
   move->add_flag("--list", o.move.list, "also name every moved key, with its old and new owner");
   move->footer(
       "Reports the keys whose owner (by name) changes: count and fraction; how many moved\n"

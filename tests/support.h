@@ -132,6 +132,30 @@ inline uint32_t model_ring_owner(const std::vector<std::pair<uint64_t, uint32_t>
   return tokens.front().second;
 }
 
+// Multi-probe (docs/schemes/multiprobe.md) over the ring model of one token
+// per node (model_ring at V = 1): probe 0 = h, probe j = fmix64(h + j *
+// 0x9e3779b97f4a7c15), the probe nearest its successor token wins, the
+// earlier probe on a tie.
+inline uint32_t model_multiprobe_owner(const std::vector<std::pair<uint64_t, uint32_t>>& tokens,
+                                       uint64_t h, uint32_t probes) {
+  uint64_t best_distance = 0;
+  uint32_t best = 0;
+  for (uint32_t j = 0; j < probes; ++j) {
+    const uint64_t p = j == 0 ? h : model_fmix64(h + j * 0x9e3779b97f4a7c15ULL);
+    auto succ = tokens.front();
+    for (const auto& t : tokens)
+      if (t.first >= p) {
+        succ = t;
+        break;
+      }
+    if (j == 0 || succ.first - p < best_distance) {
+      best_distance = succ.first - p;
+      best = succ.second;
+    }
+  }
+  return best;
+}
+
 inline uint32_t model_hrw_owner(const std::vector<uint64_t>& seeds, uint64_t h) {
   uint32_t best = 0;
   for (uint32_t n = 1; n < seeds.size(); ++n)

@@ -111,8 +111,9 @@ TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()",
     CHECK(s.reference != nullptr);
     CHECK(s.check != nullptr);
     CHECK(s.reference_bytes != nullptr);
-    CHECK((s.params & ~unsigned{chbench::kParamVnodes | chbench::kParamTableSize |
-                                chbench::kParamWeights | chbench::kParamCapacity}) == 0);
+    CHECK((s.params &
+           ~unsigned{chbench::kParamVnodes | chbench::kParamTableSize | chbench::kParamWeights |
+                     chbench::kParamCapacity | chbench::kParamProbes}) == 0);
     CHECK(names.insert(s.name).second);
     for (auto alias : s.aliases) CHECK(names.insert(alias).second);  // no name is taken twice
   }
@@ -151,29 +152,33 @@ TEST_CASE("registry: parse_scheme takes names and aliases, and lists the schemes
 }
 
 TEST_CASE("registry: a scheme reads only the parameters it says it takes", "[registry]") {
-  // V, M and the weights changed one at a time: a scheme that does not take the parameter
-  // places every key as before, one that takes it moves some.
+  // V, M, k and the weights changed one at a time: a scheme that does not take
+  // the parameter places every key as before, one that takes it moves some.
   std::mt19937_64 rng(kSeed + 80);
   const NodeSet base{chbench::default_nodes(12, 4).names, 4, 4093};
   const auto keys = keys_for(base, 3000, rng);
-  NodeSet more_vnodes = base, other_size = base, weighted = base;
+  NodeSet more_vnodes = base, other_size = base, fewer_probes = base, weighted = base;
   more_vnodes.vnodes = 9;
   other_size.table_size = 65537;
+  fewer_probes.probes = 3;
   weighted.weights = {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3};
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
     INFO("scheme " << s.name);
     const auto before = owners_of(*s.reference(base), keys);
     const auto v = owners_of(*s.reference(more_vnodes), keys);
     const auto m = owners_of(*s.reference(other_size), keys);
+    const auto p = owners_of(*s.reference(fewer_probes), keys);
     CHECK((v != before) == s.takes(chbench::kParamVnodes));
     CHECK((m != before) == s.takes(chbench::kParamTableSize));
     const auto w = owners_of(*s.reference(weighted), keys);
     CHECK((w != before) == s.takes(chbench::kParamWeights));
+    CHECK((p != before) == s.takes(chbench::kParamProbes));
     for (const KernelInfo* k : chbench::kernels_of(s.id)) {
       INFO("kernel " << k->full_name());
       CHECK(first_mismatch<uint64_t>(keys, v, owners_of(*k->build(more_vnodes), keys)) == "");
       CHECK(first_mismatch<uint64_t>(keys, m, owners_of(*k->build(other_size), keys)) == "");
       CHECK(first_mismatch<uint64_t>(keys, w, owners_of(*k->build(weighted), keys)) == "");
+      CHECK(first_mismatch<uint64_t>(keys, p, owners_of(*k->build(fewer_probes), keys)) == "");
     }
   }
 }

@@ -206,10 +206,14 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
   for (int trial = 0; trial < 40; ++trial) {
     const uint32_t n = 1 + static_cast<uint32_t>(rng() % 40);
     const uint32_t v = 1 + static_cast<uint32_t>(rng() % 30);
-    const NodeSet nodes = make_nodes(n, v, trial % 2 == 1, rng);
+    NodeSet nodes = make_nodes(n, v, trial % 2 == 1, rng);
+    nodes.probes = 1 + static_cast<uint32_t>(trial % 25);  // multi-probe's k
 
     // The model: SPEC.md's formulas on XXH3 computed here.
     const auto tokens = chbench_test::model_ring(nodes);
+    NodeSet one_token = nodes;
+    one_token.vnodes = 1;
+    const auto circle = chbench_test::model_ring(one_token);  // multi-probe's
     std::vector<uint64_t> seeds;
     for (const auto& name : nodes.names) seeds.push_back(chbench_test::xxh3(name));
     const auto maglev = chbench_test::model_maglev_table(nodes);
@@ -271,6 +275,9 @@ TEST_CASE("references and kernels follow SPEC.md (independent model)", "[schemes
             break;
           case Scheme::kWeightedRendezvous:  // equal weights: rendezvous (test_hrw_weighted.cc)
             want[i] = chbench_test::model_hrw_owner(seeds, h);
+            break;
+          case Scheme::kMultiprobe:
+            want[i] = chbench_test::model_multiprobe_owner(circle, h, nodes.probes);
             break;
         }
       }

@@ -92,5 +92,6 @@ std::vector<Point> targets_points(const FamilyContext&);
 std::vector<Point> profiles_points(const FamilyContext&);
 std::vector<Point> bounded_points(const FamilyContext&);
 std::vector<Point> weighted_points(const FamilyContext&);
+std::vector<Point> replicas_points(const FamilyContext&);
 
 }  // namespace chbench::bench

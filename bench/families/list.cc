@@ -31,6 +31,10 @@ constinit const Family kFamilies[] = {
      "the ring's default kernel with bounded loads (c = 1.05, 1.25, 2) beside it, one thread and "
      "all",
      4, &bounded_points},
+    {"replicas",
+     "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
+     "tokens",
+     8, &replicas_points},
     {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 30,
      &targets_points},
     {"profiles", "production profiles from key strings (key hashing included)", 16,

@@ -21,9 +21,15 @@ struct Size {
   int rank;
 };
 constexpr Size kSizes[] = {
-    {Scheme::kRendezvous, 64, 1, 0}, {Scheme::kRendezvous, 1000, 5, 5},
-    {Scheme::kJump, 1000, 1, 2},     {Scheme::kJump, 1'000'000, 1, 6},
-    {Scheme::kRing, 655, 1, 1},      {Scheme::kModN, 1000, 1, 3},
+    {Scheme::kRendezvous, 64, 1, 0},
+    {Scheme::kRendezvous, 1000, 5, 5},
+    {Scheme::kJump, 1000, 1, 2},
+    {Scheme::kJump, 1'000'000, 1, 6},
+    {Scheme::kRing, 655, 1, 1},
+    {Scheme::kModN, 1000, 1, 3},
+    // Multi-probe at its default k = 21 (21 probes a key: a fifth of K).
+    {Scheme::kMultiprobe, 1000, 5, 4},
+    {Scheme::kMultiprobe, 100'000, 5, 7},
 };
 constexpr uint32_t kDefaultNodes = 1000;
 constexpr int kDefaultRank = 4;

@@ -55,6 +55,14 @@ inline void check_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out)
     throw std::invalid_argument("key hashes and owners differ in length");
 }
 
+// Throws std::invalid_argument unless out holds `r` owners per key.
+inline void check_replica_sizes(std::span<const uint64_t> keys, std::span<uint32_t> out,
+                                uint32_t r) {
+  if (out.size() != keys.size() * r)
+    throw std::invalid_argument("replicas: out must hold R = " + std::to_string(r) +
+                                " owners per key hash");
+}
+
 // The bucket count N of a scheme that places keys on buckets 0 ... N-1 by N
 // alone (mod-N, jump hash and its successors). A named fleet passes
 // validate() first; a fleet of_buckets() has no names to check. Throws

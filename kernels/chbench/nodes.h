@@ -16,13 +16,16 @@ namespace chbench {
 // means the default, 10 times the fleet's initial node count, as SUPSI's
 // framework. `weights` are the per-node weights of the schemes that take them
 // (kParamWeights: weighted rendezvous, the ring): weights[n] is node n's, 0 to
-// 2^31; empty means every weight is 1.
+// 2^31; empty means every weight is 1. `probes` is multi-probe consistent
+// hashing's probe count k per key (kParamProbes; multiprobe/multiprobe.h),
+// used by that scheme only.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
   uint32_t table_size = 65537;
   uint32_t capacity = 0;
   std::vector<uint32_t> weights = {};
+  uint32_t probes = 21;
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
   // Node n's weight: weights[n], or 1 when no weights are given.

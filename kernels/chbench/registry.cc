@@ -60,7 +60,10 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .max_nodes = 0xffffffffu,
      .reference = &registry::ring_reference,
      .check = &registry::ring_check,
-     .reference_bytes = &registry::ring_reference_bytes},
+     .reference_bytes = &registry::ring_reference_bytes,
+     .replicas_reference = &registry::ring_replicas_reference,
+     .replicas_note = "clockwise from the key, skipping tokens of nodes already chosen "
+                      "(DeCandia et al., Dynamo, SOSP 2007, section 4.3)"},
     {.id = Scheme::kRendezvous,
      .name = "hrw",
      .aliases = kHrwAliases,
@@ -73,7 +76,9 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .max_nodes = 0xffffffffu,
      .reference = &registry::hrw_reference,
      .check = &registry::hrw_check,
-     .reference_bytes = &registry::hrw_reference_bytes},
+     .reference_bytes = &registry::hrw_reference_bytes,
+     .replicas_reference = &registry::hrw_replicas_reference,
+     .replicas_note = "the R highest scores, highest first (Thaler and Ravishankar, section 3)"},
     {.id = Scheme::kJump,
      .name = "jump",
      .aliases = {},
@@ -88,7 +93,9 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::jump_reference,
      .check = &registry::jump_check,
      .reference_bytes = &registry::jump_reference_bytes,
-     .buckets_only = true},
+     .buckets_only = true,
+     .replicas_note = "the paper's algorithm returns one bucket and defines no replicas "
+                      "(arXiv:1406.2294)"},
     {.id = Scheme::kMaglev,
      .name = "maglev",
      .aliases = {},
@@ -102,7 +109,9 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .max_nodes = kMaglevMaxTableSize,
      .reference = &registry::maglev_reference,
      .check = &registry::maglev_check,
-     .reference_bytes = &registry::maglev_reference_bytes},
+     .reference_bytes = &registry::maglev_reference_bytes,
+     .replicas_note = "its lookup table names one backend per entry (NSDI 2016, section 3.4); "
+                      "the paper defines no second choice"},
     {.id = Scheme::kPower,
      .name = "power",
      .aliases = kPowerAliases,
@@ -258,6 +267,21 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .reference = &registry::hrw_weighted_reference,
      .check = &registry::hrw_weighted_check,
      .reference_bytes = &registry::hrw_weighted_reference_bytes},
+    {.id = Scheme::kMultiprobe,
+     .name = "multiprobe",
+     .aliases = {},
+     .title = "multi-probe consistent hashing",
+     .source = "Appleton and O'Reilly, Multi-probe consistent hashing, arXiv:1505.00062, 2015; "
+               "probes by double hashing (Kirsch and Mitzenmacher, ESA 2006); "
+               "docs/schemes/multiprobe.md",
+     .params = kParamProbes,
+     .removal = Removal::kAnyNode,
+     .removal_note = "any node can leave: only its keys move (every other key's closest probe "
+                     "keeps its token)",
+     .max_nodes = 0xffffffffu,
+     .reference = &registry::multiprobe_reference,
+     .check = &registry::multiprobe_check,
+     .reference_bytes = &registry::multiprobe_reference_bytes},
 };
 
 // Every kernel, in kernels.def's order.
@@ -365,6 +389,49 @@ const KernelInfo& find_kernel(std::string_view full_name) {
 
 std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const Fleet& fleet) {
   return scheme_info(scheme).reference(fleet);
+}
+
+std::vector<const KernelInfo*> replica_kernels_of(Scheme scheme) {
+  std::vector<const KernelInfo*> out;
+  for (const KernelInfo* k : kKernels)
+    if (k->scheme == scheme && k->make_replicas != nullptr) out.push_back(k);
+  return out;
+}
+
+void check_replica_count(const Fleet& fleet, uint32_t r) {
+  if (r == 0) throw std::invalid_argument("R = 0 replicas: give at least 1");
+  if (r > fleet.size())
+    throw std::invalid_argument("R = " + std::to_string(r) + " replicas need at least " +
+                                std::to_string(r) + " nodes (the fleet has " +
+                                std::to_string(fleet.size()) + ")");
+}
+
+namespace {
+
+// Throws std::invalid_argument where the scheme defines no replica sets.
+const SchemeInfo& with_replicas(Scheme scheme) {
+  const SchemeInfo& s = scheme_info(scheme);
+  if (s.replicas_reference == nullptr)
+    throw std::invalid_argument(std::string(s.title) +
+                                " has no replica sets: " + std::string(s.replicas_note));
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<ReplicaTable> build_replica_reference(Scheme scheme, const Fleet& fleet,
+                                                      uint32_t r) {
+  return with_replicas(scheme).replicas_reference(fleet, r);
+}
+
+std::unique_ptr<ReplicaTable> build_replicas(const KernelInfo& k, const Fleet& fleet, uint32_t r) {
+  if (k.make_replicas != nullptr) return k.make_replicas(fleet, r);
+  with_replicas(k.scheme);
+  std::string known;
+  for (const KernelInfo* other : replica_kernels_of(k.scheme))
+    known += (known.empty() ? "" : ", ") + other->full_name();
+  throw std::invalid_argument(k.full_name() + " has no replica lookup (the scheme's: " + known +
+                              ", or reference)");
 }
 
 std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,

@@ -24,4 +24,9 @@ namespace chbench::registry {
 #define CHBENCH_KERNEL(scheme, kernel) extern const KernelInfo scheme##_##kernel;
 #include "chbench/kernels.def"
 
+// The replica references of the schemes that define replica sets (SchemeInfo::
+// replicas_reference): ring/replicas.cc, hrw/replicas.cc.
+std::unique_ptr<ReplicaTable> ring_replicas_reference(const Fleet& fleet, uint32_t r);
+std::unique_ptr<ReplicaTable> hrw_replicas_reference(const Fleet& fleet, uint32_t r);
+
 }  // namespace chbench::registry

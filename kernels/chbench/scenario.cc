@@ -151,6 +151,7 @@ Fleet scenario_fleet(const Scenario& s) {
   NodeSet nodes = s.names.empty() ? default_nodes(s.nodes, s.vnodes) : NodeSet{s.names, s.vnodes};
   nodes.table_size = s.table_size;
   nodes.capacity = s.capacity;
+  nodes.probes = s.probes;
   Fleet fleet(std::move(nodes));
   fleet.leave_all(removed);
   const std::vector<std::string> back(removed.rbegin(), removed.rbegin() + s.readds);

@@ -38,6 +38,7 @@ struct Scenario {
   uint32_t vnodes = 1;          // NodeSet::vnodes
   uint32_t table_size = 65537;  // NodeSet::table_size
   uint32_t capacity = 0;        // NodeSet::capacity (0: 10 x N)
+  uint32_t probes = 21;         // NodeSet::probes (multi-probe's k)
   RemovalOrder order = RemovalOrder::kLifo;
   double remove_fraction = 0;        // share of N removed (not kExplicit), [0, 1)
   uint64_t seed = 0;                 // kRandom's seed

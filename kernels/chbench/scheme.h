@@ -38,6 +38,7 @@ enum class Scheme {
   kMemento,
   kJumpBackAnchor,
   kWeightedRendezvous,
+  kMultiprobe,
 };
 
 // A placement table built once from a fleet; answers batches of lookups.
@@ -65,6 +66,28 @@ class OwnerTable {
   }
 };
 
+// R distinct owners per key in preference order (Dynamo's preference list):
+// a placement table built once from a fleet for one replica count R.
+// Immutable after construction, as OwnerTable: replicas() may be called from
+// many threads on disjoint output ranges.
+class ReplicaTable {
+ public:
+  virtual ~ReplicaTable() = default;
+
+  // For each key hash key_hashes[i], writes its R owners' node indices to
+  // out[i * R] ... out[i * R + R - 1], the most preferred first, all
+  // distinct; out[i * R] is the scheme's owner. Shapes: out.size() ==
+  // key_hashes.size() * replica_count(); throws std::invalid_argument
+  // otherwise. Any batch size, including 0.
+  virtual void replicas(std::span<const uint64_t> key_hashes, std::span<uint32_t> out) const = 0;
+
+  // R, 1 ... the fleet's node count.
+  virtual uint32_t replica_count() const noexcept = 0;
+
+  // Bytes of lookup structure held by the table (not counting the node names).
+  virtual std::size_t memory_bytes() const noexcept = 0;
+};
+
 // ---- schemes -------------------------------------------------------------------------
 
 // The parameters a scheme reads from a fleet besides its node names; a bit set
@@ -75,6 +98,7 @@ enum Param : unsigned {
   kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
   kParamWeights = 1u << 2,    // NodeSet::weights, per-node weights (hrw_weighted, ring)
   kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
+  kParamProbes = 1u << 4,     // NodeSet::probes, multi-probe's probes k per key
 };
 
 // Which nodes may leave a fleet while the scheme keeps every other key where
@@ -124,6 +148,15 @@ struct SchemeInfo {
   // that got to its nodes by other changes may place keys differently. The
   // others place keys from the current node list alone.
   bool reads_history = false;
+
+  // The scheme's replica reference (ReplicaTable): R distinct owners per
+  // key in the preference order its source defines, or nullptr where the
+  // source defines none (replicas_note says why). Throws
+  // std::invalid_argument as `reference`, and for R = 0 or R above the node
+  // count.
+  std::unique_ptr<ReplicaTable> (*replicas_reference)(const Fleet& fleet, uint32_t r) = nullptr;
+  // One line for a refusal: what the scheme's source says of replicas.
+  std::string_view replicas_note = "its source defines one owner per key, no replica set";
 
   bool takes(Param p) const noexcept { return (params & p) != 0; }
 };
@@ -205,6 +238,12 @@ struct KernelInfo {
   // seeds is empty or has 2^32 or more entries, std::bad_alloc as make.
   std::unique_ptr<OwnerTable> (*make_over_seeds)(std::span<const uint64_t> seeds) = nullptr;
 
+  // The kernel's replica lookup (ReplicaTable) for R owners per key, or
+  // nullptr for a kernel without one (the scheme's replica kernels are those
+  // that have it). Throws as make, and std::invalid_argument for R = 0 or R
+  // above the node count.
+  std::unique_ptr<ReplicaTable> (*make_replicas)(const Fleet& fleet, uint32_t r) = nullptr;
+
   std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
     return make(fleet, knob_value);
   }
@@ -234,6 +273,27 @@ const KernelInfo& find_kernel(std::string_view full_name);
 
 // The scheme's reference: scheme_info(scheme).reference(fleet).
 std::unique_ptr<OwnerTable> build_reference(Scheme scheme, const Fleet& fleet);
+
+// ---- replica sets ------------------------------------------------------------------
+
+// The kernels of `scheme` that answer replica sets (make_replicas set), in
+// registry order; empty for a scheme without a replica reference.
+std::vector<const KernelInfo*> replica_kernels_of(Scheme scheme);
+
+// The replica reference of `scheme` for R owners per key. Throws
+// std::invalid_argument naming the scheme and its replicas_note where the
+// scheme defines no replicas, and for R = 0 or R above the fleet's nodes.
+std::unique_ptr<ReplicaTable> build_replica_reference(Scheme scheme, const Fleet& fleet,
+                                                      uint32_t r);
+
+// Kernel k's replica table. Throws std::invalid_argument as
+// build_replica_reference, and naming the scheme's replica kernels when k
+// has none.
+std::unique_ptr<ReplicaTable> build_replicas(const KernelInfo& k, const Fleet& fleet, uint32_t r);
+
+// Throws std::invalid_argument unless 1 <= r <= fleet.size(): "R = 5
+// replicas need at least 5 nodes (the fleet has 3)".
+void check_replica_count(const Fleet& fleet, uint32_t r);
 
 // ---- rings not made from node names ---------------------------------------------
 

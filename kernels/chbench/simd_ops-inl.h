@@ -85,6 +85,15 @@ HWY_INLINE V64 MulConst64(V64 a, uint64_t c) {
 #endif
 }
 
+// fmix64 (hash.h, the MurmurHash3 finalizer) in every lane.
+HWY_INLINE V64 Fmix64(V64 k) {
+  k = hn::Xor(k, hn::ShiftRight<33>(k));
+  k = MulConst64(k, 0xff51afd7ed558ccdULL);
+  k = hn::Xor(k, hn::ShiftRight<33>(k));
+  k = MulConst64(k, 0xc4ceb9fe1a85ec53ULL);
+  return hn::Xor(k, hn::ShiftRight<33>(k));
+}
+
 // a * b in every lane for a, b < 2^32 (the full product fits 64 bits).
 HWY_INLINE V64 Mul32x32(V64 a, V64 b) {
 #if HWY_TARGET == HWY_SCALAR

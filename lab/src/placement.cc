@@ -83,6 +83,7 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   NodeSet sized;
   sized.names.resize(nodes.size());
   sized.vnodes = nodes.vnodes;
+  sized.probes = nodes.probes;
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
   if (placement.profile != Profile::kKetama) return sized;
@@ -636,6 +637,7 @@ NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
   out.vnodes = nodes.vnodes;
   out.table_size = nodes.table_size;
   out.weights = nodes.weights;  // a scheme's weights follow their nodes
+  out.probes = nodes.probes;
   out.names.reserve(nodes.size());
   for (const auto& name : nodes.names) out.names.push_back(replica_name(name, r));
   return out;

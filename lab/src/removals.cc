@@ -47,6 +47,7 @@ Scenario scenario_over(const Fleet& initial, const ScenarioRequest& r, double fr
   s.vnodes = initial.nodes().vnodes;
   s.table_size = initial.nodes().table_size;
   s.capacity = initial.nodes().capacity;
+  s.probes = initial.nodes().probes;
   s.order = r.order;
   s.remove_fraction = fraction;
   s.seed = r.seed;

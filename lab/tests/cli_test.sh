@@ -411,6 +411,57 @@ bad "--capacity where no scheme takes it" "--capacity applies to the schemes tha
   owners --scheme hrw --nodes 10 --capacity 100 --keys 3
 bad "--capacity with a profile" "--capacity applies to the schemes" \
   owners --profile ketama --nodes 3 --capacity 30 --keys 3
+bad "--probes where no scheme takes it" "--probes applies to multiprobe only, not to ring" \
+  owners --scheme ring --nodes 10 --probes 3 --keys 3
+bad "--probes 0" "multiprobe: probes k = 0 must be 1 to 4096" \
+  owners --scheme multiprobe --nodes 10 --probes 0 --keys 3
+# Multi-probe with one probe is the ring with one token a node, key for key.
+run owners --scheme multiprobe --nodes 7 --probes 1 --keys 500
+cut -f2 "$tmp/out" >"$tmp/multiprobe.txt"
+run owners --scheme ring --nodes 7 --vnodes 1 --keys 500
+cut -f2 "$tmp/out" | cmp -s - "$tmp/multiprobe.txt" && [[ $(wc -l <"$tmp/multiprobe.txt") -eq 500 ]] ||
+  fail "multiprobe --probes 1 differs from ring --vnodes 1"
+# Replica sets. owners --replicas: R distinct names a row, the first the owner.
+# --vnodes only where it applies (the ring).
+for scheme in ring hrw; do
+  v=(); [[ $scheme == ring ]] && v=(--vnodes 4)
+  run owners --scheme $scheme --nodes 6 "${v[@]}" --keys 300 --replicas 3 --format csv
+  cp "$tmp/out" "$tmp/sets.csv"
+  run owners --scheme $scheme --nodes 6 "${v[@]}" --keys 300 --format csv
+  /usr/bin/python3 - "$tmp/sets.csv" "$tmp/out" <<'PY' || fail "owners --replicas 3 ($scheme)"
+import csv, sys
+sets = list(csv.reader(open(sys.argv[1])))
+owners = list(csv.reader(open(sys.argv[2])))
+assert sets[0] == ["key", "owner", "replica_2", "replica_3"], sets[0]
+assert len(sets) == 301 and all(len(set(r[1:])) == 3 for r in sets[1:])
+assert [r[1] for r in sets[1:]] == [r[1] for r in owners[1:]]
+PY
+  # A leave with R = N - 1 after it: a key's set changes exactly when the
+  # leaver was not its last choice of all N (owners --replicas N, by the
+  # reference), and by exactly one new member.
+  run owners --scheme $scheme --nodes 4 "${v[@]}" --keys 2000 --replicas 4 --kernel reference --format csv
+  want=$(tail -n +2 "$tmp/out" | cut -d, -f5 | grep -vcx node-3)
+  run move --scheme $scheme --nodes 4 "${v[@]}" --keys 2000 --remove node-3 --replicas 3 --format json
+  /usr/bin/python3 - "$tmp/out" "$want" <<'PY' || fail "move --replicas 3 ($scheme): $(cat "$tmp/out")"
+import json, sys
+r = json.load(open(sys.argv[1]))["replica_sets"]
+want = int(sys.argv[2])
+assert r["replicas"] == 3 and r["changed"] == want and r["new_members"] == want, (r, want)
+assert r["keys_by_new_members"] == [2000 - want, want, 0, 0], r
+PY
+done
+run move --scheme ring --nodes 10 --vnodes 20 --keys 5000 --add node-10 --replicas 3
+grep -q '^replica sets (R = 3): ' "$tmp/out" || fail "move --replicas text: $(cat "$tmp/out")"
+bad "--replicas above N" "R = 4 replicas need at least 4 nodes (the fleet has 3)" \
+  owners --scheme hrw --nodes 3 --replicas 4 --keys 3
+bad "--replicas above N after a leave" "R = 3 replicas need at least 3 nodes (the fleet has 2)" \
+  move --scheme hrw --nodes 3 --remove node-0 --replicas 3 --keys 3
+bad "--replicas for Maglev" "Maglev has no replica sets" owners --scheme maglev --nodes 3 --replicas 2 --keys 3
+bad "--replicas for jump" "jump hash has no replica sets" owners --scheme jump --nodes 3 --replicas 2 --keys 3
+bad "--replicas with a kernel without them" "ring/eytzinger has no replica lookup" \
+  owners --scheme ring --kernel eytzinger --nodes 3 --replicas 2 --keys 3
+bad "--replicas with a profile" "--replicas applies to --scheme" \
+  owners --profile ketama --nodes 3 --replicas 2 --keys 3
 bad "--readd without a scenario" "--readd needs a removal scenario" move --scheme hrw --nodes 3 --readd 1
 bad "--readd 0" "readd" owners --scheme hrw --nodes 3 --removed node-1 --readd 0 --keys 3
 bad "more re-adds than removals" "3 re-adds, but the scenario removes 2 nodes" \

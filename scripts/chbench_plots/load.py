@@ -25,11 +25,11 @@ from .numeric import sig3
 
 # The families this package plots, in the report's order; others follow by name.
 FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "removals",
-                "batch", "threads", "hashed", "targets", "profiles", "weighted")
+                "batch", "threads", "hashed", "replicas", "targets", "profiles", "weighted")
 # Name segments `KEY:value` and the counter each one mirrors.
 NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
                "inflight": "in_flight", "window": "window_bits", "M": "table_size",
-               "removed": "removed_pct"}
+               "removed": "removed_pct", "R": "replicas"}
 # Name segments whose value is a number that need not be whole (the rest are
 # integers), and those whose value is a word.
 FLOAT_PARAMS = {"removed_pct"}
@@ -123,6 +123,7 @@ class Result:
     in_flight: Optional[int] = None  # family "inflight": the kernel's knob
     window_bits: Optional[int] = None  # family "clustered": tokens in one 2^w window
     table_size: Optional[int] = None  # Maglev's M where the bench set one
+    replicas: Optional[int] = None  # family "replicas": R owners a key
     # Family "removals" (and --removed-fraction): the share of N removed, in
     # percent, the order ("lifo", "fifo", "random"), the nodes left, and the
     # table rebuilt after one more removal and after one re-add, microseconds.
@@ -191,7 +192,7 @@ class Result:
         """Schemes in registry order, kernels in the bench's order, then parameters."""
         return (self.scheme_rank, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
                 self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0,
-                self.removed_pct or 0)
+                self.removed_pct or 0, self.replicas or 0)
 
 
 @dataclass
@@ -409,6 +410,7 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
     result.in_flight = counter("in_flight") or parsed.params.get("in_flight")
     result.window_bits = counter("window_bits") or parsed.params.get("window_bits")
     result.table_size = counter("table_size") or parsed.params.get("table_size")
+    result.replicas = parsed.params.get("replicas")
     removed = number(first.get("removed_pct"))
     result.removed_pct = removed if removed is not None else parsed.params.get("removed_pct")
     result.removal_order = parsed.params.get("removal_order")

@@ -186,7 +186,7 @@ def tables_section(run: Run) -> list:
         cols = []
         fixed = {}
         for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight",
-                  "removed_pct", "removal_order"):
+                  "removed_pct", "removal_order", "replicas"):
             values = {getattr(r, f) for r in results}
             if len(values) == 1:
                 v = values.pop()
@@ -236,7 +236,7 @@ def tables_section(run: Run) -> list:
 
 COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads",
                  "window_bits": "window bits", "in_flight": "in flight",
-                 "removed_pct": "removed %", "removal_order": "order"}
+                 "removed_pct": "removed %", "removal_order": "order", "replicas": "R"}
 
 
 def column_cell(column: str, value: Any) -> str:

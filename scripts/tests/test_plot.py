@@ -567,7 +567,9 @@ class Tolerance(unittest.TestCase):
              "1,000,000", "**not measured**"),
             ("no `jumpback` kernel in family `dense`", "**not measured**"),
             ("no N = 1,000,000 in family `dense` with `jump/scalar` and `jumpback/simd`",
-             "**not measured**")])
+             "**not measured**"),
+            ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "
+             "`multiprobe/simd`", "**not measured**")])
         self.assertNotIn("jump_family.png", files)
         self.assertIn("Not drawn: no usable `dense` results in this run.", report)
         self.assertIn("No `dense` results in this run. Not measured: `jump`, `jumpback`",

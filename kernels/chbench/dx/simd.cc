@@ -46,14 +46,6 @@ using DI32 = hn::RebindToSigned<D32>;
 using V32 = hn::Vec<D32>;
 using M32 = hn::Mask<D32>;
 
-HWY_INLINE V64 Fmix64(V64 k) {
-  k = hn::Xor(k, hn::ShiftRight<33>(k));
-  k = MulConst64(k, 0xff51afd7ed558ccdULL);
-  k = hn::Xor(k, hn::ShiftRight<33>(k));
-  k = MulConst64(k, 0xc4ceb9fe1a85ec53ULL);
-  return hn::Xor(k, hn::ShiftRight<33>(k));
-}
-
 // x % n for x < 2^32, 1 <= n < 2^32: trunc(x / n) in doubles is the exact
 // quotient (x < 2^53 keeps the rounded quotient below the next integer), and
 // both conversions go through the mantissa of 2^52 (no 64-bit conversion

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "chbench/hrw/hrw.h"
+#include "chbench/hrw/replicas.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
@@ -42,6 +43,7 @@ constinit const KernelInfo registry::hrw_scalar{
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
     .make_over_ring = nullptr,
     .make_over_seeds = &glue::make_over_seeds<RendezvousScalar>,
+    .make_replicas = &hrw_scalar_replicas,
 };
 
 }  // namespace chbench

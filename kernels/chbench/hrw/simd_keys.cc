@@ -134,6 +134,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "chbench/hrw/hrw.h"
 #include "chbench/hrw/rendezvous_simd.h"
+#include "chbench/hrw/replicas.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
@@ -187,6 +188,7 @@ constinit const KernelInfo registry::hrw_simd_keys{
     .table_bytes = &simd::rendezvous_simd_bytes,
     .make_over_ring = nullptr,
     .make_over_seeds = &glue::make_over_seeds<SimdKeysTable>,
+    .make_replicas = &hrw_simd_replicas,
 };
 
 }  // namespace chbench

@@ -2,6 +2,7 @@
 #include "chbench/ring/branchless.h"
 
 #include "chbench/registry.h"
+#include "chbench/ring/replicas.h"
 #include "chbench/ring/table.h"
 
 namespace chbench {
@@ -19,6 +20,7 @@ constinit const KernelInfo registry::ring_branchless{
                              glue::ring_over<registry::ring_branchless, RingBranchless>>,
     .table_bytes = &glue::ring_bytes<12>,
     .make_over_ring = &glue::ring_over<registry::ring_branchless, RingBranchless>,
+    .make_replicas = &ring_walk_replicas,
 };
 
 }  // namespace chbench

@@ -1,7 +1,12 @@
 #include "commands/move.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "commands/owners.h"
 
 namespace chbench::lab {
 
@@ -44,6 +49,39 @@ MoveReport report_for(const Setup& s, const MoveRequest& request, const KeySet& 
   return r;
 }
 
+// Each key's replica set before and after, slice by slice; a member is new
+// when its name is not in the key's set before.
+ReplicaMove measure_replica_move(const Setup& s, const Fleet& before, const Fleet& after,
+                                 const KeySet& keys) {
+  const auto old_table = make_replica_table(s, before), new_table = make_replica_table(s, after);
+  ReplicaMove m;
+  m.r = s.replicas;
+  m.by_members.assign(m.r + 1, 0);
+  constexpr uint64_t kSlice = uint64_t{1} << 14;
+  std::vector<uint64_t> hashes(std::min(kSlice, keys.size()));
+  std::vector<uint32_t> old_sets(hashes.size() * m.r), new_sets(old_sets.size());
+  for (uint64_t first = 0; first < keys.size(); first += kSlice) {
+    const std::size_t count = std::min(kSlice, keys.size() - first);
+    keys.hashes(first, std::span(hashes).first(count));
+    old_table->replicas(std::span(hashes).first(count), std::span(old_sets).first(count * m.r));
+    new_table->replicas(std::span(hashes).first(count), std::span(new_sets).first(count * m.r));
+    for (std::size_t i = 0; i < count; ++i) {
+      uint32_t fresh = 0;
+      for (uint32_t j = 0; j < m.r; ++j) {
+        const std::string& name = after.nodes().names[new_sets[i * m.r + j]];
+        bool was = false;
+        for (uint32_t o = 0; o < m.r && !was; ++o)
+          was = before.nodes().names[old_sets[i * m.r + o]] == name;
+        fresh += !was;
+      }
+      ++m.by_members[fresh];
+      m.changed += fresh != 0;
+      m.members += fresh;
+    }
+  }
+  return m;
+}
+
 }  // namespace
 
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys) {
@@ -56,6 +94,10 @@ MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& ke
   if (r.list)
     check_memory(keys.size() * sizeof(MovedKey),
                  "--list of " + std::to_string(keys.size()) + " keys");
+  if (s.replicas != 0) {
+    check_replica_count(r.after, s.replicas);
+    r.replica_sets = measure_replica_move(s, r.before, r.after, keys);
+  }
   r.result = measure_move(s.placement, r.before, r.after, keys, r.list, s.kernel);
   if (r.step == MoveStep::kReadds)
     r.returns = measure_return(s.placement, s.initial, r.after, r.before.size(), keys, s.kernel);

@@ -40,6 +40,16 @@ struct Flow {
 enum class MoveStep { kChange, kRemovals, kReadds };
 
 // The result of a move, everything the writers print.
+// move --replicas R: how the keys' replica sets (R owners in preference
+// order, ReplicaTable) changed, compared as sets of node names.
+struct ReplicaMove {
+  uint32_t r = 0;
+  uint64_t changed = 0;  // keys whose set has a member it did not have before
+  uint64_t members = 0;  // over all keys: the members not in the key's set before
+  // by_members[m]: the keys with m new members, m = 0 ... R.
+  std::vector<uint64_t> by_members;
+};
+
 struct MoveReport {
   // `after` made by the move (owned), or one that outlives the report.
   MoveReport(const KeySet& k, const Fleet& b, Fleet&& a)
@@ -68,7 +78,8 @@ struct MoveReport {
   std::optional<ReturnResult> returns;
   // The closed form of a growth N -> N + 1 (growth_theory), where it holds.
   std::optional<GrowthTheory> theory;
-  bool list = false;  // result.moved_keys is filled
+  bool list = false;                        // result.moved_keys is filled
+  std::optional<ReplicaMove> replica_sets;  // with --replicas
 };
 
 // Checks the request (a change at all, unless a scenario gives one; Kafka

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -21,7 +23,24 @@ struct OwnerRow {
   std::string_view key;    // the key's bytes (a key hash given as such: in decimal)
   std::string_view owner;  // the owner's name (owner_name)
   std::string_view hash;   // with a profile, hash_value() of its key hash; else empty
+  // With --replicas R: the R owners' names, most preferred first (owner is
+  // the first); empty without.
+  std::span<const std::string> replicas;
 };
+
+// The replica table of owners --replicas: the scheme's replica reference for
+// kernel "reference", the named kernel's (build_replicas), or by default the
+// scheme's replica kernel of lowest rank. Throws std::invalid_argument where
+// the scheme defines no replicas, for a kernel without a replica lookup, and
+// for R = 0 or R above the node count.
+std::unique_ptr<ReplicaTable> make_replica_table(const Setup& s, const Fleet& fleet);
+inline std::unique_ptr<ReplicaTable> make_replica_table(const Setup& s) {
+  return make_replica_table(s, s.fleet);
+}
+
+// The scheme's replica kernel of lowest rank, or nullptr for a scheme
+// without replica kernels.
+const KernelInfo* default_replica_kernel(Scheme scheme);
 
 // Looks the keys up in slices of 2^16 (in parallel within a slice) and hands
 // them to `writer` in key order: owners_begin, one owner() per key,

@@ -47,6 +47,8 @@ std::string scheme_label(const Setup& s, uint32_t vnodes) {
   if (placement_takes(s.placement, kParamTableSize))
     label += " (M = " + std::to_string(s.nodes().table_size) + ")";
   if (uses_capacity(s)) label += " (A = " + std::to_string(capacity_of(s)) + ")";
+  if (!s.placement.profile && scheme_info(s.scheme).takes(kParamProbes))
+    label += " (k = " + std::to_string(s.nodes().probes) + ")";
   return label;
 }
 

@@ -36,6 +36,9 @@ struct Setup {
   Fleet initial;
   std::string kernel;       // as given to make_table ("" = the default)
   std::string kernel_name;  // "scheme/kernel" for reports (kernel_full_name)
+  // owners --replicas R: R owners a key in preference order (ReplicaTable),
+  // 0 for the owner alone.
+  uint32_t replicas = 0;
 
   // The fleet's names, V and M; empty names for a fleet of buckets.
   const NodeSet& nodes() const noexcept { return fleet.nodes(); }

@@ -15,13 +15,16 @@ class CsvWriter final : public Writer {
 
   void owners_begin(const Setup& s, const KeySet&) override {
     profile_ = s.placement.profile;
-    out_ << (profile_ ? std::string("key,owner,") + hash_column(*profile_) + "\n" : "key,owner\n");
+    std::string head = "key,owner";
+    for (uint32_t j = 2; j <= s.replicas; ++j) head += ",replica_" + std::to_string(j);
+    out_ << (profile_ ? head + "," + hash_column(*profile_) + "\n" : head + "\n");
   }
 
   void owner(const OwnerRow& row) override {
     append_csv(b_, row.key);
     b_ += ',';
     append_csv(b_, row.owner);
+    for (std::size_t j = 1; j < row.replicas.size(); ++j) append_csv(b_ += ',', row.replicas[j]);
     if (profile_) (b_ += ',') += row.hash;
     b_ += '\n';
     out_.maybe_flush();
@@ -59,6 +62,12 @@ class CsvWriter final : public Writer {
     row("between_old", "", "", m.between_old);
     row("to_added", "", "", m.to_added);
     row("from_removed", "", "", m.from_removed);
+    if (r.replica_sets) {
+      row("replica_sets_changed", "", "", r.replica_sets->changed);
+      row("replica_members_new", "", "", r.replica_sets->members);
+      for (uint32_t j = 1; j <= r.replica_sets->r; ++j)
+        row("replica_sets_with_new", std::to_string(j), "", r.replica_sets->by_members[j]);
+    }
     if (r.returns) {
       row("readded_old_keys", "", "", r.returns->old_keys);
       row("returned", "", "", r.returns->returned);

@@ -141,7 +141,8 @@ class JsonWriter final : public Writer {
     add_members(head, {{"node_count", s.fleet.size()},
                        {"nodes", s.fleet.named() ? json(s.nodes().names) : json(nullptr)},
                        {"key_format", key_format_name(s.key_format)},
-                       {"keys", keys.size()}});
+                       {"keys", keys.size()},
+                       {"replicas", s.replicas == 0 ? json(nullptr) : json(s.replicas)}});
     std::string text = head.dump(-1, ' ', false, json::error_handler_t::replace);
     text.pop_back();  // reopen the object for the streamed "owners" array
     out_ << text << ",\"owners\":[";
@@ -152,6 +153,12 @@ class JsonWriter final : public Writer {
     b_ += key_member(row.key);
     b_ += ",\"owner\":";
     b_ += json_string(row.owner);
+    if (!row.replicas.empty()) {
+      b_ += ",\"replicas\":[";
+      for (std::size_t j = 0; j < row.replicas.size(); ++j)
+        (b_ += j == 0 ? "" : ",") += json_string(row.replicas[j]);
+      b_ += ']';
+    }
     if (column_) (((b_ += ",\"") += column_) += "\":") += row.hash;
     b_ += '}';
     out_.maybe_flush();
@@ -240,6 +247,12 @@ class JsonWriter final : public Writer {
                     {"from_removed", m.from_removed},
                     {"flows_from_removed", json::array()},
                     {"flows_to_added", json::array()}});
+    if (r.replica_sets)
+      j["replica_sets"] = {{"replicas", r.replica_sets->r},
+                           {"changed", r.replica_sets->changed},
+                           {"changed_fraction", ratio(r.replica_sets->changed, m.keys)},
+                           {"new_members", r.replica_sets->members},
+                           {"keys_by_new_members", r.replica_sets->by_members}};
     for (uint32_t b : m.removed) j["removed"].push_back(owner_name(r.before, b));
     for (uint32_t a : m.added) j["added"].push_back(owner_name(r.after, a));
     for (const Flow& f : r.from_removed)

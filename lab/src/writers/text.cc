@@ -22,6 +22,7 @@ class TextWriter final : public Writer {
     append_text_escaped(b_, row.key);
     b_ += '\t';
     b_ += row.owner;
+    for (std::size_t j = 1; j < row.replicas.size(); ++j) (b_ += '\t') += row.replicas[j];
     if (profile_) (b_ += '\t') += row.hash;
     b_ += '\n';
     out_.maybe_flush();
@@ -113,9 +114,19 @@ class TextWriter final : public Writer {
     part("to added nodes", m.to_added);
     part("from removed nodes", m.from_removed);
     if (r.returns) returns(*r.returns);
+    if (r.replica_sets) replica_sets(*r.replica_sets, k);
     if (r.theory)
       b_ += fmt("theory    %s moved, %s between old nodes (N -> N + 1, uniform hashes)\n",
                 pct(r.theory->moved).c_str(), pct(r.theory->between_old).c_str());
+  }
+
+  // move --replicas: the keys whose replica set changed, by new members.
+  void replica_sets(const ReplicaMove& m, uint64_t k) {
+    b_ += fmt("replica sets (R = %u): %" PRIu64 " keys changed, %s of all keys; %" PRIu64
+              " new members\n",
+              m.r, m.changed, pct(ratio(m.changed, k)).c_str(), m.members);
+    for (uint32_t j = 1; j <= m.r; ++j)
+      b_ += fmt("  %u new member%s %12" PRIu64 " keys\n", j, j == 1 ? " " : "s", m.by_members[j]);
   }
 
   // What the re-adds gave back, against the fleet before the removals.

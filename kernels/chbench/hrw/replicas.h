@@ -1,0 +1,28 @@
+// Rendezvous replica sets (ReplicaTable, scheme.h): the R highest scores of
+// SPEC.md's w(h, n) = fmix64(h ^ seed_n), highest first, equal scores in
+// ascending node index (the top-1 rule, applied down the list). Thaler and
+// Ravishankar, IEEE/ACM ToN 6(1), 1998, section 3: the nodes ranked by
+// weight, the first R of them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "chbench/fleet.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+// The scalar top-R (hrw/scalar's make_replicas): one pass over the seeds,
+// the R best kept sorted, a node entering only above the R-th score. Throws
+// std::invalid_argument on an invalid node list, for R = 0 or R above N.
+std::unique_ptr<ReplicaTable> hrw_scalar_replicas(const Fleet& fleet, uint32_t r);
+
+// The SIMD top-R (hrw/simd_keys' make_replicas; hrw/replicas_simd.cc): keys
+// in lanes, the R best scores and nodes per lane; a node is inserted only
+// where some lane's score beats that lane's R-th. Throws as
+// hrw_scalar_replicas.
+std::unique_ptr<ReplicaTable> hrw_simd_replicas(const Fleet& fleet, uint32_t r);
+
+}  // namespace chbench

@@ -1,0 +1,39 @@
+// multiprobe/scalar: one key at a time, its k probes in turn, each located
+// through the bucket index (MultiprobeIndex::owner), the closest kept.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "chbench/kernel_glue.h"
+#include "chbench/multiprobe/multiprobe.h"
+#include "chbench/registry.h"
+#include "chbench/scheme.h"
+
+namespace chbench {
+
+namespace {
+
+// The batch: each key through MultiprobeIndex::owner.
+void scalar_owners(const MultiprobeIndex& index, std::span<const uint64_t> h,
+                   std::span<uint32_t> out) {
+  glue::check_sizes(h, out);
+  for (std::size_t i = 0; i < h.size(); ++i) out[i] = index.owner(h[i]);
+}
+
+}  // namespace
+
+constinit const KernelInfo registry::multiprobe_scalar{
+    .scheme = Scheme::kMultiprobe,
+    .name = "scalar",
+    .summary = "one key at a time, its probes through a bucket index on the tokens",
+    .simd = false,
+    .rival = "",
+    .baseline = false,
+    .rank = 20,
+    .knob = nullptr,
+    .make = &multiprobe_make<registry::multiprobe_scalar, &scalar_owners>,
+    .table_bytes = &multiprobe_index_bytes,
+    .make_over_ring = nullptr,
+};
+
+}  // namespace chbench
