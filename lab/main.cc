@@ -54,7 +54,7 @@ struct Options {
   std::string key_format = "text";
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
-  std::string weights;                 // schemes taking kParamWeights, ketama profile
+  std::string weights;             // schemes taking kParamWeights, ketama profile
   std::optional<uint32_t> table_size;  // Maglev (default kDefaultTableSize)
   std::string format = "text";
   std::string kernel;
