@@ -24,6 +24,12 @@ struct FamilyContext {
 // A point of the quick sweep taken only in the full one.
 inline constexpr int kFullOnly = -1;
 
+// Rendezvous and weighted rendezvous score every node for every key (a key
+// costs O(N)): the families give them fewer nodes or keys, or leave them out.
+inline bool scores_every_node(Scheme s) noexcept {
+  return s == Scheme::kRendezvous || s == Scheme::kWeightedRendezvous;
+}
+
 // One point of a family: every kernel it times there, for the whole registry
 // (the command line's --kernels and --schemes narrow them afterwards).
 struct Point {

@@ -46,16 +46,16 @@ constexpr Size kLarge{1'000'000, 10, 10'000'019};
 
 bool in_family(const SchemeInfo& s) { return s.removal != Removal::kNone; }
 
-// Rendezvous scores every node for every key: at N = 1,000 it gets a fifth of
+// Rendezvous (weighted too) scores every node for every key: at N = 1,000 it gets a fifth of
 // the keys (as in family targets); at 10^6 it is left out, since each key
 // would cost about a millisecond, and the check over the 100,003-key pool
 // (plan.h) minutes for each of its kernels.
 bool measured_at(const SchemeInfo& s, const Size& size) {
   if (size.n > s.max_nodes) return false;
-  return !(s.id == Scheme::kRendezvous && size.n > kSmall.n);
+  return !(scores_every_node(s.id) && size.n > kSmall.n);
 }
 uint64_t keys_for(const SchemeInfo& s, uint64_t keys) {
-  return s.id == Scheme::kRendezvous ? keys / 5 : keys;
+  return scores_every_node(s.id) ? keys / 5 : keys;
 }
 
 // Maglev (the schemes with a table size M) fills 10^7 slots at N = 10^6:

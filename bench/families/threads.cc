@@ -9,12 +9,12 @@ namespace chbench::bench {
 
 namespace {
 
-// Fleet size and keys per scheme: rendezvous scores every node for every key,
+// Fleet size and keys per scheme: rendezvous (weighted too) scores every node for every key,
 // so it gets fewer nodes and a quarter of the keys.
 Config threads_config(const KernelInfo* k, unsigned threads) {
   const Scheme s = k->scheme;
-  const uint32_t n = s == Scheme::kRing ? 655 : s == Scheme::kRendezvous ? 64 : 1000;
-  const uint64_t keys = s == Scheme::kRendezvous ? 250'000 : 1'000'000;
+  const uint32_t n = s == Scheme::kRing ? 655 : scores_every_node(s) ? 64 : 1000;
+  const uint64_t keys = scores_every_node(s) ? 250'000 : 1'000'000;
   Config c = make_config("threads", k, n, 100, keys, threads);
   c.thread_cpu = true;
   return c;
