@@ -31,9 +31,7 @@ class MultiprobeReference final : public OwnerTable {
   std::size_t memory_bytes() const noexcept override {
     return entries_.size() * sizeof(RingEntry<uint64_t>);
   }
-
- private:
-  uint32_t owner(uint64_t h) const {
+  uint32_t owner(uint64_t h) const override {
     uint64_t best = 0;
     uint32_t owner = 0;
     for (uint32_t j = 0; j < probes_; ++j) {
@@ -49,6 +47,7 @@ class MultiprobeReference final : public OwnerTable {
     return owner;
   }
 
+ private:
   std::vector<RingEntry<uint64_t>> entries_;
   uint32_t probes_;
 };
