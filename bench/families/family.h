@@ -24,10 +24,11 @@ struct FamilyContext {
 // A point of the quick sweep taken only in the full one.
 inline constexpr int kFullOnly = -1;
 
-// Rendezvous and weighted rendezvous score every node for every key (a key
-// costs O(N)): the families give them fewer nodes or keys, or leave them out.
+// A scheme that scores every node for every key (a key costs O(N); the
+// registry's SchemeInfo::scores_every_node): the families give it fewer nodes
+// or keys, or leave it out.
 inline bool scores_every_node(Scheme s) noexcept {
-  return s == Scheme::kRendezvous || s == Scheme::kWeightedRendezvous;
+  return chbench::scheme_info(s).scores_every_node;
 }
 
 // One point of a family: every kernel it times there, for the whole registry

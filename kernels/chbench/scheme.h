@@ -149,6 +149,11 @@ struct SchemeInfo {
   // others place keys from the current node list alone.
   bool reads_history = false;
 
+  // True for a scheme whose lookup scores every node (rendezvous and weighted
+  // rendezvous: O(N) per key, in the kernels and the reference). The bench's
+  // families give it fewer nodes or keys, and the tests cap its keys.
+  bool scores_every_node = false;
+
   // The scheme's replica reference (ReplicaTable): R distinct owners per
   // key in the preference order its source defines, or nullptr where the
   // source defines none (replicas_note says why). Throws

@@ -254,10 +254,10 @@ NodeSet decode_nodes(FuzzedDataProvider& in, Scheme scheme) {
         nodes.names.push_back(in.ConsumeRandomLengthString(24));
     }
   } else {
-    const uint32_t max = scheme == Scheme::kRing         ? kMaxRingNodes
-                         : scheme == Scheme::kRendezvous ? kMaxHrwNodes
-                         : scheme == Scheme::kMaglev     ? kMaxMaglevNodes
-                                                         : kMaxOtherNodes;
+    const uint32_t max = scheme == Scheme::kRing                          ? kMaxRingNodes
+                         : chbench::scheme_info(scheme).scores_every_node ? kMaxHrwNodes
+                         : scheme == Scheme::kMaglev                      ? kMaxMaglevNodes
+                                                                          : kMaxOtherNodes;
     const auto n = in.ConsumeIntegralInRange<uint32_t>(1, max);
     for (uint32_t i = 0; i < n; ++i) nodes.names.push_back(chbench::default_node_name(i));
   }
