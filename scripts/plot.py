@@ -20,6 +20,8 @@ stream baseline, the scheme order), and writes into an existing folder:
                      (family "targets")
   weighted.png       weighted rendezvous' ns/key and SIMD speed-up at N = 64
                      and 1,000                                 (family "weighted")
+  replicas.png       replica sets: ns/key against R, each point ÷ its R = 1
+                                                               (family "replicas")
   report.md          machine and build, ratios, goals (chbench_plots/goals.toml,
                      or --goals FILE), ring kernels, SIMD targets, plots,
                      tables, checks

@@ -11,7 +11,7 @@ from typing import Optional
 import cli  # scripts/cli.py
 
 from . import (batch, clustered, dense, hashed, inflight, latency, nodes, output, removals,
-               targets, targets_plot, threads, tokens, weighted)
+               replicas, targets, targets_plot, threads, tokens, weighted)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goals import GOALS_FILE, Goals, evaluate, load_goals
 from .load import Run, load
@@ -36,6 +36,7 @@ OUTPUT_FILES = (
     "threads.png",
     "batch.png",
     "hashed.png",
+    "replicas.png",
     "targets.png",
     "report.md",
 )
@@ -77,6 +78,7 @@ def figures(run: Run, analyses: Analyses) -> tuple:
     out["hashed.png"] = hashed.figure(run, figure_cls, style)
     out["targets.png"] = targets_plot.figure(run, figure_cls, analyses.targets)
     out["weighted.png"] = weighted.figure(run, figure_cls, style)
+    out["replicas.png"] = replicas.figure(run, figure_cls, style)
     return out, batch_log_y, style
 
 
