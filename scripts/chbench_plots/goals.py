@@ -6,7 +6,8 @@ gives the record format): on the rings of one family, the numerator's ns/key
 ÷ the denominator's, judged on one ring, on every ring up to a size, or for
 each of several kernels on every ring; at the node counts of one family, each
 SIMD kernel against its scalar rival, one kernel against another, or a
-scheme's best kernel's ns/key itself. Each goal has an at-least or at-most
+scheme's best kernel's ns/key itself; for one kernel of family
+"replicas", its replica sets of one size R ÷ those of another. Each goal has an at-least or at-most
 threshold, one number or one per SIMD target (the target the run's SIMD
 kernels ran picks it). evaluate() turns a goal and a run into a Verdict: the
 figures that decide it, in words, and met / not met / not measured.
@@ -24,7 +25,7 @@ from typing import Any, Optional
 
 from .errors import InputError
 from .load import Result, Run
-from .node_points import node_points
+from .node_points import NodePoint, node_points
 from .numeric import integer, sig3
 from .rings import NEAR_FACTOR, RingPoint, nearest_ring, ring_points
 
@@ -32,14 +33,15 @@ GOALS_FILE = Path(__file__).resolve().with_name("goals.toml")
 ROLES = ("best", "floor")  # operands that are not a kernel name
 RING_KINDS = ("ratio_at_ring", "ratio_up_to", "each_vs_reference")
 NODE_KINDS = ("simd_vs_rival_at_nodes", "pair_at_nodes", "best_at_most_every_n")
-GOAL_KINDS = RING_KINDS + NODE_KINDS
+REPLICA_KINDS = ("replicas_ratio",)
+GOAL_KINDS = RING_KINDS + NODE_KINDS + REPLICA_KINDS
 RATIO_KINDS = ("pair", "simd")
 NUMBER = (int, float)
 # Every key a record may have, with its type; `required` per kind below.
 GOAL_KEYS = {"title": str, "family": str, "kind": str, "numerator": (str, list),
              "denominator": str, "tokens": int, "at_least": NUMBER + (dict,),
              "at_most": NUMBER + (dict,), "table": str, "note": str, "reference_name": str,
-             "nodes": list, "scheme": str}
+             "nodes": list, "scheme": str, "kernel": str, "r_num": int, "r_den": int}
 GOAL_REQUIRED = {"ratio_at_ring": ("title", "family", "numerator", "denominator", "tokens",
                                    "table"),
                  "ratio_up_to": ("title", "family", "numerator", "denominator", "tokens",
@@ -48,12 +50,14 @@ GOAL_REQUIRED = {"ratio_at_ring": ("title", "family", "numerator", "denominator"
                  "simd_vs_rival_at_nodes": ("title", "family", "nodes", "table"),
                  "pair_at_nodes": ("title", "family", "numerator", "denominator", "nodes",
                                    "table"),
-                 "best_at_most_every_n": ("title", "family", "scheme", "table")}
+                 "best_at_most_every_n": ("title", "family", "scheme", "table"),
+                 "replicas_ratio": ("title", "family", "kernel", "r_num", "r_den", "nodes",
+                                    "table")}
 # The fields a kind takes beyond its required ones (and the thresholds).
 GOAL_OPTIONAL = {"ratio_at_ring": ("note",), "ratio_up_to": ("note",),
                  "each_vs_reference": ("note", "reference_name"),
                  "simd_vs_rival_at_nodes": ("note",), "pair_at_nodes": ("note",),
-                 "best_at_most_every_n": ("note", "nodes")}
+                 "best_at_most_every_n": ("note", "nodes"), "replicas_ratio": ("note", "tokens")}
 RATIO_KEYS = {"kind": str, "title": str, "family": str, "numerator": str, "denominator": str,
               "min_tokens": int, "rival": str, "families": list, "min_nodes": int,
               "nodes": list}
@@ -80,6 +84,9 @@ class GoalSpec:
     reference_name: str = ""
     nodes: tuple = ()  # node kinds: the N judged (best_at_most_every_n: all when empty)
     scheme: str = ""  # best_at_most_every_n: the scheme whose best kernel is judged
+    kernel: str = ""  # replicas_ratio: the kernel whose replica sets are compared
+    r_num: int = 0  # replicas_ratio: R of the numerator
+    r_den: int = 0  # replicas_ratio: R of the denominator
     by_target: tuple = ()  # ((Highway target, threshold), ...) when given per target
     least: bool = True  # the threshold is a lower bound (at_least)
     target_key: str = ""  # the by_target entry for_target() picked
@@ -240,7 +247,9 @@ def goal_spec(index: int, record: dict, path: Path) -> GoalSpec:
     fields.update(threshold_fields(record, where))
     if "nodes" in record:
         fields["nodes"] = node_list(record["nodes"], where)
-    if kind in ("simd_vs_rival_at_nodes", "best_at_most_every_n"):
+    if kind in REPLICA_KINDS:
+        check_replicas(record, where)
+    if kind in ("simd_vs_rival_at_nodes", "best_at_most_every_n") + REPLICA_KINDS:
         return GoalSpec(kind=kind, **fields)
     return GoalSpec(kind=kind, numerator=numerator_of(record, kind, where), **fields)
 
@@ -262,6 +271,16 @@ def numerator_of(record: dict, kind: str, where: str) -> tuple:
             raise InputError(f"{where}: operand {op!r} is neither scheme/kernel nor one of "
                              f"{', '.join(ROLES)}")
     return numerator
+
+
+def check_replicas(record: dict, where: str) -> None:
+    """A replicas_ratio record's kernel (scheme/kernel) and its two R
+    (positive, different)."""
+    if record["kernel"].count("/") != 1 or not all(record["kernel"].split("/")):
+        raise InputError(f"{where}: 'kernel' must be scheme/kernel, not {record['kernel']!r}")
+    if record["r_num"] < 1 or record["r_den"] < 1 or record["r_num"] == record["r_den"]:
+        raise InputError(f"{where}: 'r_num' and 'r_den' must be two different positive "
+                         "replica counts")
 
 
 def threshold_fields(record: dict, where: str) -> dict:
@@ -290,10 +309,10 @@ def check_tables(goals: tuple, path: Path) -> None:
     """Goals that share a table must compare the same thing."""
     seen: dict = {}
     for g in goals:
-        shape = (g.family, g.kind, g.numerator, g.denominator, g.scheme)
+        shape = (g.family, g.kind, g.numerator, g.denominator, g.scheme, g.r_num, g.r_den)
         if seen.setdefault(g.table, shape) != shape:
             raise InputError(f"goals file {path}: goals of table {g.table!r} differ in family, "
-                             "kind or operands")
+                             "kind, operands or replica counts")
 
 
 def ratio_spec(index: int, record: dict, path: Path) -> RatioSpec:
@@ -437,6 +456,8 @@ def judge(spec: GoalSpec, run: Run) -> Verdict:
     """The verdict of one goal on a run (the threshold known)."""
     if spec.kind in NODE_KINDS:
         return judge_nodes(spec, run)
+    if spec.kind in REPLICA_KINDS:
+        return judge_replicas(spec, run)
     points = ring_points(run, spec.family)
     if spec.kind == "each_vs_reference":
         return each_vs_reference(spec, points)
@@ -568,6 +589,8 @@ def judged_name(spec: GoalSpec, j: Judged) -> str:
         return f"`{j.denominator.label}` over `{j.numerator.label}`"
     if spec.kind == "best_at_most_every_n":
         return f"`{j.numerator.label}`"
+    if spec.kind in REPLICA_KINDS:
+        return f"`{spec.kernel}` R = {spec.r_num} ÷ R = {spec.r_den}"
     return ""
 
 
@@ -598,3 +621,38 @@ def nodes_measured(spec: GoalSpec, judged: list) -> str:
         text += (f"; {'below' if spec.least else 'above'} the threshold: {listed}"
                  + (f" and {more} more (see the table)" if more > 0 else ""))
     return text
+
+
+# --------------------------------------------------------------------------
+# The replica kind: one kernel's replica sets of two sizes R at one N
+
+
+def replica_points(spec: GoalSpec, run: Run) -> list:
+    """NodePoints of spec.kernel in spec.family, one per (N, V, K) of
+    spec.nodes (and, if given, of exactly spec.tokens ring tokens), at one
+    thread as Highway's dispatch runs it; kernels maps R to its Result."""
+    points: dict = {}
+    for r in run.family(spec.family):
+        if r.label != spec.kernel or not r.replicas or (r.threads or 1) != 1 \
+                or r.forced_target or r.nodes not in spec.nodes \
+                or (spec.tokens is not None and r.tokens != spec.tokens):
+            continue
+        point = points.setdefault((r.nodes, r.vnodes, r.keys), NodePoint(r.nodes, r.keys, {}))
+        point.kernels.setdefault(r.replicas, r)
+    return [points[k] for k in sorted(points, key=lambda k: tuple(v or 0 for v in k))]
+
+
+def judge_replicas(spec: GoalSpec, run: Run) -> Verdict:
+    """replicas_ratio: ns/key of spec.kernel at R = r_num ÷ at R = r_den on
+    the same ring (N, V, K), at every N of spec.nodes; the worst decides."""
+    points = replica_points(spec, run)
+    judged = [Judged(p, p.kernels[spec.r_num], p.kernels[spec.r_den]) for p in points
+              if spec.r_num in p.kernels and spec.r_den in p.kernels]
+    ring = f" with {integer(spec.tokens)} tokens" if spec.tokens is not None else ""
+    missing = (f"no {nodes_text(spec.nodes)}{ring} in family `{spec.family}` with "
+               f"`{spec.kernel}` at R = {spec.r_num} and R = {spec.r_den}")
+    verdict = Verdict(spec, missing, None, judged, judged, points)
+    if judged:
+        verdict.measured = nodes_measured(spec, judged)
+        verdict.met = all(spec.satisfied(j.ratio) for j in judged)
+    return verdict

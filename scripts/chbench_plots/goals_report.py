@@ -4,7 +4,7 @@ verdict, then the tables behind them, one per `table` heading."""
 from __future__ import annotations
 
 from . import noise
-from .goals import NODE_KINDS, Goals, Verdict, reference_name
+from .goals import NODE_KINDS, REPLICA_KINDS, RING_KINDS, Goals, Verdict, reference_name
 from .load import Run
 from .numeric import approx_count, cv_cell, integer, sig3
 from .rings import NEAR_FACTOR
@@ -28,7 +28,7 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
     lines = ["## Goals", "",
              f"The goals of `{goals_file_name(goals)}`, computed from this run: medians "
              "measured side by side in one run, one thread."
-             + ring_text(verdicts, floors) + node_text(verdicts)
+             + ring_text(verdicts, floors) + node_text(verdicts) + replica_text(verdicts)
              + " CV = standard deviation ÷ mean of ns/key over the repetitions. "
              + target_text(run, verdicts), "",
              "| goal | measured | verdict |", "|---|---|---|"]
@@ -43,6 +43,8 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
             lines += reference_table(group)
         elif group[0].spec.kind in NODE_KINDS:
             lines += nodes_table(group)
+        elif group[0].spec.kind in REPLICA_KINDS:
+            lines += replicas_table(group)
         else:
             lines += pair_table(group, floors)
     return lines
@@ -50,7 +52,7 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
 
 def ring_text(verdicts: list, floors: list) -> str:
     """What the goals on rings compare ('' without one)."""
-    rings = [v for v in verdicts if v.spec.kind not in NODE_KINDS]
+    rings = [v for v in verdicts if v.spec.kind in RING_KINDS]
     if not rings:
         return ""
     sizes = sorted({v.spec.tokens for v in rings if v.spec.tokens})
@@ -73,6 +75,14 @@ def node_text(verdicts: list) -> str:
             "runs them; a SIMD kernel's scalar rival is the one the run's kernel registry "
             "names, and a goal with a threshold per SIMD target takes the one of the target "
             "its SIMD kernels ran (named beside the bound).")
+
+
+def replica_text(verdicts: list) -> str:
+    """What the goals on replica sets compare ('' without one)."""
+    if not any(v.spec.kind in REPLICA_KINDS for v in verdicts):
+        return ""
+    return (" The goals on replica sets compare one kernel with itself: its median ns/key "
+            "for R distinct owners per key ÷ that for another R, on the same ring (N, V, K).")
 
 
 def target_text(run: Run, verdicts: list) -> str:
@@ -244,4 +254,31 @@ def nodes_table(group: list) -> list:
                 cells.append(" ".join(filter(None, (noise.table_cell(r)
                                                     for r in (first, second) if r))))
             lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""] + [goal_line(v) for v in group] + [""]
+
+
+def replicas_table(group: list) -> list:
+    """The figures behind the goals on replica sets: one row per kernel and
+    ring, the rows that miss their goal's threshold marked, then each goal's
+    line."""
+    spec = group[0].spec
+    num, den = spec.r_num, spec.r_den
+    lines = [f"### {spec.table} (family `{spec.family}`)", "",
+             (spec.note.rstrip(".") + ". " if spec.note else "")
+             + f"Ratio = a kernel's median ns/key for R = {num} owners per key ÷ its median "
+             f"ns/key for R = {den} on the same ring.", ""]
+    rows = [(v, j) for v in group for j in v.judged]
+    if not rows:
+        return lines + [f"Nothing to compare in family `{spec.family}` in this run.", ""] + [
+            goal_line(v) for v in group] + [""]
+    lines += [f"| kernel | N | V | R = {den} ns/key | CV % | R = {num} ns/key | CV % | ratio "
+              "| threshold |", "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for v, j in rows:
+        r = j.numerator
+        vnodes = integer(r.vnodes) if r.takes_vnodes and r.vnodes else "–"
+        ok = v.spec.satisfied(j.ratio)
+        lines.append(f"| `{r.label}` | {integer(r.nodes)} | {vnodes} | {sig3(j.denominator.ns)} "
+                     f"| {cv_cell(j.denominator)} | {sig3(r.ns)} | {cv_cell(r)} | "
+                     f"{sig3(j.ratio)}× | {v.spec.bound(True)}: "
+                     + ("met" if ok else "**not met**") + " |")
     return lines + [""] + [goal_line(v) for v in group] + [""]

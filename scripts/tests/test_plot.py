@@ -571,7 +571,14 @@ class Tolerance(unittest.TestCase):
             ("no N = 1,000,000 in family `dense` with `jump/scalar` and `jumpback/simd`",
              "**not measured**"),
             ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "
-             "`multiprobe/simd`", "**not measured**")])
+             "`multiprobe/simd`", "**not measured**"),
+            # No family "replicas": the replica goals are not measured.
+            ("no N = 1,000 in family `replicas` with `hrw/simd_keys` at R = 3 and R = 1",
+             "**not measured**"),
+            ("no N = 1,000 in family `replicas` with `hrw/scalar` at R = 3 and R = 1",
+             "**not measured**"),
+            ("no N = 1,000 with 100,000 tokens in family `replicas` with `ring/branchless` "
+             "at R = 3 and R = 1", "**not measured**")])
         self.assertNotIn("jump_family.png", files)
         self.assertIn("Not drawn: no usable `dense` results in this run.", report)
         self.assertIn("No `dense` results in this run. Not measured: `jump`, `jumpback`",
