@@ -81,12 +81,16 @@ TEST_CASE("replicas: every replica kernel matches the reference in order, on eve
   struct Case {
     uint32_t n, v;
   };
-  const Case cases[] = {{1, 1}, {2, 1}, {3, 2}, {7, 1}, {7, 50}, {100, 3}, {1000, 1}, {1000, 100}};
+  // From 8 * R nodes on, the SIMD top-R goes in groups of four (257: 64 of
+  // them and a group of one; 2049: 512 and one), for R up to 8 (9: per node).
+  const Case cases[] = {{1, 1},   {2, 1},   {3, 2},    {7, 1},      {7, 50},
+                        {100, 3}, {257, 1}, {1000, 1}, {1000, 100}, {2049, 1}};
   for (const Case c : cases) {
     const NodeSet nodes = chbench::default_nodes(c.n, c.v);
     const auto keys = keys_for(nodes, 1500, rng);
     std::vector<uint32_t> counts = {1, 2, 3, 5};
     if (c.n <= 100) counts.push_back(c.n);  // every node ranked
+    if (c.n > 100) counts.insert(counts.end(), {8, 9});
     for (Scheme s : kReplicaSchemes) {
       REQUIRE(!chbench::replica_kernels_of(s).empty());
       for (uint32_t r : counts) {

@@ -171,9 +171,13 @@ TEST_CASE("every kernel matches its reference on the default keys", "[schemes][r
     INFO("default keys user:1 ... user:" << kMillion << ", N = " << n << ", V = " << v);
     compare_all_kernels(chbench::default_nodes(n, v), keys, counts);
   }
+  // A million keys per kernel; under an emulator a tenth for weighted
+  // rendezvous, whose score budget there (keys_for) allows 574,000.
   for (const KernelInfo* kernel : chbench_test::test_kernels()) {
     INFO("kernel " << kernel->full_name());
-    CHECK(counts[kernel->full_name()] >= kMillion);
+    const bool short_budget =
+        chbench_test::kEmulated && kernel->scheme == Scheme::kWeightedRendezvous;
+    CHECK(counts[kernel->full_name()] >= (short_budget ? kMillion / 10 : kMillion));
   }
 }
 

@@ -20,8 +20,11 @@ namespace chbench {
 std::unique_ptr<ReplicaTable> hrw_scalar_replicas(const Fleet& fleet, uint32_t r);
 
 // The SIMD top-R (hrw/simd_keys' make_replicas; hrw/replicas_simd.cc): keys
-// in lanes, the R best scores and nodes per lane; a node is inserted only
-// where some lane's score beats that lane's R-th. Throws as
+// in lanes, the R best scores and nodes per lane. From 8 * R nodes on (R
+// up to 8, not on SVE), each lane keeps the R + 1 groups of four nodes with
+// the highest maximum score, in registers, and rescores the first R groups'
+// nodes; otherwise a node is inserted only where some lane's score beats
+// that lane's R-th. R = 1 is hrw/simd_keys' owner. Throws as
 // hrw_scalar_replicas.
 std::unique_ptr<ReplicaTable> hrw_simd_replicas(const Fleet& fleet, uint32_t r);
 
