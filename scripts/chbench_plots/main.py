@@ -36,6 +36,7 @@ OUTPUT_FILES = (
     "threads.png",
     "batch.png",
     "hashed.png",
+    "weighted.png",
     "replicas.png",
     "targets.png",
     "report.md",

@@ -255,9 +255,11 @@ class FixtureReport(OnTheFixture):
                             ("Keys in flight", "inflight.png"),
                             ("Clustered tokens", "clustered.png")):
             self.assertIn(f"![{title}]({name})", self.report)
-        # The fixture has no family "replicas" (test_plot_replicas.py draws it).
+        # The fixture has no family "weighted" nor "replicas" (test_plot_weighted.py
+        # and test_plot_replicas.py draw them).
         not_drawn = [line for line in self.report.splitlines() if "Not drawn" in line]
-        self.assertEqual(not_drawn, ["Not drawn: no usable `replicas` results in this run."])
+        self.assertEqual(not_drawn, ["Not drawn: no usable `weighted` results in this run.",
+                                     "Not drawn: no usable `replicas` results in this run."])
 
     def test_hashing_cost_column(self):
         rows = table_rows(section(self.report, "### Family `hashed`"))
