@@ -40,8 +40,15 @@ double canary_ratio(const CanarySample& sample, const CanarySample& best) noexce
                   ratio(sample.memory_ns, best.memory_ns));
 }
 
-bool NoiseRule::strayed(const CanarySample& sample, const CanarySample& best) const noexcept {
-  return canary_ratio(sample, best) > 1 + margin;
+double NoiseRule::judged_ratio(const CanarySample& sample, const CanarySample& best,
+                               std::size_t working_set_bytes) const noexcept {
+  if (judges_memory(working_set_bytes)) return canary_ratio(sample, best);
+  return canary_ratio({sample.compute_ns, 0}, {best.compute_ns, 0});
+}
+
+bool NoiseRule::strayed(const CanarySample& sample, const CanarySample& best,
+                        std::size_t working_set_bytes) const noexcept {
+  return judged_ratio(sample, best, working_set_bytes) > 1 + margin;
 }
 
 bool NoiseRule::stolen(double steal_ms, double wall_ms) const noexcept {
@@ -49,7 +56,8 @@ bool NoiseRule::stolen(double steal_ms, double wall_ms) const noexcept {
 }
 
 CanaryJudge::Verdict CanaryJudge::judge(const CanarySample& sample) {
-  const Verdict v{canary_ratio(sample, best_), rule_.strayed(sample, best_)};
+  const Verdict v{canary_ratio(sample, best_), rule_.judged_ratio(sample, best_, 0),
+                  rule_.strayed(sample, best_), rule_.strayed(sample, best_, 0)};
   best_ = best_of(best_, sample);
   return v;
 }
@@ -164,17 +172,18 @@ void NoiseMonitor::before_config(std::size_t index) {
   config_.load_avg_1m = load_average_1m();
   config_.canary = canary_.run();
   config_.canary_ms = ns_since(start) * 1e-6;
-  const auto verdict = judge_.judge(config_.canary);
-  config_.canary_ratio = verdict.ratio;
-  strayed_ = verdict.strayed;
+  verdict_ = judge_.judge(config_.canary);
+  config_.canary_ratio = verdict_.ratio;
 }
 
 void NoiseMonitor::start_repetition() { steal_start_ = host_steal_ms(stat_file_); }
 
-NoiseRecord NoiseMonitor::finish_repetition(double wall_ms) const {
+NoiseRecord NoiseMonitor::finish_repetition(double wall_ms, std::size_t working_set_bytes) const {
   NoiseRecord r = config_;
   r.steal_ms = std::max(0.0, host_steal_ms(stat_file_) - steal_start_);
-  r.noisy = strayed_ || judge_.rule().stolen(r.steal_ms, wall_ms);
+  r.memory_judged = judge_.rule().judges_memory(working_set_bytes);
+  const bool strayed = r.memory_judged ? verdict_.strayed : verdict_.compute_strayed;
+  r.noisy = strayed || judge_.rule().stolen(r.steal_ms, wall_ms);
   return r;
 }
 

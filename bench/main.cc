@@ -185,15 +185,18 @@ std::string check_emulation(const Options& o) {
   return emulated;
 }
 
-// The canary's buffer, sized from the caches Google Benchmark reads.
-std::size_t canary_bytes() {
+// The L2 and L3 data cache sizes Google Benchmark reads (0 when unknown).
+struct CacheSizes {
   std::size_t l2 = 0, l3 = 0;
+};
+CacheSizes cache_sizes() {
+  CacheSizes sizes;
   for (const auto& cache : benchmark::CPUInfo::Get().caches) {
     if (cache.type == "Instruction" || cache.size <= 0) continue;
-    if (cache.level == 2) l2 = std::max<std::size_t>(l2, cache.size);
-    if (cache.level == 3) l3 = std::max<std::size_t>(l3, cache.size);
+    if (cache.level == 2) sizes.l2 = std::max<std::size_t>(sizes.l2, cache.size);
+    if (cache.level == 3) sizes.l3 = std::max<std::size_t>(sizes.l3, cache.size);
   }
-  return canary_buffer_bytes(l2, l3);
+  return sizes;
 }
 
 // The context's "chbench_noise": a JSON string with the rule, the canary's
@@ -204,6 +207,7 @@ std::string noise_context(const NoiseMonitor& noise, const std::optional<CanaryS
   };
   nlohmann::json j = {{"margin", noise.rule().margin},
                       {"min_steal_ms", noise.rule().min_steal_ms},
+                      {"private_cache_bytes", noise.rule().private_cache_bytes},
                       {"buffer_bytes", noise.buffer_bytes()},
                       {"compute_steps", Canary::kComputeSteps},
                       {"memory_steps", Canary::kMemorySteps},
@@ -226,7 +230,9 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
     const auto [compute, memory] = parse_canary_baseline(o.canary_baseline);
     baseline = CanarySample{compute, memory};
   }
-  NoiseMonitor noise(NoiseRule{o.noise_margin}, canary_bytes(), baseline);
+  const CacheSizes caches = cache_sizes();
+  NoiseMonitor noise(NoiseRule{.margin = o.noise_margin, .private_cache_bytes = caches.l2},
+                     canary_buffer_bytes(caches.l2, caches.l3), baseline);
   noise.calibrate();
   Workbench bench(configs, plan, o.corrupt_one_owner);
   for (std::size_t i = 0; i < configs.size(); ++i) {

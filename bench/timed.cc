@@ -33,6 +33,7 @@ void set_noise_counters(benchmark::State& state, const Config& c, const Prepared
   state.counters["canary_compute_ns"] = r.canary.compute_ns;
   state.counters["canary_memory_ns"] = r.canary.memory_ns;
   state.counters["canary_ratio"] = r.canary_ratio;
+  state.counters["canary_memory_judged"] = r.memory_judged ? 1 : 0;
   state.counters["canary_ms"] = r.canary_ms;
   state.counters["steal_ms"] = r.steal_ms;
   state.counters["load_avg_1m"] = r.load_avg_1m;
@@ -111,7 +112,9 @@ void time_config(benchmark::State& state, Workbench& bench, NoiseMonitor& noise,
   noise.start_repetition();
   const double ns =
       with_batch(c.path, p, [&](const auto& batch) { return timed_loop(state, batch, p, c.keys); });
-  const NoiseRecord record = noise.finish_repetition(ns * 1e-6);
+  // The working set: the tables, the key hashes read and the owners written.
+  const std::size_t working_set = p.memory_bytes + c.keys * (sizeof(uint64_t) + sizeof(uint32_t));
+  const NoiseRecord record = noise.finish_repetition(ns * 1e-6, working_set);
   // Threads that ran chunks during this repetition's timed iterations.
   if (team) p.threads_ran = p.team->threads_seen();
   set_counters(state, c, p, ns);

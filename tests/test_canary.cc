@@ -93,6 +93,25 @@ TEST_CASE("NoiseRule flags a canary past the margin and steal past its bound", "
   CHECK(loose.strayed({2100, 2000}, best));
 }
 
+TEST_CASE("NoiseRule judges by the memory loop only past the private cache", "[canary]") {
+  const NoiseRule rule{.margin = 0.15, .private_cache_bytes = 1 * kMiB};
+  const CanarySample best{1000, 2000};
+  const CanarySample l3_evicted{1050, 6000};  // a neighbour took the shared cache
+  const CanarySample slow_core{1300, 2000};   // time-sliced or slowed down
+  CHECK_FALSE(rule.judges_memory(1 * kMiB));
+  CHECK(rule.judges_memory(1 * kMiB + 1));
+  CHECK(rule.judged_ratio(l3_evicted, best, 512 * 1024) == Approx(1.05));
+  CHECK(rule.judged_ratio(l3_evicted, best, 4 * kMiB) == Approx(3.0));
+  CHECK_FALSE(rule.strayed(l3_evicted, best, 1 * kMiB));
+  CHECK(rule.strayed(l3_evicted, best, 1 * kMiB + 1));
+  CHECK(rule.strayed(slow_core, best, 0));  // the compute loop judges every configuration
+  CHECK(rule.strayed(slow_core, best, 4 * kMiB));
+  CHECK(rule.strayed(l3_evicted, best));  // no working set given: both loops judge
+  // Without a private cache size (0), the memory loop judges everything but an empty set.
+  const NoiseRule unknown{.margin = 0.15};
+  CHECK(unknown.strayed(l3_evicted, best, 1));
+}
+
 TEST_CASE("CanaryJudge judges against the best so far, then keeps the better", "[canary]") {
   CanaryJudge judge(NoiseRule{0.15, 20}, {1000, 2000});
   auto v = judge.judge({1010, 2050});
@@ -101,6 +120,8 @@ TEST_CASE("CanaryJudge judges against the best so far, then keeps the better", "
   v = judge.judge({1000, 3000});  // a neighbour fills the cache
   CHECK(v.strayed);
   CHECK(v.ratio == Approx(1.5));
+  CHECK_FALSE(v.compute_strayed);
+  CHECK(v.compute_ratio == Approx(1.0));
   CHECK(judge.best().memory_ns == 2000);  // a noisy sample never raises the best
   v = judge.judge({950, 1600});           // quieter than the calibration
   CHECK_FALSE(v.strayed);
@@ -154,6 +175,24 @@ TEST_CASE("NoiseMonitor flags a repetition the host stole from", "[canary]") {
   stat.write(stat_text(106));  // 50 ms more
   r = monitor.finish_repetition(1.0);
   CHECK(r.steal_ms == Approx(50.0));
+  CHECK(r.noisy);
+}
+
+TEST_CASE("NoiseMonitor judges a working set in L2 by the compute loop", "[canary]") {
+  // A baseline whose memory loop no real canary reaches, and whose compute
+  // loop any does: only the memory loop strays.
+  const CanarySample baseline{1e12, 1.0};
+  NoiseMonitor monitor(NoiseRule{.margin = 0.15, .private_cache_bytes = 1 * kMiB}, 1 * kMiB,
+                       baseline, "/nonexistent/chbench/stat");
+  monitor.calibrate();
+  monitor.before_config(0);
+  monitor.start_repetition();
+  auto r = monitor.finish_repetition(100.0, 256 * 1024);
+  CHECK_FALSE(r.memory_judged);
+  CHECK_FALSE(r.noisy);
+  CHECK(r.canary_ratio > 1.15);  // recorded as measured, both loops
+  r = monitor.finish_repetition(100.0, 8 * kMiB);
+  CHECK(r.memory_judged);
   CHECK(r.noisy);
 }
 

@@ -104,7 +104,8 @@ def first_lines(run: Run) -> list:
     head = (f"**Noise: {integer(len(s.flagged))} of {integer(len(s.recorded))} configurations "
             f"flagged noisy**" if s.flagged else
             f"**Noise: none of {integer(len(s.recorded))} configurations flagged**")
-    return [head + f" (canary more than {margin} slower than the run's best, or the host "
+    return [head + f" (canary more than {margin} slower than the run's best: its compute "
+            f"loop, and its memory loop where the working set outgrows L2; or the host "
             f"stealing more than that share of a repetition; marked in the tables and, "
             f"hollow, in the plots). Load average (1 min) during the run: "
             f"{load_text(s.loads)}; {steal}." + retries_text(s.retries), ""]
