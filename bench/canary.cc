@@ -96,14 +96,18 @@ Canary::~Canary() = default;
 std::size_t Canary::buffer_bytes() const noexcept { return count_ * kLineBytes; }
 
 double Canary::compute_round() {
+  static_assert(kComputeSteps % kComputeChains == 0);
   const auto start = std::chrono::steady_clock::now();
-  uint64_t x = state_;
-  for (uint64_t i = 0; i < kComputeSteps; ++i) {
-    x = x * 0x5851f42d4c957f2dULL + 0x14057b7ef767814fULL;
-    x ^= x >> 29;
-    keep(x);  // one step at a time: no vectorising, no unrolled closed form
+  uint64_t x[kComputeChains];
+  std::copy(std::begin(state_), std::end(state_), x);
+  for (uint64_t i = 0; i < kComputeSteps / kComputeChains; ++i) {
+    for (int c = 0; c < kComputeChains; ++c) {
+      x[c] = x[c] * 0x5851f42d4c957f2dULL + 0x14057b7ef767814fULL;
+      x[c] ^= x[c] >> 29;
+      keep(x[c]);  // one step at a time: no vectorising, no unrolled closed form
+    }
   }
-  state_ = x;
+  std::copy(std::begin(x), std::end(x), state_);
   return ns_since(start);
 }
 

@@ -210,6 +210,7 @@ std::string noise_context(const NoiseMonitor& noise, const std::optional<CanaryS
                       {"private_cache_bytes", noise.rule().private_cache_bytes},
                       {"buffer_bytes", noise.buffer_bytes()},
                       {"compute_steps", Canary::kComputeSteps},
+                      {"compute_chains", Canary::kComputeChains},
                       {"memory_steps", Canary::kMemorySteps},
                       {"rounds", Canary::kRounds},
                       {"calibration", sample(noise.calibration())},

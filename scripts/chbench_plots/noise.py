@@ -121,14 +121,19 @@ def section(run: Run) -> list:
     calibration = rule.get("calibration") or {}
     if calibration:
         lines += [f"Before every configuration the bench timed a canary: "
-                  f"{integer(rule.get('compute_steps'))} multiply-xorshift steps and "
+                  f"{integer(rule.get('compute_steps'))} multiply-xorshift steps"
+                  + (f" in {rule['compute_chains']} independent chains"
+                     if rule.get("compute_chains") else "") + " and "
                   f"{integer(rule.get('memory_steps'))} dependent random reads over a "
                   f"{sig3((rule.get('buffer_bytes') or 0) / 2 ** 20)} MiB buffer, each the best "
                   f"of {rule.get('rounds', '?')} rounds; calibrated at the start at "
                   f"{sig3(calibration.get('compute_ns', 0) / 1e3)} µs and "
                   f"{sig3(calibration.get('memory_ns', 0) / 1e3)} µs"
                   + (" (judged against an earlier run's best)" if rule.get("baseline") else "")
-                  + ". A configuration is flagged when either loop took more than "
+                  + ". A configuration is flagged when the compute loop, or the memory loop "
+                  + (f"where its working set (tables, key hashes, owners) is past the "
+                     f"{sig3(rule['private_cache_bytes'] / 2 ** 20)} MiB L2, "
+                     if rule.get("private_cache_bytes") else "") + "took more than "
                   f"{(s.margin or 0) * 100:g} % longer than the run's best so far, or "
                   f"the host stole more than that share of a repetition (and at least "
                   f"{rule.get('min_steal_ms', 0):g} ms). Canary ratio = the slower loop's "
