@@ -62,12 +62,12 @@ std::vector<RingEntry<uint64_t>> multiprobe_entries(const NodeSet& nodes);
 void multiprobe_check_probes(const Fleet& fleet);
 
 // The sorted tokens of a circle, searched through a bucket index on their
-// top b bits (2^b buckets, about one token each: tokens are uniform
-// hashes): bucket i starts at the first token >= i << (64 - b), and a probe
-// scans forward from its bucket's start to the first token >= it. The scan
-// stops at a sentinel above the last token (UINT64_MAX, never below a
-// probe), so no bound is checked; position n (past the last token) stands
-// for the circle's first token.
+// top b bits (2^b buckets, two to four a token: tokens are uniform hashes,
+// so a probe rarely scans past its bucket's start): bucket i starts at the
+// first token >= i << (64 - b), and a probe scans forward from its bucket's
+// start to the first token >= it. The scan stops at a sentinel above the
+// last token (UINT64_MAX, never below a probe), so no bound is checked;
+// position n (past the last token) stands for the circle's first token.
 struct MultiprobeIndex {
   // Builds over `ring` (non-empty; from_entries of multiprobe_entries) for k
   // probes per key. Throws std::invalid_argument for an empty ring,
