@@ -53,7 +53,92 @@ double peak_to_average(const std::vector<uint32_t>& owners, uint32_t n) {
          static_cast<double>(owners.size());
 }
 
+// The owner by the definition over sorted entries: each probe's first entry
+// >= it (the first entry when none is), the smallest distance, the earlier
+// probe on a tie.
+uint32_t owner_by_definition(const std::vector<chbench::RingEntry<uint64_t>>& entries, uint64_t h,
+                             uint32_t k) {
+  uint64_t best = 0;
+  uint32_t owner = 0;
+  for (uint32_t j = 0; j < k; ++j) {
+    const uint64_t p = chbench::multiprobe_probe(h, j);
+    const auto it =
+        std::find_if(entries.begin(), entries.end(), [p](const auto& e) { return e.token >= p; });
+    const auto& e = it == entries.end() ? entries.front() : *it;
+    if (j == 0 || e.token - p < best) {
+      best = e.token - p;
+      owner = e.node;
+    }
+  }
+  return owner;
+}
+
+// Circles a hashed fleet rarely makes: 40 tokens crowded into 2^-24 of the
+// circle (buckets holding more than four), tokens at 0, at UINT64_MAX and
+// repeated, tokens on bucket edges (i << 60, where probes tie their fields),
+// and one to three tokens (fields past n).
+std::vector<std::vector<uint64_t>> crafted_circles(std::mt19937_64& rng) {
+  std::vector<uint64_t> crowded;
+  for (int i = 0; i < 40; ++i) crowded.push_back((uint64_t{1} << 63) + (rng() >> 24));
+  for (int i = 0; i < 10; ++i) crowded.push_back(rng());
+  std::vector<uint64_t> edges;
+  for (uint64_t i = 0; i < 16; ++i) edges.push_back(i << 60);
+  return {crowded, edges, {0, 5, 5, UINT64_MAX}, {UINT64_MAX}, {7}, {3, UINT64_MAX - 3}, {1, 2, 3}};
+}
+
 }  // namespace
+
+TEST_CASE("multiprobe: crafted circles give the definition's owner, every kernel, every target",
+          "[multiprobe][simd]") {
+  std::mt19937_64 rng(kSeed + 171);
+  for (const auto& tokens : crafted_circles(rng)) {
+    std::vector<chbench::RingEntry<uint64_t>> entries;
+    for (uint32_t i = 0; i < tokens.size(); ++i) entries.push_back({tokens[i], i});
+    std::sort(entries.begin(), entries.end());
+    std::vector<uint64_t> keys = {0, 1, UINT64_MAX};
+    for (uint64_t t : tokens)
+      for (uint64_t d : {uint64_t{0}, uint64_t{1}, ~uint64_t{0}, uint64_t{1} << 40})
+        keys.push_back(t + d);
+    chbench_test::append_random(keys, 3000, rng);
+    for (uint32_t k : {1u, 3u, 21u}) {
+      const chbench::MultiprobeIndex index(chbench::SortedRing<uint64_t>::from_entries(entries), k);
+      std::vector<uint32_t> want(keys.size());
+      for (std::size_t i = 0; i < keys.size(); ++i)
+        want[i] = owner_by_definition(entries, keys[i], k);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        INFO(tokens.size() << " tokens, k = " << k << ", key " << keys[i]);
+        REQUIRE(index.owner_scanned(keys[i]) == want[i]);
+        REQUIRE(index.owner_paired(keys[i]) == want[i]);
+      }
+      for (int64_t target : chbench::simd::runnable_targets()) {
+        chbench::simd::ForcedTarget forced(target);
+        std::vector<uint32_t> got(keys.size());
+        chbench::simd::multiprobe_owners(index, keys, got);
+        INFO(tokens.size() << " tokens, k = " << k << " on " << chbench::simd::target_name(target));
+        CHECK(first_mismatch<uint64_t>(keys, want, got) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("multiprobe: the pairs are built while 16 B x buckets fit kPairedMaxBytes",
+          "[multiprobe]") {
+  std::mt19937_64 rng(kSeed + 172);
+  for (const auto& [n, paired] : {std::pair{16'383u, true}, std::pair{16'384u, false}}) {
+    std::vector<chbench::RingEntry<uint64_t>> entries;
+    for (uint32_t i = 0; i < n; ++i) entries.push_back({rng(), i});
+    std::sort(entries.begin(), entries.end());
+    const chbench::MultiprobeIndex index(chbench::SortedRing<uint64_t>::from_entries(entries), 21);
+    INFO(n << " tokens, " << index.buckets << " buckets");
+    CHECK(index.paired == paired);
+    CHECK(index.buckets == (n < 16'384 ? 1u << 15 : 1u << 16));
+    CHECK(index.memory_bytes() ==
+          (index.buckets + 1) * 8 + (paired ? 24 : 8) * index.buckets + (std::size_t{n} + 1) * 12);
+    std::vector<uint64_t> keys;
+    chbench_test::append_random(keys, 200, rng);
+    for (uint64_t h : keys) CHECK(index.owner(h) == index.owner_scanned(h));
+  }
+}
 
 TEST_CASE("multiprobe: every kernel matches the reference at every k, on every target",
           "[multiprobe][simd]") {

@@ -61,22 +61,59 @@ std::vector<RingEntry<uint64_t>> multiprobe_entries(const NodeSet& nodes);
 // node list is valid and its probes k are 1 ... kMultiprobeMaxProbes.
 void multiprobe_check_probes(const Fleet& fleet);
 
-// The sorted tokens of a circle, searched through a bucket index on their
-// top b bits (2^b buckets, two to four a token: tokens are uniform hashes,
-// so a probe rarely scans past its bucket's start): bucket i starts at the
-// first token >= i << (64 - b), and a probe scans forward from its bucket's
-// start to the first token >= it. The scan stops at a sentinel above the
-// last token (UINT64_MAX, never below a probe), so no bound is checked;
-// position n (past the last token) stands for the circle's first token.
+// The fine bits of a bucket's 16-bit token offsets (MultiprobeIndex::fields):
+// a unit is 2^-11 of a bucket, and an offset reaches 2^5 = 32 buckets on.
+inline constexpr unsigned kFieldFineBits = 11;
+
+// The largest pairs table (MultiprobeIndex::pairs) built: 512 KiB, half the
+// L2 of the Zen 4 and Zen 5 (N up to 16,383). Past it the pairs miss the L2
+// and the scalar kernel was faster through start and scan: at k = 21 on the
+// Zen 5 of this project, pairs 78-80 ns/key against 117-137 at N = 1,000 and
+// 204-284 against 147-198 at N = 10^5 (docs/schemes/multiprobe.md).
+inline constexpr std::size_t kPairedMaxBytes = std::size_t{512} << 10;
+
+// The sorted tokens of a circle and a bucket index on their top b bits
+// (2^b buckets, two to four a token: tokens are uniform hashes). Bucket i
+// covers [i << shift, (i + 1) << shift) and starts at start[i], the first
+// token >= i << shift. Three views of the buckets serve the kernels:
+// - scan: the tokens in order, then the sentinel UINT64_MAX (never below a
+//   probe), so a scan from a bucket's start checks no bound; position n
+//   stands for the circle's first token;
+// - pairs (built while they fit kPairedMaxBytes): each bucket's first two
+//   tokens from its start, so a probe resolves with one load and no scan
+//   unless it is above two tokens of its own bucket (about 1 in 30);
+// - fields: the offsets of the next four tokens clockwise from the bucket's
+//   low end, in units of 2^unit_shift, 16 bits each (saturated at 0xffff: a
+//   token 32 buckets or more on), in one word: the SIMD kernel gathers one
+//   word a probe and compares approximate distances (multiprobe/simd.cc).
 struct MultiprobeIndex {
   // Builds over `ring` (non-empty; from_entries of multiprobe_entries) for k
   // probes per key. Throws std::invalid_argument for an empty ring,
   // std::bad_alloc when it does not fit in memory.
   MultiprobeIndex(const SortedRing<uint64_t>& ring, uint32_t probes);
 
-  uint32_t owner(uint64_t h) const noexcept;
+  // The owner of key hash h, as the reference gives it: through the pairs
+  // when they are built (owner_paired: a probe above both scans on from the
+  // bucket's third token), else through start and scan (owner_scanned).
+  uint32_t owner(uint64_t h) const noexcept { return paired ? owner_paired(h) : owner_scanned(h); }
+  uint32_t owner_paired(uint64_t h) const noexcept;  // requires paired
+  uint32_t owner_scanned(uint64_t h) const noexcept;
+  // The position (0 ... n - 1) of a probe's token from its code (the probe
+  // >> unit_shift: bucket, then the probe's fine offset op in the low
+  // kFieldFineBits): the first of its bucket's four fields not below op.
+  // Valid only when no field equals op and one is above it (the SIMD
+  // kernel's sure case).
+  std::size_t field_position(uint64_t code) const noexcept {
+    const uint64_t word = fields[code >> kFieldFineBits];
+    const uint64_t op = code & ((uint64_t{1} << kFieldFineBits) - 1);
+    std::size_t slot = 0;
+    for (unsigned s = 0; s < 64; s += 16) slot += ((word >> s) & 0xffff) < op;
+    const std::size_t pos = static_cast<std::size_t>(start[code >> kFieldFineBits]) + slot;
+    return pos < n ? pos : pos - n;
+  }
   std::size_t memory_bytes() const noexcept {
-    return (buckets + 1) * sizeof(int64_t) + (n + 1) * (sizeof(uint64_t) + sizeof(uint32_t));
+    return (buckets + 1) * sizeof(int64_t) + (paired ? 3 : 1) * buckets * sizeof(uint64_t) +
+           (n + 1) * (sizeof(uint64_t) + sizeof(uint32_t));
   }
 
   std::size_t n;                // tokens
@@ -87,12 +124,24 @@ struct MultiprobeIndex {
   TableArray<int64_t> start;    // buckets + 1 positions, start[buckets] == n
   TableArray<uint64_t> scan;    // n tokens ascending, then the sentinel UINT64_MAX
   TableArray<uint32_t> owners;  // n + 1 owners, owners[n] == owners[0]
+  bool paired;                  // pairs built: 16 B x buckets <= kPairedMaxBytes
+  TableArray<uint64_t> pairs;   // 2 x buckets: scan[start[i]], scan[min(start[i] + 1, n)]
+  uint64_t wrap_fix;            // added to a distance to the sentinel: first + 1 (UINT64_MAX - p
+                                // + first + 1 = first - p), 0 if the last token is UINT64_MAX
+  unsigned unit_shift;          // shift - kFieldFineBits: a field's unit is 2^unit_shift
+  TableArray<uint64_t> fields;  // buckets words: field s (bits 16s ...) the offset of token s on
 };
 
 // A kernel's batch over the index: out[i] = the owner of h[i]. Shapes:
 // out.size() == h.size(); throws std::invalid_argument if they differ.
 using MultiprobeBatch = void (*)(const MultiprobeIndex& index, std::span<const uint64_t> h,
                                  std::span<uint32_t> out);
+
+namespace simd {
+// multiprobe/simd's batch on the dispatched Highway target (simd.cc).
+void multiprobe_owners(const MultiprobeIndex& index, std::span<const uint64_t> h,
+                       std::span<uint32_t> out);
+}  // namespace simd
 
 // The OwnerTable of a multi-probe kernel: the index over the fleet's circle,
 // batches by `Batch`, single keys by MultiprobeIndex::owner.

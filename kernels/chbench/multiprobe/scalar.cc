@@ -1,5 +1,6 @@
 // multiprobe/scalar: one key at a time, its k probes in turn, each located
-// through the bucket index (MultiprobeIndex::owner), the closest kept.
+// through the bucket index (MultiprobeIndex::owner: the pairs while built,
+// else start and scan), the closest kept.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,7 +26,8 @@ void scalar_owners(const MultiprobeIndex& index, std::span<const uint64_t> h,
 constinit const KernelInfo registry::multiprobe_scalar{
     .scheme = Scheme::kMultiprobe,
     .name = "scalar",
-    .summary = "one key at a time, its probes through a bucket index on the tokens",
+    .summary =
+        "one key at a time, each probe through its bucket's first two tokens (or start and scan)",
     .simd = false,
     .rival = "",
     .baseline = false,
