@@ -123,12 +123,13 @@ void check_memory(const std::vector<Config>& configs, const Plan& plan) {
              std::max(plan.step(worst).peak_bytes, config_bytes(configs[worst])));
 }
 
-// --list: every configuration and its memory, each family's count and
+// --list: every configuration, its memory and its estimated seconds, each family's count and
 // estimated time against its quick budget, the total, the Highway targets.
 void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>& configs,
                 const Plan& plan, const TimeModel& model, bool quick) {
-  for (const auto& c : configs)
-    std::printf("%-60s %10.1f MiB\n", c.name().c_str(), config_bytes(c) / 1048576.0);
+  for (std::size_t j = 0; j < configs.size(); ++j)
+    std::printf("%-60s %10.1f MiB %9.2f s\n", configs[j].name().c_str(),
+                config_bytes(configs[j]) / 1048576.0, plan.step(j).seconds);
   std::printf("%zu configuration%s\n", configs.size(), configs.size() == 1 ? "" : "s");
   std::size_t i = 0;
   for (const auto& f : sweep) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "chbench/simd.h"
+
 namespace chbench::bench {
 
 // ---- keys ---------------------------------------------------------------------------
@@ -138,24 +140,47 @@ uint64_t config_bytes(const Config& c) {
 
 // ---- the time model ---------------------------------------------------------------------
 
+GbRuns gb_runs(double iteration_s, double min_time_s) {
+  // Google Benchmark 1.7.1's iteration count (BenchmarkRunner,
+  // PredictNumberOfIterations): 1 iteration first, then, while a run takes
+  // under min time, a run of more: at most 10 times as many while the last
+  // run took at most a tenth of min time, else as many as 1.4 x min time
+  // would take at the last run's pace (at least one more).
+  constexpr double kPredictFactor = 1.4, kMaxGrowth = 10, kSignificantShare = 0.1;
+  constexpr uint64_t kMaxIterations = 1'000'000'000;
+  GbRuns out;
+  uint64_t iterations = 1;
+  for (;;) {
+    const double run = static_cast<double>(iterations) * iteration_s;
+    if (run >= min_time_s || iterations >= kMaxIterations) {
+      out.repetition_s = run;
+      return out;
+    }
+    out.search_s += run;
+    double growth = min_time_s * kPredictFactor / std::max(run, 1e-9);
+    if (run / min_time_s <= kSignificantShare) growth = std::min(kMaxGrowth, growth);
+    if (growth <= 1) growth = 2;
+    const double next =
+        std::max(growth * static_cast<double>(iterations), static_cast<double>(iterations) + 1);
+    iterations = std::min(kMaxIterations, static_cast<uint64_t>(next));
+  }
+}
+
 namespace {
 
 // The model's constants: a 2-core AMD EPYC (KVM) at 2.6 GHz, the class of
 // machine the quick sweep's budgets are for, read from the committed results
 // (results/amd-epyc-2c: build_ms, iteration times) and the family times of the
-// quick sweep before it was budgeted.
+// quick sweep (each family run alone, 2026-12-02).
 //
-// Per configuration: Google Benchmark's bookkeeping, a thread team, console;
-// and the noise canary (kCanaryEstimateSeconds).
-constexpr double kConfigSeconds = 0.01;
-// Each repetition runs the iteration count that Google Benchmark predicts
-// will take 1.4 x min time (PredictNumberOfIterations), or one iteration when
-// that is longer; the first repetition searches the count first (1, 10, 100,
-// ... iterations until one run takes a tenth of min time).
-constexpr double kRepetitionFactor = 1.4;
-constexpr double kSearchFactor = 0.12;
+// Per configuration: Google Benchmark's bookkeeping, a thread team, the
+// pool's owners, console and JSON, freeing what the configuration built;
+// and the noise canary (kCanaryEstimateSeconds). Measured: a configuration
+// of a small ring in family tokens took 25 ms more than its timed runs and
+// the search before them (stderr's progress lines time-stamped, 2026-12-02).
+constexpr double kConfigSeconds = 0.03;
 // Nanoseconds a key takes per pass, by path: a typical kernel, not the slowest
-// (rendezvous at 4,096 nodes takes 3.6 us a key, the bucketed ring 3 ns).
+// (the bucketed ring takes 3 ns; rendezvous, below, N scores).
 double lookup_ns(Path path) {
   switch (path) {
     case Path::kThroughput:
@@ -171,23 +196,77 @@ double lookup_ns(Path path) {
   }
   return 25;
 }
+// A scheme that scores every node (SchemeInfo::scores_every_node) pays N
+// scores a key, more than any path's typical kernel past a few dozen nodes:
+// nanoseconds a score of a scalar kernel (rendezvous; weighted rendezvous,
+// whose score takes a logarithm), and the share of it a SIMD kernel takes
+// at the dispatched target (forced to a lesser one, its lanes are narrower:
+// counted as scalar). Read from results/amd-epyc-2c: hrw/scalar at N = 1,000
+// to 4,096 took 0.9-1.1 ns a node, hrw/simd_keys 0.09, hrw_weighted/scalar
+// 11-13, hrw_weighted/simd 1.1.
+constexpr double kScoreNs = 1.0;
+constexpr double kWeightedScoreNs = 12.0;
+constexpr double kSimdScoreShare = 0.1;
+// The reference's owner of a key, for a scheme that does not score every node.
+constexpr double kReferenceNs = 60;
+
+// A score of configuration c's kernel; `scalar`: of its scheme's scalar
+// kernels (the reference).
+double score_ns(const Config& c, bool scalar) {
+  const double ns = c.kernel->scheme_info().takes(kParamWeights) ? kWeightedScoreNs : kScoreNs;
+  const bool full_width = c.target == 0 || c.target == simd::dispatched_target();
+  return c.kernel->simd && full_width && !scalar ? ns * kSimdScoreShare : ns;
+}
+
+bool scores_every_node(const Config& c) {
+  return !c.profile && c.kernel && !c.is_stream() && c.kernel->scheme_info().scores_every_node;
+}
+
+// Nanoseconds a key of configuration `c` takes per pass: the path's typical
+// kernel, or N scores where the scheme scores every node.
+double key_ns(const Config& c) {
+  const double typical = lookup_ns(c.path);
+  return scores_every_node(c) ? std::max(typical, c.survivors() * score_ns(c, false)) : typical;
+}
+
+// Building a table (or a reference, or a change build) from a fleet of named
+// nodes (config_named) other than over the shared sorted ring, per node of
+// the fleet's initial N: the names and their hashes, the history a
+// scenario's fleet replays (Config::removals), the copy a change build makes
+// of it, the table's per-node state. Read from results/amd-epyc-2c: at
+// N = 10^6 with half removed, each build of a DxHash, AnchorHash, MementoHash
+// or JumpBackAnchor table took 0.6-1.9 s and its fleet about as long again,
+// where the bytes (kBuildNsPerByte) saw tens of milliseconds.
+constexpr double kNamedNodeNs = 1000;
+
+double named_build_seconds(const Config& c) {
+  const bool named = !c.profile && c.kernel && !c.is_stream() && config_named(c) && !ring_key(c);
+  return named ? c.nodes * kNamedNodeNs * 1e-9 : 0;
+}
+
+// The reference's owner of a key: kReferenceNs, or N scalar scores where the
+// scheme scores every node.
+double reference_key_ns(const Config& c) {
+  return scores_every_node(c) ? std::max(kReferenceNs, c.survivors() * score_ns(c, true))
+                              : kReferenceNs;
+}
+
 // Making a pool key: its hash; its string.
 constexpr double kKeyHashNs = 40;
 constexpr double kKeyStringNs = 60;
-// The shared sorted ring: hashing a token's label, sorting it, the ring arrays.
-constexpr double kRingTokenNs = 100;
+// The shared sorted ring: hashing a token's label, sorting it, the ring arrays
+// (measured: 2.6 s for the first kernel of a ring of 1.6 x 10^7 tokens, 1.8 s
+// for 10^7, reference and check included).
+constexpr double kRingTokenNs = 160;
 // Building a table, or a reference other than the ring's, per byte of its
 // registry estimate (table_bytes less the shared sorted ring's part for a
-// table built over it).
-constexpr double kBuildNsPerByte = 0.4;
-// The reference's owner of a key.
-constexpr double kReferenceNs = 60;
+// table built over it). Measured: ring/bucketed's own build over a ring of
+// 1.6 x 10^7 tokens, 1.1-1.6 s for about 10^9 bytes of its estimate.
+constexpr double kBuildNsPerByte = 1.0;
 
 double timing_seconds(const Config& c, const TimeModel& m) {
-  const double iteration = c.keys * lookup_ns(c.path) * 1e-9;
-  const double repetition = std::max(kRepetitionFactor * m.min_time_s, iteration);
-  const double search = iteration >= m.min_time_s ? 0 : kSearchFactor * m.min_time_s;
-  return m.repetitions * repetition + search;
+  const GbRuns runs = gb_runs(c.keys * key_ns(c) * 1e-9, m.min_time_s);
+  return m.repetitions * runs.repetition_s + runs.search_s;
 }
 
 // The part of a ring-based table's estimate that the shared sorted ring (and
@@ -264,7 +343,7 @@ class Simulation {
     transient_ = sat_add(transient_, bytes);
     // A ring reference copies the entries the shared ring was made from.
     prep_ += (ring_key(c) ? c.tokens() * 5.0 : bytes * kBuildNsPerByte) * 1e-9 +
-             s.reference_pool * kReferenceNs * 1e-9;
+             named_build_seconds(c) + s.reference_pool * reference_key_ns(c) * 1e-9;
   }
 
   void table(const Config& c, Step& s) {
@@ -272,7 +351,8 @@ class Simulation {
     if (tables_.count(key)) return;
     s.new_table = true;
     const uint64_t bytes = c.is_stream() ? 0 : table_bytes(c);
-    prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9;
+    prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9 +
+             named_build_seconds(c);
     tables_[key] = bytes;
     table_order_.push_back(key);
     uint64_t kept = 0;
@@ -295,7 +375,8 @@ class Simulation {
         rings_[*key] = sat_mul(c.tokens(), kSortedRingBytes);
         prep_ += c.tokens() * kRingTokenNs * 1e-9;
       }
-      prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9;
+      prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9 +
+               named_build_seconds(b);
     }
     s.change_builds = builds.size();
     transient_ = sat_add(transient_, bytes);
@@ -306,7 +387,7 @@ class Simulation {
     s.check = reference_key(c) && checked_[key] < c.pool();
     if (s.check) checked_[key] = c.pool();
     const double passes = s.check ? (c.path == Path::kLatency ? 2.0 : 1.0) * c.pool() : c.keys;
-    prep_ += passes * lookup_ns(c.path) * 1e-9;
+    prep_ += passes * key_ns(c) * 1e-9;
   }
 
   // What no later configuration needs.

@@ -112,6 +112,19 @@ struct TimeModel {
   bool interleaved = false;
 };
 
+// What Google Benchmark runs for a configuration whose iteration takes
+// `iteration_s` seconds under a minimum time per repetition of `min_time_s`:
+// the runs that search the iteration count before the first repetition
+// (1 iteration, then more until a run takes min time), and each
+// repetition's time (the count found: at least min time, up to about 1.4 x
+// min time, or one iteration when that is longer). Seconds. Models Google
+// Benchmark 1.7.1's BenchmarkRunner::PredictNumberOfIterations.
+struct GbRuns {
+  double search_s = 0;
+  double repetition_s = 0;
+};
+GbRuns gb_runs(double iteration_s, double min_time_s);
+
 // The estimate's share of the noise canary (canary.h) before each
 // configuration: 3 rounds of two ~0.5 ms loops and the buffer's warm-up.
 inline constexpr double kCanaryEstimateSeconds = 0.004;

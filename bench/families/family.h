@@ -45,8 +45,8 @@ struct Family {
   std::string_view name;   // on the command line and in benchmark names
   std::string_view title;  // what varies, for --help and the results' registry
   // Most seconds the quick sweep may spend on this family, by the estimate
-  // of plan.h with the quick defaults; the budgets add up to under five
-  // minutes.
+  // of plan.h with the quick defaults; the budgets add up to under 4 min 30 s
+  // (families/list.cc).
   double quick_budget_s;
   // The quick (context.full false) or full points, in the order they run.
   std::vector<Point> (*points)(const FamilyContext& context);

@@ -27,9 +27,11 @@ constexpr Size kSizes[] = {
     {Scheme::kJump, 1'000'000, 1, 6},
     {Scheme::kRing, 655, 1, 1},
     {Scheme::kModN, 1000, 1, 3},
-    // Multi-probe at its default k = 21 (21 probes a key: a fifth of K).
+    // Multi-probe at its default k = 21 (21 probes a key: a fifth of K). A
+    // goal reads both N (goals.toml: multiprobe/simd over multiprobe/scalar),
+    // so both rank before the schemes not listed (ties keep listing order).
     {Scheme::kMultiprobe, 1000, 5, 4},
-    {Scheme::kMultiprobe, 100'000, 5, 7},
+    {Scheme::kMultiprobe, 100'000, 5, 4},
 };
 constexpr uint32_t kDefaultNodes = 1000;
 constexpr int kDefaultRank = 4;
