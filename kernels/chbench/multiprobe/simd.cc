@@ -36,7 +36,7 @@ HWY_INLINE V64 NearestField(V64 word, V64 op) {
 #endif
 }
 
-// Keys [0, count), one vector at a time. Probe p, in bucket i with fine
+// Keys [0, count), two vectors in step (one on SVE). Probe p, in bucket i with fine
 // offset op (its bits unit_shift and up, below the bucket's), gathers the
 // bucket's fields word. Its token is the first field f >= op, and a = f - op
 // is its distance in units: the exact D has a - 1 < D / 2^unit_shift < a + 1.
@@ -49,8 +49,8 @@ HWY_INLINE V64 NearestField(V64 word, V64 op) {
 // - and m2 - m1 >= 3 (then the m1 probe's D is the smallest; equal D give
 //   a within 1 of each other, so a tie is never sure).
 // Any other lane is resolved by MultiprobeIndex::owner, exactly: at k = 21,
-// about 1.7% of keys. One vector a block: on the Zen 5 at N = 1,000, four
-// vectors in step took 41.6 ns/key against 24.5 for one.
+// about 1.7% of keys. Two vectors: on the Zen 5 at N = 1,000 they took
+// 16.6 ns/key against 18.6 for one and 17.6 for three.
 void MultiprobeKeys(const MultiprobeIndex& x, const uint64_t* HWY_RESTRICT keys, std::size_t count,
                     uint32_t* HWY_RESTRICT out) {
   const D64 d;
@@ -63,32 +63,47 @@ void MultiprobeKeys(const MultiprobeIndex& x, const uint64_t* HWY_RESTRICT keys,
   const int fine_bits = static_cast<int>(kFieldFineBits);
   const int unit_shift = static_cast<int>(x.unit_shift);
   const uint64_t unsure_from = 0x10000 - (uint64_t{1} << kFieldFineBits) - 1;
-  ForEachBlock<1>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    V64 probe = hn::LoadU(d, k);
-    V64 input = probe;
-    VI64 m1 = hn::Set(di, INT64_MAX), m2 = m1;
-    V64 best_code = hn::Zero(d), unsure = hn::Zero(d);
-    for (uint32_t j = 0; j < x.probes; ++j) {
-      const V64 code = hn::ShiftRightSame(probe, unit_shift);  // bucket << fine_bits | op
-      const VI64 bucket = hn::BitCast(di, hn::ShiftRightSame(code, fine_bits));
-      const V64 word = hn::GatherIndex(d, x.fields.get(), bucket);
-      const V64 a = NearestField(word, hn::And(code, fine));
-      unsure = hn::Max(unsure, hn::Sub(a, one));  // a = 0 (a field equal to op) wraps to the top
-      const VI64 ai = hn::BitCast(di, a);
-      m2 = hn::Min(m2, hn::Max(m1, ai));
-      const auto closer = hn::Lt(ai, m1);
-      m1 = hn::IfThenElse(closer, ai, m1);
-      best_code = hn::IfThenElse(hn::RebindMask(d, closer), code, best_code);
-      input = hn::Add(input, gamma);
-      probe = Fmix64(input);
+  ForEachBlock<2>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    CHBENCH_VECTORS(V64, probe, U);
+    CHBENCH_VECTORS(V64, input, U);
+    CHBENCH_VECTORS(VI64, m1, U);
+    CHBENCH_VECTORS(VI64, m2, U);
+    CHBENCH_VECTORS(V64, best_code, U);
+    CHBENCH_VECTORS(V64, unsure, U);
+    for (std::size_t u = 0; u < U; ++u) {
+      probe(u) = hn::LoadU(d, k + u * lanes);
+      input(u) = probe(u);
+      m1(u) = hn::Set(di, INT64_MAX);
+      m2(u) = m1(u);
+      best_code(u) = hn::Zero(d);
+      unsure(u) = hn::Zero(d);
     }
-    const auto tie = hn::RebindMask(d, hn::Lt(hn::Sub(m2, m1), near));
+    for (uint32_t j = 0; j < x.probes; ++j) {
+      for (std::size_t u = 0; u < U; ++u) {
+        const V64 code = hn::ShiftRightSame(probe(u), unit_shift);  // bucket << fine_bits | op
+        const VI64 bucket = hn::BitCast(di, hn::ShiftRightSame(code, fine_bits));
+        const V64 word = hn::GatherIndex(d, x.fields.get(), bucket);
+        const V64 a = NearestField(word, hn::And(code, fine));
+        unsure(u) = hn::Max(unsure(u), hn::Sub(a, one));
+        const VI64 ai = hn::BitCast(di, a);
+        m2(u) = hn::Min(m2(u), hn::Max(m1(u), ai));
+        const auto closer = hn::Lt(ai, m1(u));
+        m1(u) = hn::IfThenElse(closer, ai, m1(u));
+        best_code(u) = hn::IfThenElse(hn::RebindMask(d, closer), code, best_code(u));
+        input(u) = hn::Add(input(u), gamma);
+        probe(u) = Fmix64(input(u));
+      }
+    }
     HWY_ALIGN uint64_t codes[kMaxLanes64];
     HWY_ALIGN uint64_t flags[kMaxLanes64];
-    hn::Store(best_code, d, codes);
-    hn::Store(hn::IfThenElse(tie, hn::Set(d, UINT64_MAX), unsure), d, flags);
-    for (std::size_t i = 0; i < lanes * U; ++i) {
-      o[i] = flags[i] >= unsure_from ? x.owner(k[i]) : x.owners[x.field_position(codes[i])];
+    for (std::size_t u = 0; u < U; ++u) {
+      const auto tie = hn::RebindMask(d, hn::Lt(hn::Sub(m2(u), m1(u)), near));
+      hn::Store(best_code(u), d, codes);
+      hn::Store(hn::IfThenElse(tie, hn::Set(d, UINT64_MAX), unsure(u)), d, flags);
+      for (std::size_t i = 0; i < lanes; ++i) {
+        const std::size_t at = u * lanes + i;
+        o[at] = flags[i] >= unsure_from ? x.owner(k[at]) : x.owners[x.field_position(codes[i])];
+      }
     }
   });
 }
