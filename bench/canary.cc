@@ -186,6 +186,7 @@ NoiseRecord NoiseMonitor::finish_repetition(double wall_ms, std::size_t working_
   NoiseRecord r = config_;
   r.steal_ms = std::max(0.0, host_steal_ms(stat_file_) - steal_start_);
   r.memory_judged = judge_.rule().judges_memory(working_set_bytes);
+  r.canary_ratio = r.memory_judged ? verdict_.ratio : verdict_.compute_ratio;
   const bool strayed = r.memory_judged ? verdict_.strayed : verdict_.compute_strayed;
   r.noisy = strayed || judge_.rule().stolen(r.steal_ms, wall_ms);
   return r;

@@ -161,7 +161,9 @@ double load_average_1m() noexcept;
 // What the bench records with each repetition (timed.cc).
 struct NoiseRecord {
   CanarySample canary;        // before the configuration
-  double canary_ratio = 1;    // canary ÷ the run's best before the configuration
+  double canary_ratio = 1;    // the judged loops' ratio to the run's best before the
+                              // configuration: both (canary_ratio), or compute's alone
+                              // where the memory loop does not judge (memory_judged)
   bool memory_judged = true;  // the memory loop judged it (working set past the private cache)
   double canary_ms = 0;       // wall time the canary took, warm-up included
   double steal_ms = 0;        // host steal during this repetition's timed loop

@@ -136,8 +136,9 @@ def section(run: Run) -> list:
                      if rule.get("private_cache_bytes") else "") + "took more than "
                   f"{(s.margin or 0) * 100:g} % longer than the run's best so far, or "
                   f"the host stole more than that share of a repetition (and at least "
-                  f"{rule.get('min_steal_ms', 0):g} ms). Canary ratio = the slower loop's "
-                  "time ÷ its best.", ""]
+                  f"{rule.get('min_steal_ms', 0):g} ms). Canary ratio = the judged loops' "
+                  "time ÷ their best: the slower loop's, or the compute loop's alone where "
+                  "the memory loop does not judge.", ""]
     costs = [r.canary_ms for r in s.recorded if r.canary_ms is not None]
     if costs:
         lines += [f"The canaries took {sig3(sum(costs) / 1e3)} s in all, "
