@@ -136,7 +136,7 @@ class GoalSpec:
         keys = {match_target(t, self.by_target) for t in targets}
         named = " and ".join(targets) or "unknown"
         given = ", ".join(t for t, _ in self.by_target)
-        if None in keys:
+        if not keys or None in keys:
             return None, f"no threshold for SIMD target {named} (the goal gives {given})"
         if len(keys) > 1:
             return None, (f"its SIMD kernels ran on {named}, whose thresholds differ "

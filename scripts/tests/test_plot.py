@@ -574,6 +574,8 @@ class Tolerance(unittest.TestCase):
              "**not measured**"),
             ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "
              "`multiprobe/simd`", "**not measured**"),
+            ("no N = 64 or 1,000 in family `weighted` with `hrw_weighted/scalar` and "
+             "`hrw_weighted/simd`", "**not measured**"),
             # No family "replicas": the replica goals are not measured.
             ("no N = 1,000 in family `replicas` with `hrw/simd_keys` at R = 3 and R = 1",
              "**not measured**"),

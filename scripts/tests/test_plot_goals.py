@@ -148,7 +148,7 @@ class Evaluator(unittest.TestCase):
         self.assertEqual([g.kind for g in shipped.goals], [
             "ratio_at_ring", "ratio_at_ring", "ratio_up_to", "each_vs_reference",
             "simd_vs_rival_at_nodes", "best_at_most_every_n", "pair_at_nodes", "pair_at_nodes",
-            "replicas_ratio", "replicas_ratio", "replicas_ratio"])
+            "pair_at_nodes", "replicas_ratio", "replicas_ratio", "replicas_ratio"])
         self.assertEqual([r.kind for r in shipped.ratios], ["pair", "simd", "simd"])
         for g in shipped.goals:
             self.assertNotRegex(g.title.lower(), r"issue|#\d")

@@ -23,13 +23,15 @@ WEIGHTED = (("hrw_weighted/scalar", False, None, False, 1, None),
 NS = (("scalar", 64, 100.0), ("simd", 64, 20.0), ("scalar", 1000, 1600.0), ("simd", 1000, 200.0))
 
 
-def weighted_json(noisy: str = "") -> str:
-    """The run of NS, the configuration named `noisy` flagged noisy."""
+def weighted_json(noisy: str = "", target: str = "") -> str:
+    """The run of NS, the configuration named `noisy` flagged noisy, the SIMD
+    kernel's entries labelled with Highway target `target` (none if empty)."""
     entries = []
     for kernel, n, ns in NS:
         name = NAME.format(kernel, n)
+        label = {"label": target} if target and kernel == "simd" else {}
         entries.append(entry(name, ns, nodes=float(n), vnodes=1.0,
-                             noisy=1.0 if name == noisy else 0.0))
+                             noisy=1.0 if name == noisy else 0.0, **label))
     return bench_json(entries, kernels=KERNELS + WEIGHTED)
 
 
@@ -60,16 +62,33 @@ class Figure(unittest.TestCase):
 class Report(unittest.TestCase):
     """plot.py writes weighted.png and the report shows it."""
 
-    def test_report_shows_plot(self):
+    def report(self, target: str = "") -> str:
         with tempfile.TemporaryDirectory() as tmp:
             src = Path(tmp) / "bench.json"
-            src.write_text(weighted_json())
+            src.write_text(weighted_json(target=target))
             result = run([PYTHON, PLOT, str(src), "--out", tmp])
             self.assertEqual(result.returncode, 0, result.stderr)
             self.assertTrue((Path(tmp) / "weighted.png").is_file())
-            report = (Path(tmp) / "report.md").read_text()
+            return (Path(tmp) / "report.md").read_text()
+
+    @staticmethod
+    def goal(report: str) -> str:
+        return next(line for line in report.splitlines()
+                    if line.startswith("| speed-up of `hrw_weighted/simd`"))
+
+    def test_report_shows_plot(self):
+        report = self.report()
         self.assertIn("![Weighted rendezvous](weighted.png)", report)
         self.assertNotIn("no usable `weighted`", report)
+
+    def test_goal_per_target(self):
+        # 5x and 8x: met at AVX3's 4x and AVX2's 1.5x; with no target known,
+        # no threshold applies.
+        self.assertRegex(self.goal(self.report("AVX3")),
+                         r"at least 4× \(the AVX3 threshold; AVX2: 1.5×\) \| worst 5(\.00)?× "
+                         r"\(at N = 64\).*\*\*goal met\*\*")
+        self.assertRegex(self.goal(self.report("AVX2")), r"the AVX2 threshold.*\*\*goal met\*\*")
+        self.assertIn("not measured", self.goal(self.report()))
 
 
 if __name__ == "__main__":
