@@ -124,8 +124,8 @@ void add_sweep_options(CLI::App& app, Options& o) {
                  "COMPUTE_NS,MEMORY_NS: the best canary of an earlier run on this machine, "
                  "to judge this one by (run.sh --retry-noisy passes it)");
   app.add_flag("--list", o.list,
-               "print the configurations, their memory, each family's count and estimated "
-               "time, and the Highway targets, then exit");
+               "print the configurations with their memory and estimated seconds, each "
+               "family's count and estimated time, the total, and the Highway targets, then exit");
 }
 
 void add_custom_options(CLI::App& app, Options& o) {

@@ -1,10 +1,15 @@
 // Multi-probe consistent hashing (docs/schemes/multiprobe.md): every kernel
 // against the reference at several k on every Highway target, k = 1 against
 // the ring with one token per node, the probe count's limits, moves on a
-// leave and a join, and the paper's balance against k.
+// leave and a join, the paper's balance against k, and circles and keys aimed
+// at the SIMD kernel's margins (ties and near ties between probes, fields equal
+// to a probe's offset, saturated fields, runs past four tokens a bucket, the
+// circle's ends; with pairs and without).
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -62,8 +67,8 @@ uint32_t owner_by_definition(const std::vector<chbench::RingEntry<uint64_t>>& en
   uint32_t owner = 0;
   for (uint32_t j = 0; j < k; ++j) {
     const uint64_t p = chbench::multiprobe_probe(h, j);
-    const auto it =
-        std::find_if(entries.begin(), entries.end(), [p](const auto& e) { return e.token >= p; });
+    const auto it = std::lower_bound(entries.begin(), entries.end(), p,
+                                     [](const auto& e, uint64_t x) { return e.token < x; });
     const auto& e = it == entries.end() ? entries.front() : *it;
     if (j == 0 || e.token - p < best) {
       best = e.token - p;
@@ -270,4 +275,193 @@ TEST_CASE("multiprobe: peak-to-average falls with k toward 1 + 1 / (k - 1), ring
   for (std::size_t i = 1; i < peaks.size(); ++i) CHECK(peaks[i] < peaks[i - 1]);
   CHECK(peaks[3] < 1.1 + 0.06);   // k = 11: eps = 0.1
   CHECK(peaks[4] < 1.05 + 0.06);  // k = 21: eps = 0.05
+}
+
+namespace {
+
+// The inverse of an odd a mod 2^64: Newton's step x(2 - ax) doubles the bits
+// right, from the 3 of x = a.
+uint64_t inverse_odd(uint64_t a) {
+  uint64_t x = a;
+  for (int i = 0; i < 5; ++i) x *= 2 - a * x;
+  return x;
+}
+
+// A key hash whose probe j is `point`: fmix64 inverted (its shifts by 33 undo
+// themselves, its multipliers are odd).
+uint64_t key_with_probe(uint64_t point, uint32_t j) {
+  if (j == 0) return point;
+  uint64_t x = point ^ (point >> 33);
+  x *= inverse_odd(0xc4ceb9fe1a85ec53ULL);
+  x ^= x >> 33;
+  x *= inverse_odd(0xff51afd7ed558ccdULL);
+  x ^= x >> 33;
+  return x - uint64_t{j} * chbench::kMultiprobeGamma;
+}
+
+// The index's scales for n distinct tokens (docs/schemes/multiprobe.md):
+// 2^b = 4 x n rounded down to a power of two buckets, a field's unit 2^-11 of
+// a bucket.
+struct Scales {
+  uint64_t buckets, bucket, unit;
+};
+Scales scales_for(uint32_t n) {
+  const uint64_t buckets = std::bit_floor(uint64_t{4} * n);
+  const uint64_t bucket = uint64_t{1} << (64 - std::countr_zero(buckets));
+  return {buckets, bucket, bucket >> chbench::kFieldFineBits};
+}
+
+struct Trial {
+  std::vector<uint64_t> tokens, keys;
+};
+
+template <class T>
+T pick(std::mt19937_64& rng, std::initializer_list<T> values) {
+  return *(values.begin() + rng() % values.size());
+}
+
+// Six keys aimed at the SIMD kernel's margins: probe j0 at a spot (random, a
+// bucket's low end or one below it, 0, UINT64_MAX; then + 0, 1, a unit - 1, a
+// unit or up to a bucket), a token at distance d from it (0, 1, unit and bucket
+// edges, 31 to 33 buckets: saturated fields), and a token at d + delta from
+// another probe (delta 0: a tie the earlier probe wins; 1, a unit, two or
+// three either way: near ties).
+void add_aimed(std::mt19937_64& rng, uint32_t n, uint32_t k, const Scales& s, Trial& t) {
+  const uint64_t u = s.unit, b = s.bucket;
+  for (int m = 0; m < 6 && t.tokens.size() < n; ++m) {
+    const uint32_t j0 = static_cast<uint32_t>(rng() % k);
+    const uint64_t edge = (rng() % s.buckets) * b;
+    const uint64_t spot = pick<uint64_t>(rng, {rng(), edge, edge - 1, 0, UINT64_MAX});
+    const uint64_t p0 = spot + pick<uint64_t>(rng, {0, 1, u - 1, u, rng() % b});
+    const uint64_t h = key_with_probe(p0, j0);
+    const uint64_t d =
+        pick<uint64_t>(rng, {0, 1, u - 1, u, u + 1, 2 * u, 3 * u - 1, b, 31 * b, 32 * b, 33 * b,
+                             rng() % (4 * u), (rng() % 64) * b + rng() % b});
+    t.keys.push_back(h);
+    t.tokens.push_back(p0 + d);
+    if (k == 1 || t.tokens.size() == n) continue;
+    const uint32_t j1 = (j0 + 1 + static_cast<uint32_t>(rng() % (k - 1))) % k;
+    const uint64_t delta =
+        pick<uint64_t>(rng, {0, 1, UINT64_MAX, u, 0 - u, 2 * u, 0 - 2 * u, 3 * u, 0 - 3 * u});
+    t.tokens.push_back(chbench::multiprobe_probe(h, j1) + d + delta);
+  }
+}
+
+// The other tokens up to n: random, on bucket edges and next to them, at 0,
+// 1, UINT64_MAX - 1 and UINT64_MAX, repeats (two nodes, one token), and runs
+// of six (more than a bucket's four fields).
+void add_filler(std::mt19937_64& rng, uint32_t n, const Scales& s, Trial& t) {
+  while (t.tokens.size() < n) {
+    const uint64_t edge = (rng() % s.buckets) * s.bucket;
+    const uint64_t run = rng(), step = pick<uint64_t>(rng, {1, s.unit, s.bucket / 7});
+    switch (rng() % 6) {
+      case 0:
+        t.tokens.push_back(rng());
+        break;
+      case 1:
+        t.tokens.push_back(edge);
+        break;
+      case 2:
+        t.tokens.push_back(edge + pick<uint64_t>(rng, {1, UINT64_MAX, s.unit, s.unit - 1}));
+        break;
+      case 3:
+        t.tokens.push_back(pick<uint64_t>(rng, {0, 1, UINT64_MAX - 1, UINT64_MAX}));
+        break;
+      case 4:
+        t.tokens.push_back(t.tokens.empty() ? rng() : t.tokens[rng() % t.tokens.size()]);
+        break;
+      default:
+        for (uint64_t r = 0; r < 6 && t.tokens.size() < n; ++r) t.tokens.push_back(run + r * step);
+    }
+  }
+}
+
+// Keys at each token's edges: it, one either side, its unit's low end, one
+// below it and its last value (a field equal to the probe's offset), its
+// bucket's low end, one below it and the next bucket's, a unit before it and
+// 32 buckets before it (a saturated field); then 0, 1, UINT64_MAX and random.
+void add_edge_keys(std::mt19937_64& rng, const Scales& s, Trial& t) {
+  for (uint64_t tok : t.tokens) {
+    const uint64_t unit_low = tok & ~(s.unit - 1), bucket_low = tok & ~(s.bucket - 1);
+    for (uint64_t key :
+         {tok, tok + 1, tok - 1, unit_low, unit_low - 1, unit_low + s.unit - 1, bucket_low,
+          bucket_low - 1, bucket_low + s.bucket, tok - s.unit, tok - 32 * s.bucket})
+      t.keys.push_back(key);
+  }
+  for (uint64_t key : {uint64_t{0}, uint64_t{1}, UINT64_MAX}) t.keys.push_back(key);
+  chbench_test::append_random(t.keys, 50, rng);
+}
+
+// A circle of n tokens (n before repeats collapse) and keys aimed at it for k
+// probes.
+Trial adversarial_trial(std::mt19937_64& rng, uint32_t n, uint32_t k) {
+  const Scales s = scales_for(n);
+  Trial t;
+  add_aimed(rng, n, k, s, t);
+  add_filler(rng, n, s, t);
+  t.tokens.resize(n);
+  add_edge_keys(rng, s, t);
+  return t;
+}
+
+// Every lookup of the index over the trial's circle (owner_scanned,
+// owner_paired while built, multiprobe_owners on every target) against the
+// definition on its keys.
+void check_trial(const Trial& t, uint32_t k) {
+  std::vector<chbench::RingEntry<uint64_t>> entries;
+  std::string tokens;
+  for (uint32_t i = 0; i < t.tokens.size(); ++i) {
+    entries.push_back({t.tokens[i], i});
+    if (t.tokens.size() <= 300) tokens += std::to_string(t.tokens[i]) + " ";
+  }
+  std::sort(entries.begin(), entries.end());
+  const chbench::MultiprobeIndex index(chbench::SortedRing<uint64_t>::from_entries(entries), k);
+  std::vector<uint32_t> want, scanned, paired;
+  for (uint64_t h : t.keys) {
+    want.push_back(owner_by_definition(entries, h, k));
+    scanned.push_back(index.owner_scanned(h));
+    paired.push_back(index.paired ? index.owner_paired(h) : want.back());
+  }
+  INFO(t.tokens.size() << " tokens " << tokens << "(node i: token i), k = " << k);
+  CHECK(first_mismatch<uint64_t>(t.keys, want, scanned) == "");
+  CHECK(first_mismatch<uint64_t>(t.keys, want, paired) == "");
+  for (int64_t target : chbench::simd::runnable_targets()) {
+    chbench::simd::ForcedTarget forced(target);
+    std::vector<uint32_t> got(t.keys.size());
+    chbench::simd::multiprobe_owners(index, t.keys, got);
+    INFO("multiprobe/simd on " << chbench::simd::target_name(target));
+    CHECK(first_mismatch<uint64_t>(t.keys, want, got) == "");
+  }
+}
+
+}  // namespace
+
+TEST_CASE("multiprobe: key_with_probe inverts the probes", "[multiprobe]") {
+  for (uint32_t j : {0u, 1u, 20u, 4095u})
+    for (uint64_t point : {uint64_t{0}, uint64_t{12345}, UINT64_MAX})
+      CHECK(chbench::multiprobe_probe(key_with_probe(point, j), j) == point);
+}
+
+TEST_CASE("multiprobe: circles aimed at the SIMD kernel's margins give the definition's owner",
+          "[multiprobe][simd]") {
+  std::mt19937_64 rng(kSeed + 173);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const uint32_t n = pick<uint32_t>(rng, {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 33, 40, 100, 300});
+    const uint32_t k =
+        trial % 500 == 0 ? chbench::kMultiprobeMaxProbes : pick<uint32_t>(rng, {1, 2, 3, 4, 5, 21});
+    Trial t = adversarial_trial(rng, n, k);
+    if (k == chbench::kMultiprobeMaxProbes) t.keys.resize(std::min<std::size_t>(t.keys.size(), 40));
+    check_trial(t, k);
+  }
+}
+
+TEST_CASE("multiprobe: large aimed circles, with pairs and without, give the definition's owner",
+          "[multiprobe][simd]") {
+  std::mt19937_64 rng(kSeed + 174);
+  for (uint32_t n : {16'383u, 16'384u, 40'000u})
+    for (uint32_t k : {1u, 2u, 21u}) {
+      Trial t = adversarial_trial(rng, n, k);
+      t.keys.resize(20'000);  // the aimed keys first, then the edges of the tokens first placed
+      check_trial(t, k);
+    }
 }

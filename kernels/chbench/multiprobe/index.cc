@@ -14,8 +14,8 @@ namespace chbench {
 namespace {
 
 // b: two to four buckets a token (2^b = 4 x N rounded down to a power of
-// two), at least 1 bit (a shift of 64 is undefined) and at most 32 (past 2^30
-// tokens, fewer than two buckets a token). With a
+// two), at least 1 bit (a shift of 64 is undefined) and at most 32 (reached at
+// 2^30 tokens; past 2^31 tokens, fewer than two buckets a token). With a
 // quarter to half a token a bucket, most probes find their token among the
 // first two from their bucket's start (docs/schemes/multiprobe.md has the
 // layouts measured).
