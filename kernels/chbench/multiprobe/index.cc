@@ -85,9 +85,8 @@ uint32_t MultiprobeIndex::owner_paired(uint64_t h) const noexcept {
     const uint64_t t0 = pairs[2 * b], t1 = pairs[2 * b + 1];
     uint64_t distance, code;
     if (p > t1) [[unlikely]] {  // above two tokens of its bucket: scan on
-      auto pos = static_cast<std::size_t>(start[b]) + 2;
-      while (scan[pos] < p) ++pos;  // the sentinel stops it at n
-      distance = (pos < n ? scan[pos] : first) - p;
+      const std::size_t pos = scan_on(static_cast<std::size_t>(start[b]) + 2, p);
+      distance = distance_at(pos, p);
       code = pos | kScanned;
     } else {
       const bool above = p > t0;
@@ -110,9 +109,8 @@ uint32_t MultiprobeIndex::owner_scanned(uint64_t h) const noexcept {
   uint64_t input = h, p = h, best = 0;
   std::size_t best_pos = 0;
   for (uint32_t j = 0; j < probes; ++j, input += kMultiprobeGamma, p = fmix64(input)) {
-    auto pos = static_cast<std::size_t>(start[p >> shift]);
-    while (scan[pos] < p) ++pos;  // the sentinel stops it at n
-    const uint64_t distance = (pos < n ? scan[pos] : first) - p;
+    const std::size_t pos = scan_on(static_cast<std::size_t>(start[p >> shift]), p);
+    const uint64_t distance = distance_at(pos, p);
     if (j == 0 || distance < best) {  // strictly less: the earlier probe keeps a tie
       best = distance;
       best_pos = pos;

@@ -98,6 +98,15 @@ struct MultiprobeIndex {
   uint32_t owner(uint64_t h) const noexcept { return paired ? owner_paired(h) : owner_scanned(h); }
   uint32_t owner_paired(uint64_t h) const noexcept;  // requires paired
   uint32_t owner_scanned(uint64_t h) const noexcept;
+  // The first position from pos whose token is >= p (the sentinel stops it
+  // at n), and p's distance to the token there (n: the circle's first).
+  std::size_t scan_on(std::size_t pos, uint64_t p) const noexcept {
+    while (scan[pos] < p) ++pos;
+    return pos;
+  }
+  uint64_t distance_at(std::size_t pos, uint64_t p) const noexcept {
+    return (pos < n ? scan[pos] : first) - p;
+  }
   // The position (0 ... n - 1) of a probe's token from its code (the probe
   // >> unit_shift: bucket, then the probe's fine offset op in the low
   // kFieldFineBits): the first of its bucket's four fields not below op.
