@@ -160,10 +160,7 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
       "included)\n",
       std::max(plan.step(peak).peak_bytes, config_bytes(configs[peak])) / 1048576.0,
       configs[peak].name().c_str());
-  std::printf("Highway targets: compiled %s; this CPU runs %s; dispatch picks %s\n",
-              simd::target_names(simd::compiled_targets()).c_str(),
-              simd::target_names(simd::runnable_targets()).c_str(),
-              simd::dispatched_target_name().c_str());
+  std::printf("Highway targets: %s\n", simd::targets_summary().c_str());
 }
 
 // Timings under an emulator say nothing about any CPU: refuse them (status

@@ -1,31 +1,37 @@
 #!/usr/bin/env bash
-# The aarch64 check: cross-build with the aarch64 preset and run the whole
-# ctest suite under qemu-aarch64, once per emulated CPU. See usage().
+# The aarch64 check: cross-build with the aarch64 preset and run its
+# per-target tests under qemu-aarch64, once per emulated CPU. See usage().
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-Usage: scripts/test-arm.sh [--cpus LIST] [--jobs N] [--help]
+Usage: scripts/test-arm.sh [--cpus LIST] [--jobs N] [--times FILE] [--help]
 
-Cross-compiles chbench for aarch64 Linux (CMake preset aarch64: Debian's
-g++-aarch64-linux-gnu and the arm64 builds of the libraries, installed by
-install-deps.sh --toolchain aarch64 when missing), then runs the whole ctest
-suite under qemu-aarch64 once per emulated CPU, each with its test preset:
+Cross-compiles chbench's library and tests for aarch64 Linux (CMake preset
+aarch64: Debian's g++-aarch64-linux-gnu and the arm64 builds of the
+libraries, installed by install-deps.sh --toolchain aarch64 when missing),
+then runs the per-target tests (the test cases tagged [targets]: every kernel
+against its reference on each Highway target) under qemu-aarch64 once per
+emulated CPU, each with its test preset and the targets it adds:
 
-  neon     aarch64-neon     QEMU_CPU=cortex-a72      NEON only
-  sve128   aarch64-sve128   QEMU_CPU=max,sve128=on   SVE2, 128-bit vectors
-  sve256   aarch64-sve256   QEMU_CPU=max,sve256=on   SVE2, 256-bit vectors
-  sve512   aarch64-sve512   QEMU_CPU=max,sve512=on   SVE2, 512-bit vectors
+  neon     aarch64-neon     QEMU_CPU=cortex-a72      NEON
+  sve128   aarch64-sve128   QEMU_CPU=max,sve128=on   SVE2_128, SVE2, SVE
+  sve256   aarch64-sve256   QEMU_CPU=max,sve256=on   SVE_256, SVE2 (256-bit)
+  sve512   aarch64-sve512   QEMU_CPU=max,sve512=on   SVE2, SVE (512-bit)
 
-The tests run at the same sizes as natively. Before each run the script prints
-the Highway targets the emulated CPU supports (the per-target tests force
-each of them in turn); at the end, a summary with the targets, the result and
-the time of every configuration. The scripts' own tests are host-only and
-show as skipped; run them with the native build (scripts/test.sh).
+An SVE CPU runs NEON too; the neon run covers it, so the SVE runs skip it
+(CHBENCH_TEST_TARGETS in CMakePresets.json). The tests take emulation-sized
+budgets (tests/support.h, kEmulated); everything that does not depend on the
+target runs natively (scripts/test.sh). Before each run the script prints
+the Highway targets the emulated CPU supports; at the end, a summary with
+the targets, the result and the time of every configuration.
 
 Options:
   --cpus LIST  comma list of the configurations above (default: neon,sve128,sve256)
   --jobs N     parallel build jobs and parallel tests (default: 2)
+  --times FILE also write the build and each configuration's time to FILE,
+               one tab-separated line each: step, build, tests, result
+               (scripts/test.sh's closing table)
   --help       this text
 
 Exit status: 0 when every configuration passed; 1 when the build or a test
@@ -40,6 +46,7 @@ die() {
 
 cpus=neon,sve128,sve256
 jobs=2
+times=/dev/null
 while (($# > 0)); do
   arg=$1
   shift
@@ -47,9 +54,14 @@ while (($# > 0)); do
     -h | --help) usage && exit 0 ;;
     --cpus=*) cpus=${arg#*=} ;;
     --jobs=*) jobs=${arg#*=} ;;
-    --cpus | --jobs)
+    --times=*) times=${arg#*=} ;;
+    --cpus | --jobs | --times)
       (($# >= 1)) || die "$arg needs a value (see --help)" 2
-      [[ $arg == --cpus ]] && cpus=$1 || jobs=$1
+      case $arg in
+        --cpus) cpus=$1 ;;
+        --jobs) jobs=$1 ;;
+        *) times=$1 ;;
+      esac
       shift
       ;;
     *) die "unknown option '$arg' (see --help)" 2 ;;
@@ -79,10 +91,15 @@ bash scripts/install-deps.sh --toolchain aarch64
 # shellcheck source=SCRIPTDIR/ccache-env.sh
 source scripts/ccache-env.sh
 echo "test-arm.sh: building the aarch64 preset" >&2
+: >"$times"
 cmake --preset aarch64 >/dev/null
-cmake --build --preset aarch64 --parallel "$jobs"
+if ! cmake --build --preset aarch64 --parallel "$jobs"; then
+  printf 'aarch64 build\t%d s\t-\tbuild FAILED\n' $((SECONDS - started)) >>"$times"
+  exit 1
+fi
 build_seconds=$((SECONDS - started))
-bench=build/aarch64/bench/chbench_bench
+printf 'aarch64 build\t%d s\t-\tpassed\n' "$build_seconds" >>"$times"
+print_targets=build/aarch64/tests/chbench_targets
 qemu=$(sed -n 's/^CMAKE_CROSSCOMPILING_EMULATOR:[A-Z]*=//p' build/aarch64/CMakeCache.txt)
 if [[ -z $qemu ]]; then
   qemu=$(sed -n 's/^CHBENCH_QEMU_AARCH64:[A-Z]*=//p' build/aarch64/CMakeCache.txt)
@@ -92,13 +109,14 @@ fi
 summary=()
 failed=0
 for cpu in "${configs[@]}"; do
-  targets=$(QEMU_CPU=$(qemu_cpu "$cpu") "$qemu" "$bench" --list --kernels jump/scalar |
+  targets=$(QEMU_CPU=$(qemu_cpu "$cpu") "$qemu" "$print_targets" |
     sed -n 's/^Highway targets: //p')
   echo "test-arm.sh: $cpu (QEMU_CPU=$(qemu_cpu "$cpu")): Highway targets: $targets" >&2
   t0=$SECONDS
   status=passed
   ctest --preset "aarch64-$cpu" --parallel "$jobs" || status=FAILED
   [[ $status == passed ]] || failed=1
+  printf 'qemu %s\t-\t%d s\t%s\n' "$cpu" $((SECONDS - t0)) "$status" >>"$times"
   summary+=("$(printf '%-7s %-22s %-7s %4d s   %s' "$cpu" "$(qemu_cpu "$cpu")" "$status" \
     $((SECONDS - t0)) "$targets")")
 done

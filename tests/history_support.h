@@ -21,13 +21,14 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 
 namespace chbench_test {
 
 // Runs `check()` once on every runnable Highway target, forced in turn.
 template <class Check>
 void on_every_target(const Check& check) {
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     const chbench::simd::ForcedTarget forced(target);
     REQUIRE(chbench::simd::dispatched_target() == target);
     INFO("target " << chbench::simd::dispatched_target_name());

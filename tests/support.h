@@ -39,6 +39,15 @@ inline constexpr uint64_t kSeed = 0x6368'6265'6e63'6821ULL;
 #endif
 inline constexpr bool kEmulated = CHBENCH_EMULATED != 0;
 
+// The sanitize preset's build (CMake sets CHBENCH_SANITIZED where
+// CHBENCH_SANITIZE is set): there the broad random sweeps of every kernel take
+// the emulated budgets too, since they repeat what the release run checks and
+// the sanitizers look for memory errors, which the smaller sweeps reach as well.
+#ifndef CHBENCH_SANITIZED
+#define CHBENCH_SANITIZED 0
+#endif
+inline constexpr bool kBrief = kEmulated || CHBENCH_SANITIZED != 0;
+
 // Written to output slots past a batch's end; a kernel must leave it alone.
 inline constexpr uint32_t kGuard = 0xdeadbeefu;
 

@@ -28,6 +28,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 #if defined(__x86_64__)
@@ -76,7 +77,7 @@ std::vector<Named> registry_tables() {
 // Runs `check()` once per runnable Highway target, that target forced.
 template <class Check>
 void on_every_target(const Check& check) {
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget forced(target);
     INFO("Highway target " << chbench::simd::target_name(target));
     check();
@@ -170,7 +171,7 @@ TEST_CASE("anchor: CRC-32C is SSE4.2's crc32q bit for bit", "[anchor][crc]") {
 }
 
 TEST_CASE("anchor: every row of cpp-anchorhash's vectors, reference and kernels, every target",
-          "[anchor][vectors]") {
+          "[anchor][vectors][targets]") {
   const auto steps = vector_steps();
   REQUIRE(steps.size() == 5);
   std::size_t rows = 0;
@@ -224,7 +225,7 @@ TEST_CASE("anchor: SUPSI's xxHash32 chain is xxHash32 of its 16 bytes", "[anchor
 }
 
 TEST_CASE("anchor: every row of SUPSI's AnchorEngine vectors, reference and kernels, every target",
-          "[anchor][vectors][supsi]") {
+          "[anchor][vectors][supsi][targets]") {
   const auto file = chbench_test::read_vectors("supsi/anchor_vectors.csv");
   const std::size_t step = file.column("step"), key = file.column("key_hash_or_key"),
                     bucket = file.column("bucket");
@@ -262,7 +263,7 @@ TEST_CASE("anchor: every row of SUPSI's AnchorEngine vectors, reference and kern
 }
 
 TEST_CASE("anchor: the kernels follow the independent model on unchanged fleets",
-          "[anchor][reference]") {
+          "[anchor][reference][targets]") {
   std::mt19937_64 rng(kSeed + 131);
   std::vector<uint64_t> keys = {0, 1, ~0ull, 1ull << 63};
   chbench_test::append_random(keys, 5000, rng);
@@ -321,7 +322,7 @@ Fleet random_fleet(std::mt19937_64& rng, std::string& what) {
 }  // namespace
 
 TEST_CASE("anchor: every kernel equals the reference under random scenarios, every target",
-          "[anchor][reference][scenarios]") {
+          "[anchor][reference][scenarios][targets]") {
   std::mt19937_64 rng(kSeed + 132);
   for (int trial = 0; trial < 60; ++trial) {
     std::string what;
@@ -463,7 +464,7 @@ TEST_CASE("anchor: joins beyond the capacity and bad capacities are refused befo
 }
 
 TEST_CASE("anchor: the largest capacity costs only the buckets that ever worked",
-          "[anchor][capacity]") {
+          "[anchor][capacity][targets]") {
   // a = 2^31 - 1 over five nodes: the kernels' tables hold the entries of
   // the buckets used, and their draws over [0, a) and the remainders of the
   // profiles (divisors up to 2^31 - 2) agree with the scalar code's and,

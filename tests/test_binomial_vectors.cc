@@ -294,8 +294,8 @@ TEST_CASE("binomial: every vector row through the reference, the model and binom
 }
 
 TEST_CASE("binomial: every vector row through every kernel on every Highway target",
-          "[binomial][vectors][simd]") {
-  const int64_t target = GENERATE(from_range(targets_to_test()));
+          "[binomial][vectors][simd][targets]") {
+  const int64_t target = GENERATE(from_range(chbench_test::test_targets()));
   INFO("Highway target " << hwy::TargetName(target));
   TargetGuard guard(target);
   REQUIRE(chbench::simd::dispatched_target() == target);
@@ -306,10 +306,10 @@ TEST_CASE("binomial: every vector row through every kernel on every Highway targ
 }
 
 TEST_CASE("binomial: fixed values at N = 1 to 2^31 - 1 and on every path of the redraws",
-          "[binomial][edges]") {
+          "[binomial][edges][targets]") {
   const auto by_n = fixed_by_n();
   for (const auto& [n, rows] : by_n) check_definitions(n, rows.first, rows.second);
-  for (int64_t target : targets_to_test()) {
+  for (int64_t target : chbench_test::test_targets()) {
     INFO("Highway target " << hwy::TargetName(target));
     TargetGuard guard(target);
     for (const auto& [n, rows] : by_n) check_kernels(n, rows.first, rows.second);
@@ -317,7 +317,7 @@ TEST_CASE("binomial: fixed values at N = 1 to 2^31 - 1 and on every path of the 
 }
 
 TEST_CASE("binomial: kernels equal the reference up to N = 2^31 - 1 on every Highway target",
-          "[binomial][simd]") {
+          "[binomial][simd][targets]") {
   std::mt19937_64 rng(kSeed + 140);
   INFO("seed " << kSeed + 140);
   std::vector<uint64_t> keys = {0, 1, kMax64, 1ULL << 63, 0xffffffff, 0x7fffffff, 0x80000000};
@@ -327,7 +327,7 @@ TEST_CASE("binomial: kernels equal the reference up to N = 2^31 - 1 on every Hig
     const auto want = reference_owners(n, keys);
     for (std::size_t i = 0; i < keys.size(); ++i)
       REQUIRE(want[i] == chbench_test::model_binomial(keys[i], n));
-    for (int64_t target : targets_to_test()) {
+    for (int64_t target : chbench_test::test_targets()) {
       INFO("Highway target " << hwy::TargetName(target));
       TargetGuard guard(target);
       check_kernels(n, keys, want);

@@ -25,6 +25,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 using chbench::DxProfile;
@@ -87,7 +88,7 @@ void check_step(const Step& step, DxProfile profile) {
   }
   CHECK(owners_of(*chbench::make_dx_reference(step.fleet, profile), step.keys) == want);
   CHECK(owners_of(*chbench::make_dx_scalar(step.fleet, profile), step.keys) == want);
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     INFO("SIMD kernel on " << chbench::simd::target_name(target));
     const auto table = chbench::make_dx_simd(step.fleet, profile);
@@ -130,7 +131,7 @@ uint32_t bucket_of(const DxState& s, const Fleet& f, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("dx: ChaosD/DxHash's vector rows, buckets and probe counts", "[dx][vectors]") {
+TEST_CASE("dx: ChaosD/DxHash's vector rows, buckets and probe counts", "[dx][vectors][targets]") {
   const auto file = read_vectors("dxhash_vectors.csv");
   REQUIRE(file.rows.size() == 8000);
   const std::size_t scenario = file.column("scenario"), step = file.column("step");
@@ -188,7 +189,7 @@ TEST_CASE("dx: ChaosD's 4A probe cap is gone from the profile", "[dx][vectors]")
 }
 
 TEST_CASE("dx: SUPSI DxEngine's vector rows, on injected hashes and on string keys",
-          "[dx][vectors][supsi]") {
+          "[dx][vectors][supsi][targets]") {
   for (const auto& [path, hashed] :
        {std::pair<const char*, bool>{"supsi/dx_hash_vectors.csv", true},
         {"supsi/dx_vectors.csv", false}}) {
@@ -251,7 +252,7 @@ std::vector<uint64_t> random_keys(std::size_t count, std::mt19937_64& rng) {
 // on every runnable target.
 void compare_kernels(const Fleet& fleet, std::span<const uint64_t> keys) {
   const auto want = owners_of(*chbench::build_reference(Scheme::kDx, fleet), keys);
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     for (const KernelInfo* k : chbench_test::test_kernels_of(Scheme::kDx)) {
       INFO("kernel " << k->full_name() << " on " << chbench::simd::target_name(target));
@@ -262,7 +263,8 @@ void compare_kernels(const Fleet& fleet, std::span<const uint64_t> keys) {
 
 }  // namespace
 
-TEST_CASE("dx: every kernel matches the reference under random scenarios", "[dx][reference]") {
+TEST_CASE("dx: every kernel matches the reference under random scenarios",
+          "[dx][reference][targets]") {
   std::mt19937_64 rng(kSeed + 130);
   for (int trial = 0; trial < 40; ++trial) {
     const chbench::Scenario s = random_scenario(rng, trial < 30 ? 300 : 5000);
@@ -289,7 +291,7 @@ TEST_CASE("dx: every kernel matches the reference under random scenarios", "[dx]
 }
 
 TEST_CASE("dx: the profiles' kernels match their references under random scenarios",
-          "[dx][reference][profiles]") {
+          "[dx][reference][profiles][targets]") {
   std::mt19937_64 rng(kSeed + 131);
   for (int trial = 0; trial < 16; ++trial) {
     chbench::Scenario s = random_scenario(rng, 200);
@@ -305,7 +307,7 @@ TEST_CASE("dx: the profiles' kernels match their references under random scenari
     const auto want = owners_of(*chbench::make_dx_reference(fleet, profile), keys);
     CHECK(first_mismatch<uint64_t>(
               keys, want, owners_of(*chbench::make_dx_scalar(fleet, profile), keys)) == "");
-    for (int64_t target : chbench::simd::runnable_targets()) {
+    for (int64_t target : chbench_test::test_targets()) {
       chbench::simd::ForcedTarget force(target);
       INFO("SIMD on " << chbench::simd::target_name(target));
       chbench_test::check_table(*chbench::make_dx_simd(fleet, profile), keys, want);

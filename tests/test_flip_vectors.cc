@@ -22,6 +22,7 @@
 #include "chbench/simd.h"
 #include "flip_model.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 using chbench::Fleet;
@@ -78,7 +79,7 @@ void check_kernels(uint32_t n, std::span<const uint64_t> keys, std::span<const u
 // Runs `check()` once on every runnable Highway target, forced in turn.
 template <class Check>
 void on_every_target(const Check& check) {
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     const chbench::simd::ForcedTarget forced(target);
     REQUIRE(chbench::simd::dispatched_target() == target);
     check();
@@ -116,14 +117,14 @@ TEST_CASE("FlipHash: every vector row through the reference, the model and FlipR
 }
 
 TEST_CASE("FlipHash: every vector row through every flip kernel on every target",
-          "[flip][vectors][simd]") {
+          "[flip][vectors][simd][targets]") {
   const auto by_n = vector_rows();
   on_every_target([&] {
     for (const auto& [n, r] : by_n) check_kernels(n, r.keys, r.buckets);
   });
 }
 
-TEST_CASE("FlipHash: literal buckets at the edges", "[flip][spec]") {
+TEST_CASE("FlipHash: literal buckets at the edges", "[flip][spec][targets]") {
   // From a transcription of fliphash-rs's src/lib.rs (the one that reproduces
   // every vector row), at kEdgeNs. Comments: the retry path a key takes at
   // N = 2^31 + 1 (the lower half after i draws) or at another N.
@@ -166,7 +167,7 @@ TEST_CASE("FlipHash: literal buckets at the edges", "[flip][spec]") {
 }
 
 TEST_CASE("FlipHash: every kernel equals the reference around powers of two, on every target",
-          "[flip][simd]") {
+          "[flip][simd][targets]") {
   std::mt19937_64 rng(chbench_test::kSeed + 140);
   INFO("seed " << chbench_test::kSeed + 140);
   std::vector<uint64_t> keys = {0, 1, 2, ~uint64_t{0}, uint64_t{1} << 63};

@@ -27,6 +27,7 @@
 #include "chbench/simd.h"
 #include "jumpback_model.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 using chbench::Fleet;
@@ -71,7 +72,7 @@ void check_everywhere(Scheme scheme, uint32_t n, const Expected& e) {
   const Fleet fleet = Fleet::of_buckets(n);
   CHECK(first_mismatch<uint64_t>(
             e.keys, e.buckets, owners_of(*chbench::build_reference(scheme, fleet), e.keys)) == "");
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     const chbench::simd::ForcedTarget forced(target);
     for (const KernelInfo* kernel : chbench_test::test_kernels_of(scheme)) {
       INFO("kernel " << kernel->full_name() << " on " << chbench::simd::target_name(target));
@@ -114,7 +115,7 @@ uint32_t bucket_of(const std::string& full_name, uint64_t h, uint32_t n) {
 
 }  // namespace
 
-TEST_CASE("jumpback: every row of hash4j's vectors", "[jumpback][vectors]") {
+TEST_CASE("jumpback: every row of hash4j's vectors", "[jumpback][vectors][targets]") {
   const auto file = read_file("hash4j_vectors.csv");
   const std::size_t algo = file.column("algo"), h = file.column("h"), n = file.column("n"),
                     bucket = file.column("bucket");
@@ -139,7 +140,7 @@ TEST_CASE("jumpback: every row of hash4j's vectors", "[jumpback][vectors]") {
 }
 
 TEST_CASE("jumpback: every row of SUPSI's vectors (hash4j 0.17.0, SplitMix64)",
-          "[jumpback][vectors]") {
+          "[jumpback][vectors][targets]") {
   ExpectedByN expected;
   std::size_t rows = 0;
   // Injected 64-bit hashes, then the engine's own pipeline: the unsigned
@@ -162,7 +163,8 @@ TEST_CASE("jumpback: every row of SUPSI's vectors (hash4j 0.17.0, SplitMix64)",
   check_all(expected);
 }
 
-TEST_CASE("jumpback: literal buckets at the edges, every kernel and target", "[jumpback][edges]") {
+TEST_CASE("jumpback: literal buckets at the edges, every kernel and target",
+          "[jumpback][edges][targets]") {
   struct Literal {
     Scheme scheme;
     uint64_t h;
@@ -197,7 +199,7 @@ TEST_CASE("jumpback: literal buckets at the edges, every kernel and target", "[j
   for (const Literal& l : literals) {
     INFO("scheme " << chbench::scheme_name(l.scheme) << ", h = " << l.h << ", N = " << l.n);
     CHECK(model_jumpback(l.h, l.n, is_xorshift(l.scheme)) == l.bucket);
-    for (int64_t target : chbench::simd::runnable_targets()) {
+    for (int64_t target : chbench_test::test_targets()) {
       const chbench::simd::ForcedTarget forced(target);
       for (const KernelInfo* kernel : chbench_test::test_kernels_of(l.scheme)) {
         INFO("kernel " << kernel->full_name() << " on " << chbench::simd::target_name(target));
@@ -219,7 +221,7 @@ TEST_CASE("jumpback: literal buckets at the edges, every kernel and target", "[j
 }
 
 TEST_CASE("jumpback: keys that draw often, at every lane, around powers of two",
-          "[jumpback][draws]") {
+          "[jumpback][draws][targets]") {
   // Just above a power of two about half the keys draw again, and a few draw
   // many times; each such key is placed at every offset of a batch of easy
   // keys (no draw), so every lane of every target meets the masked loop

@@ -325,7 +325,7 @@ TEST_CASE("MementoHash: literal values of the definition", "[memento][spec]") {
 }
 
 TEST_CASE("MementoHash: every kernel equals the reference on random scenarios, on every target",
-          "[memento][simd]") {
+          "[memento][simd][targets]") {
   std::mt19937_64 rng(chbench_test::kSeed + 151);
   INFO("seed " << chbench_test::kSeed + 151);
   std::vector<Fleet> fleets;

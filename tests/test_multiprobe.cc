@@ -22,6 +22,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 
 using Catch::Matchers::Contains;
 using chbench::Fleet;
@@ -94,7 +95,7 @@ std::vector<std::vector<uint64_t>> crafted_circles(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE("multiprobe: crafted circles give the definition's owner, every kernel, every target",
-          "[multiprobe][simd]") {
+          "[multiprobe][simd][targets]") {
   std::mt19937_64 rng(kSeed + 171);
   for (const auto& tokens : crafted_circles(rng)) {
     std::vector<chbench::RingEntry<uint64_t>> entries;
@@ -115,7 +116,7 @@ TEST_CASE("multiprobe: crafted circles give the definition's owner, every kernel
         REQUIRE(index.owner_scanned(keys[i]) == want[i]);
         REQUIRE(index.owner_paired(keys[i]) == want[i]);
       }
-      for (int64_t target : chbench::simd::runnable_targets()) {
+      for (int64_t target : chbench_test::test_targets()) {
         chbench::simd::ForcedTarget forced(target);
         std::vector<uint32_t> got(keys.size());
         chbench::simd::multiprobe_owners(index, keys, got);
@@ -146,14 +147,14 @@ TEST_CASE("multiprobe: the pairs are built while 16 B x buckets fit kPairedMaxBy
 }
 
 TEST_CASE("multiprobe: every kernel matches the reference at every k, on every target",
-          "[multiprobe][simd]") {
+          "[multiprobe][simd][targets]") {
   std::mt19937_64 rng(kSeed + 170);
   for (uint32_t n : {1u, 2u, 3u, 17u, 1000u}) {
     for (uint32_t k : {1u, 2u, 5u, 21u, 64u}) {
       const NodeSet nodes = nodes_with(n, k);
       const auto keys = keys_for(nodes, 2000, rng);
       const auto want = owners_of(*chbench::build_reference(Scheme::kMultiprobe, nodes), keys);
-      for (int64_t target : chbench::simd::runnable_targets()) {
+      for (int64_t target : chbench_test::test_targets()) {
         chbench::simd::ForcedTarget forced(target);
         for (const auto* kernel : chbench_test::test_kernels_of(Scheme::kMultiprobe)) {
           INFO("N = " << n << ", k = " << k << ", " << kernel->full_name() << " on "
@@ -425,7 +426,7 @@ void check_trial(const Trial& t, uint32_t k) {
   INFO(t.tokens.size() << " tokens " << tokens << "(node i: token i), k = " << k);
   CHECK(first_mismatch<uint64_t>(t.keys, want, scanned) == "");
   CHECK(first_mismatch<uint64_t>(t.keys, want, paired) == "");
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget forced(target);
     std::vector<uint32_t> got(t.keys.size());
     chbench::simd::multiprobe_owners(index, t.keys, got);
@@ -443,7 +444,7 @@ TEST_CASE("multiprobe: key_with_probe inverts the probes", "[multiprobe]") {
 }
 
 TEST_CASE("multiprobe: circles aimed at the SIMD kernel's margins give the definition's owner",
-          "[multiprobe][simd]") {
+          "[multiprobe][simd][targets]") {
   std::mt19937_64 rng(kSeed + 173);
   for (int trial = 0; trial < 3000; ++trial) {
     const uint32_t n = pick<uint32_t>(rng, {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 33, 40, 100, 300});
@@ -456,7 +457,7 @@ TEST_CASE("multiprobe: circles aimed at the SIMD kernel's margins give the defin
 }
 
 TEST_CASE("multiprobe: large aimed circles, with pairs and without, give the definition's owner",
-          "[multiprobe][simd]") {
+          "[multiprobe][simd][targets]") {
   std::mt19937_64 rng(kSeed + 174);
   for (uint32_t n : {16'383u, 16'384u, 40'000u})
     for (uint32_t k : {1u, 2u, 21u}) {

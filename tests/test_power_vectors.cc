@@ -24,6 +24,7 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 #include "vectors.h"
 
 using chbench::Fleet;
@@ -48,7 +49,7 @@ void check_everywhere(uint32_t n, const std::vector<uint64_t>& keys,
   for (std::size_t i = 0; i < keys.size(); ++i)
     direct[i] = chbench::power_hash(keys[i], chbench::power_buckets(n));
   CHECK(first_mismatch<uint64_t>(keys, want, direct) == "");
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     const chbench::simd::ForcedTarget forced(target);
     for (const KernelInfo* kernel : chbench_test::test_kernels_of(Scheme::kPower)) {
       INFO("kernel " << kernel->full_name() << " on " << chbench::simd::target_name(target));
@@ -89,7 +90,7 @@ chbench_test::VectorFile read_crlf_vectors(std::string_view relative) {
 
 }  // namespace
 
-TEST_CASE("power: every row of the crate's vector file, everywhere", "[power][vectors]") {
+TEST_CASE("power: every row of the crate's vector file, everywhere", "[power][vectors][targets]") {
   const auto file = read_crlf_vectors("powerch_vectors.csv");
   const std::size_t h_at = file.column("h"), n_at = file.column("n"), b_at = file.column("bucket");
   std::map<uint32_t, std::pair<std::vector<uint64_t>, std::vector<uint32_t>>> by_n;
@@ -111,12 +112,12 @@ TEST_CASE("power: every row of the crate's vector file, everywhere", "[power][ve
   for (const auto& [n, rows] : by_n) check_everywhere(n, rows.first, rows.second);
 }
 
-TEST_CASE("power: the crate's own test values (n = 96)", "[power][vectors]") {
+TEST_CASE("power: the crate's own test values (n = 96)", "[power][vectors][targets]") {
   // tests.rs, test_consistent_hashing_backwards_compatibility.
   check_everywhere(96, {0, 8, 9, 10, 11, 12, 999}, {0, 12, 12, 13, 15, 11, 89});
 }
 
-TEST_CASE("power: edge keys and bucket counts", "[power][edges]") {
+TEST_CASE("power: edge keys and bucket counts", "[power][edges][targets]") {
   constexpr uint64_t kMax64 = ~uint64_t{0};
   // N = 1: bucket 0 for every key (our extension; the crate refuses it).
   check_everywhere(1, {0, 1, 2, uint64_t{1} << 63, kMax64, 0x123456789abcdef0ULL},
@@ -182,7 +183,7 @@ uint64_t key_with_draw(uint32_t n, uint32_t draw, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("power: g's quotients at and just below integers", "[power][edges]") {
+TEST_CASE("power: g's quotients at and just below integers", "[power][edges][targets]") {
   // scaled = (m/2)(2^32 - 1); draws d with d + 1 = scaled / q rounded down,
   // up and exactly where q divides, for quotients q from m/2 up to n - 1:
   // the SIMD kernel's double estimate must be corrected to the floor.

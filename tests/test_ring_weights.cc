@@ -38,7 +38,7 @@ TEST_CASE("weighted ring: V tokens per unit of weight, weight 0 places none", "[
 TEST_CASE("weighted ring: every ring kernel equals the reference and the model on every target",
           "[ring][weights][simd][targets]") {
   const auto kernels = chbench_test::test_kernels_of(Scheme::kRing);
-  for (const int64_t target : chbench_test::targets_to_test()) {
+  for (const int64_t target : chbench_test::test_targets()) {
     chbench_test::TargetGuard guard(target);
     std::mt19937_64 rng(kSeed + 180);
     INFO("Highway target " << hwy::TargetName(target) << ", seed " << kSeed + 180);

@@ -27,10 +27,12 @@
 #include "chbench/scheme.h"
 #include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 
 using chbench::RingEntry;
 using chbench::SortedRing;
 using chbench_test::first_mismatch;
+using chbench_test::kEmulated;
 using chbench_test::kGuard;
 using chbench_test::kSeed;
 
@@ -94,7 +96,7 @@ TEST_CASE("simd: targets are reported and can be forced", "[simd]") {
 }
 
 TEST_CASE("simd: every SIMD kernel matches its reference on every runnable target",
-          "[simd][reference]") {
+          "[simd][reference][targets]") {
   std::mt19937_64 rng(kSeed + 30);
   struct Case {
     uint32_t n, v;
@@ -106,12 +108,16 @@ TEST_CASE("simd: every SIMD kernel matches its reference on every runnable targe
   for (const Case& c : cases) {
     const auto nodes = chbench::default_nodes(c.n, c.v);
     const auto entries = chbench::ring_entries(nodes);
-    auto keys = chbench_test::boundary_keys<uint64_t>(entries, 5000, rng);
-    chbench_test::append_random(keys, 10'000, rng);
-    // A scheme that scores every node gets 3000 keys past 1000 nodes.
+    auto keys = chbench_test::boundary_keys<uint64_t>(entries, kEmulated ? 800 : 5000, rng);
+    chbench_test::append_random(keys, kEmulated ? 1000 : 10'000, rng);
+    // A scheme that scores every node gets 3000 keys past 1000 nodes; under
+    // an emulator at most 300,000 scores a case, and never under 64 keys.
+    const std::size_t score_keys = kEmulated    ? std::max<std::size_t>(64, 300'000 / c.n)
+                                   : c.n > 1000 ? 3000
+                                                : keys.size();
     const auto keys_of = [&](chbench::Scheme s) {
-      return chbench::scheme_info(s).scores_every_node && c.n > 1000
-                 ? std::span<const uint64_t>(keys).first(3000)
+      return chbench::scheme_info(s).scores_every_node
+                 ? std::span<const uint64_t>(keys).first(std::min(score_keys, keys.size()))
                  : std::span<const uint64_t>(keys);
     };
     std::map<chbench::Scheme, std::vector<uint32_t>> want;
@@ -120,7 +126,7 @@ TEST_CASE("simd: every SIMD kernel matches its reference on every runnable targe
         want[kernel->scheme] = chbench_test::owners_of(
             *chbench::build_reference(kernel->scheme, nodes), keys_of(kernel->scheme));
     INFO("seed " << kSeed + 30 << ", N = " << c.n << ", V = " << c.v);
-    for (int64_t target : chbench::simd::runnable_targets()) {
+    for (int64_t target : chbench_test::test_targets()) {
       chbench::simd::ForcedTarget force(target);
       INFO("target " << chbench::simd::target_name(target));
       REQUIRE(chbench::simd::dispatched_target() == target);
@@ -134,7 +140,7 @@ TEST_CASE("simd: every SIMD kernel matches its reference on every runnable targe
   }
 }
 
-TEST_CASE("simd: mod_n_owners is h % n for every 32-bit divisor shape", "[simd][modn]") {
+TEST_CASE("simd: mod_n_owners is h % n for every 32-bit divisor shape", "[simd][modn][targets]") {
   std::mt19937_64 rng(kSeed + 31);
   std::vector<uint32_t> divisors = {1,          2,          3,          5,          7,
                                     10,         641,        65'535,     65'536,     65'537,
@@ -142,7 +148,7 @@ TEST_CASE("simd: mod_n_owners is h % n for every 32-bit divisor shape", "[simd][
                                     0xffff0001, 0x10000001, 6'700'417};
   for (int i = 0; i < 40; ++i) divisors.push_back(static_cast<uint32_t>(rng() >> (rng() % 32)) | 1);
   for (int i = 0; i < 20; ++i) divisors.push_back(static_cast<uint32_t>(rng()) | 0x80000000u);
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     for (uint32_t n : divisors) {
       // Multiples of n and their neighbours, where a remainder is 0 or n - 1.
@@ -165,12 +171,12 @@ TEST_CASE("simd: mod_n_owners is h % n for every 32-bit divisor shape", "[simd][
   }
 }
 
-TEST_CASE("simd: jump_owners is jump_hash bit for bit", "[simd][jump]") {
+TEST_CASE("simd: jump_owners is jump_hash bit for bit", "[simd][jump][targets]") {
   std::mt19937_64 rng(kSeed + 32);
   const std::vector<uint32_t> buckets = {
       1,    2,      3,      10,          57,          666,
       1024, 65'537, 10'000, 100'000'000, 0x40000000u, chbench::kJumpMaxBuckets};
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     for (uint32_t n : buckets) {
       const auto keys = random_keys(4000, rng);
@@ -200,7 +206,8 @@ TEST_CASE("simd: jump_owners is jump_hash bit for bit", "[simd][jump]") {
   }
 }
 
-TEST_CASE("simd: RendezvousSimd keeps the first maximum, equal seeds included", "[simd][hrw]") {
+TEST_CASE("simd: RendezvousSimd keeps the first maximum, equal seeds included",
+          "[simd][hrw][targets]") {
   std::mt19937_64 rng(kSeed + 33);
   // Seed lists: random, and drawn from a small pool so that equal seeds (equal
   // scores) sit in different lanes and different vectors.
@@ -216,7 +223,7 @@ TEST_CASE("simd: RendezvousSimd keeps the first maximum, equal seeds included", 
     seed_lists.push_back(pooled);
     seed_lists.push_back(std::vector<uint64_t>(n, pool[0]));  // all equal: node 0 wins
   }
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     for (std::size_t l = 0; l < seed_lists.size(); ++l) {
       const auto& seeds = seed_lists[l];
@@ -250,7 +257,7 @@ TEST_CASE("simd: RendezvousSimd keeps the first maximum, equal seeds included", 
                   std::invalid_argument);
 }
 
-TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring]") {
+TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring][targets]") {
   // The registry's SIMD ring kernels (KernelInfo::simd), each built over the
   // ring with make_over_ring at its default knob; test_simd_targets.cc tries
   // every ring kernel with its knob's range.
@@ -291,7 +298,7 @@ TEST_CASE("simd: ring searches on hand-built rings", "[simd][ring]") {
     rings.push_back(ring);
   }
 
-  for (int64_t target : chbench::simd::runnable_targets()) {
+  for (int64_t target : chbench_test::test_targets()) {
     chbench::simd::ForcedTarget force(target);
     for (std::size_t r = 0; r < rings.size(); ++r) {
       auto entries = rings[r];

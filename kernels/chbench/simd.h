@@ -55,6 +55,11 @@ std::string target_names(int64_t targets);
 // its order.
 std::string target_names(const std::vector<int64_t>& targets);
 
+// One line on the targets: "compiled A,B,...; this CPU runs B,...; dispatch
+// picks B" (compiled_targets(), runnable_targets(), dispatched_target()), as
+// the bench's --list and the tests' chbench_targets print it.
+std::string targets_summary();
+
 // Makes every kernel dispatch to `target` (one HWY_* bit from
 // runnable_targets()) until destroyed, then restores normal dispatch. It sets
 // process-global state (hwy::SetSupportedTargetsForTest): create and destroy it

@@ -79,6 +79,11 @@ std::string target_names(const std::vector<int64_t>& targets) {
   return out;
 }
 
+std::string targets_summary() {
+  return "compiled " + target_names(compiled_targets()) + "; this CPU runs " +
+         target_names(runnable_targets()) + "; dispatch picks " + dispatched_target_name();
+}
+
 ForcedTarget::ForcedTarget(int64_t target) : active_(target != 0) {
   if (!active_) return;
   bool runnable = false;
