@@ -16,10 +16,11 @@ emulated CPU, each with its test preset and the targets it adds:
 
   neon     aarch64-neon     QEMU_CPU=cortex-a72      NEON
   sve128   aarch64-sve128   QEMU_CPU=max,sve128=on   SVE2_128, SVE2, SVE
-  sve256   aarch64-sve256   QEMU_CPU=max,sve256=on   SVE_256, SVE2 (256-bit)
+  sve256   aarch64-sve256   QEMU_CPU=max,sve256=on   SVE_256
   sve512   aarch64-sve512   QEMU_CPU=max,sve512=on   SVE2, SVE (512-bit)
 
-An SVE CPU runs NEON too; the neon run covers it, so the SVE runs skip it
+An SVE CPU runs NEON too; the neon run covers it, so the SVE runs skip it,
+and at 256 bits only SVE_256 runs, the target of a 256-bit SVE CPU
 (CHBENCH_TEST_TARGETS in CMakePresets.json). The tests take emulation-sized
 budgets (tests/support.h, kEmulated); everything that does not depend on the
 target runs natively (scripts/test.sh). Before each run the script prints
