@@ -57,14 +57,16 @@ TEST_CASE("balance with weights 1:2:3: each share within 1% of w / sum(w) on 10^
       INFO("node " << i << " share " << share);
       CHECK(std::abs(share / r.fair[i] - 1) <= 0.01);
     }
-    // The stats are of share / fair: busiest is the largest of those ratios.
-    double busiest = 0, mean = 0;
+    // The stats are of share / fair against 1: busiest is the largest of
+    // those ratios, the std their deviation from 1 weighted by fair share.
+    double busiest = 0, squares = 0;
     for (uint32_t i = 0; i < 3; ++i) {
       const double q = static_cast<double>(counts[i]) / static_cast<double>(k) / r.fair[i];
       busiest = std::max(busiest, q);
-      mean += q / 3;
+      squares += r.fair[i] * (q - 1) * (q - 1);
     }
-    CHECK(r.key_stats[0].busiest_over_mean == Approx(busiest / mean).epsilon(1e-12));
+    CHECK(r.key_stats[0].busiest_over_mean == Approx(busiest).epsilon(1e-12));
+    CHECK(r.key_stats[0].std_pct == Approx(100 * std::sqrt(squares)).epsilon(1e-9));
   }
 }
 

@@ -26,9 +26,10 @@ void balance_text(Out& out, const Setup& s, const LoadBalanceReport& r) {
   out << fmt("hottest   key takes %.4f%% of requests (%.3f x a fair node share)\n", 100 * r.hottest,
              r.hottest * r.fleet->size());
   if (r.bounded)
-    out << fmt("bounded   c = %g, capacity %" PRIu64 ", max load %" PRIu64
+    out << fmt("bounded   c = %g, capacity %s%" PRIu64 ", max load %" PRIu64
                " (%.4f x mean), %" PRIu64 " requests walked past their owner\n",
-               *r.c, r.bounded->capacity,
+               *r.c, r.fleet->nodes().weights.empty() ? "" : "by weight, up to ",
+               r.bounded->capacity,
                *std::max_element(r.bounded->load.begin(), r.bounded->load.end()),
                r.bounded_stats.busiest_over_mean, r.bounded->walked)
         << stats_text("bounded", r.bounded_stats);
@@ -79,7 +80,10 @@ void balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
     json row = {{"node", owner_name(*r.fleet, i)},
                 {"keys", r.node_keys[i]},
                 {"requests", r.node_requests[i]}};
-    if (r.bounded) row["bounded"] = r.bounded->load[i];
+    if (r.bounded) {
+      row["bounded"] = r.bounded->load[i];
+      row["capacity"] = r.bounded->capacities[i];
+    }
     j["per_node"].push_back(row);
   }
   out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
