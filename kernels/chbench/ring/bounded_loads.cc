@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -45,9 +46,19 @@ BoundedLoads::BoundedLoads(const SortedRing<uint64_t>& ring, std::vector<uint64_
     : ring_(ring),
       capacities_(std::move(capacities)),
       loads_(std::make_unique<std::atomic<uint64_t>[]>(capacities_.size())) {
-  for (const uint64_t cap : capacities_) {
-    max_capacity_ = std::max(max_capacity_, cap);
-    total_capacity_ += cap;
+  std::vector<bool> holds(capacities_.size(), false);
+  for (const uint32_t node : ring_.owners) {
+    if (node >= holds.size())
+      throw std::invalid_argument("bounded loads: a ring token of node " + std::to_string(node) +
+                                  " past the " + std::to_string(holds.size()) + " capacities");
+    holds[node] = true;
+  }
+  for (uint32_t n = 0; n < capacities_.size(); ++n) {
+    if (capacities_[n] > 0 && !holds[n])
+      throw std::invalid_argument("bounded loads: node " + std::to_string(n) +
+                                  " has a capacity but no ring token");
+    max_capacity_ = std::max(max_capacity_, capacities_[n]);
+    total_capacity_ += capacities_[n];
   }
   reset();
 }

@@ -57,9 +57,10 @@ std::size_t ring_position(const SortedRing<uint64_t>& ring, uint64_t h);
 
 class BoundedLoads {
  public:
-  // `ring` (over nodes 0 ... nodes - 1) must outlive this object. Every node
-  // of capacity above 0 must hold a token of the ring (a weight-0 node holds
-  // none and gets capacity 0).
+  // `ring` (over nodes 0 ... nodes - 1) must outlive this object. Throws
+  // std::invalid_argument when a token's node is past the nodes, or a node of
+  // capacity above 0 holds no token of the ring (a weight-0 node holds none
+  // and gets capacity 0): the walk's bound needs both.
   BoundedLoads(const SortedRing<uint64_t>& ring, uint32_t nodes, uint64_t capacity);
   // capacities[n] is node n's (bounded_capacities).
   BoundedLoads(const SortedRing<uint64_t>& ring, std::vector<uint64_t> capacities);
