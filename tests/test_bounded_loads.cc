@@ -75,7 +75,7 @@ TEST_CASE("bounded loads: concurrent placement keeps every node within its capac
   }
 }
 
-TEST_CASE("bounded loads: capacities by weight; a weight-0 node loses no request") {
+TEST_CASE("bounded loads: capacities by weight, a weight-0 node loses no request") {
   // Node 0 of weight 0 holds no token: tokens 100, 300 (node 1), 200 (node 2).
   const auto ring = ring_of({100, 200, 300}, {1, 2, 1});
   const auto caps = bounded_capacities(1.0, 6, std::vector<uint32_t>{0, 2, 1});

@@ -178,7 +178,7 @@ TEST_CASE("replicas: R = 0, R above N, the schemes without replicas and bad span
           "ring/eytzinger has no replica lookup (the scheme's: ring/branchless, or reference)"));
 }
 
-TEST_CASE("replicas: R counts the nodes of weight above 0; every set is R of them",
+TEST_CASE("replicas: R counts the nodes of weight above 0, every set is R of them",
           "[replicas][errors][weights]") {
   const auto weighted = [](std::vector<uint32_t> w) {
     NodeSet nodes = chbench::default_nodes(static_cast<uint32_t>(w.size()), 3);

@@ -152,7 +152,7 @@ TEST_CASE("bounded: capacities follow the weights, a weight-0 node gets none") {
   CHECK_THROWS(bounded_capacities(0.5, 3, std::vector<uint32_t>{1}));
 }
 
-TEST_CASE("bounded: a weight-0 node loses no request; each node within its weighted capacity") {
+TEST_CASE("bounded: a weight-0 node loses no request, each node within its weighted capacity") {
   const KeySet keys = KeySet::counted(200);
   const Requests req = counted_requests(keys.size());
   for (const auto& weights : {std::vector<uint32_t>{0, 1, 1}, std::vector<uint32_t>{1, 2, 3},
