@@ -695,7 +695,6 @@ int run_tokens(const TokensOptions& t) {
   return 0;
 }
 
-// The commands, as parsed: which one ran.
 // The long and short option names of `app` ("--scheme", "-h").
 std::vector<std::string> option_names(const CLI::App& app) {
   std::vector<std::string> names;
@@ -750,6 +749,7 @@ std::string parse_error_message(const CLI::ParseError& e, const CLI::App& app, i
   return what.empty() ? e.get_name() : what;
 }
 
+// The commands, as parsed: which one ran.
 struct Commands {
   CLI::App* owners;
   CLI::App* move;
