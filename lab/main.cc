@@ -14,6 +14,7 @@
 #include <tbb/task_arena.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <exception>
@@ -34,6 +35,7 @@
 #include "commands/setup.h"
 #include "param_options.h"
 #include "placement.h"
+#include "suggest.h"
 #include "writers/load.h"
 #include "writers/tokens.h"
 #include "writers/writer.h"
@@ -52,6 +54,7 @@ struct Options {
   std::string nodes_file;  // --nodes-file: one name per line, instead of --nodes
   std::string keys;
   std::string key_format = "text";
+  bool allow_long = false;         // --allow-long: past the time estimate's bound
   bool keys_given = false;         // --keys on the command line (move and balance have a default)
   std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
   std::string weights;             // schemes taking kParamWeights, ketama profile
@@ -333,21 +336,47 @@ void apply_weights(Setup& s, const Options& o) {
   s.fleet.weigh(parse_weight_list(o.weights, s.nodes(), true));
 }
 
+// The scheme named `name` (or an alias); an unknown one's message names the
+// nearest known name.
+Scheme scheme_named(const std::string& name) {
+  std::vector<std::string> known;
+  for (const SchemeInfo& info : all_scheme_infos()) {
+    known.emplace_back(info.name);
+    for (const auto alias : info.aliases) known.emplace_back(alias);
+  }
+  try {
+    return parse_scheme(name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(e.what() + did_you_mean(name, known));
+  }
+}
+
+// The same for a profile.
+Profile profile_named(const std::string& name) {
+  std::vector<std::string> known;
+  for (const Profile p : all_profiles()) known.emplace_back(profile_name(p));
+  try {
+    return parse_profile(name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(e.what() + did_you_mean(name, known));
+  }
+}
+
 // Everything a command needs, parsed and checked before anything is printed:
 // the scheme's own limits (SchemeInfo::check) or the profile's.
 Setup setup_from(const Options& o) {
   Setup s;
   if (o.scheme.empty() == o.profile.empty())
     throw std::invalid_argument("give --scheme or --profile (one of them)");
+  if (!o.profile.empty()) {
+    s.placement.profile = profile_named(o.profile);
+    s.scheme = profile_scheme(*s.placement.profile);
+  } else {
+    s.scheme = scheme_named(o.scheme);
+  }
   if (o.nodes.empty() == o.nodes_file.empty())
     throw std::invalid_argument(
         "give --nodes N, --nodes A,B,... or --nodes-file FILE (one of them)");
-  if (!o.profile.empty()) {
-    s.placement.profile = parse_profile(o.profile);
-    s.scheme = profile_scheme(*s.placement.profile);
-  } else {
-    s.scheme = parse_scheme(o.scheme);
-  }
   s.placement.scheme = s.scheme;
   s.format = parse_format(o.format);
   s.key_format = parse_key_format(o.key_format);
@@ -430,6 +459,24 @@ void check_tables_fit(const Setup& s, const Options& o, bool move, bool balance)
                                              : std::string()));
 }
 
+// Refuses a job of counted keys estimated at hours (check_time): K lookups
+// (twice for move, once a ring for balance), each scoring every node for a
+// scheme that does (SchemeInfo::scores_every_node).
+void check_job_time(const Setup& s, const Options& o, bool move, bool balance) {
+  uint64_t keys = 0;
+  const auto [end, ec] = std::from_chars(o.keys.data(), o.keys.data() + o.keys.size(), keys);
+  if (ec != std::errc() || end != o.keys.data() + o.keys.size()) return;  // a key file
+  if (keys > kMaxKeys) return;  // refused with the lab's own limit when the keys are made
+  const uint64_t lookups = saturating_mul(keys, move ? 2 : balance ? o.rings : 1);
+  const bool scores = !s.placement.profile && scheme_info(s.scheme).scores_every_node;
+  check_time(lookups, scores ? nodes_fleet(s).size() : 1,
+             std::string(move      ? "move"
+                         : balance ? "balance"
+                                   : "owners") +
+                 " of K = " + o.keys + " keys over N = " + std::to_string(nodes_fleet(s).size()),
+             o.allow_long);
+}
+
 // ---- help, from the registry -------------------------------------------------------
 
 // "modn, ring, hrw (rendezvous), jump, maglev": every scheme with its aliases.
@@ -460,9 +507,12 @@ std::string default_kernels() {
 
 // One line per scheme: what a leave means for it (SchemeInfo::removal_note).
 std::string removal_notes() {
+  std::size_t width = 0;
+  for (const SchemeInfo& info : all_scheme_infos()) width = std::max(width, info.name.size());
   std::string notes;
   for (const SchemeInfo& info : all_scheme_infos())
-    notes += "\n  " + fmt("%-8s", std::string(info.name).c_str()) + std::string(info.removal_note);
+    notes += "\n  " + std::string(info.name) + std::string(width + 2 - info.name.size(), ' ') +
+             std::string(info.removal_note);
   return notes;
 }
 
@@ -551,6 +601,10 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
   else
     o.keys = "100000";
   keys->each([&o](const std::string&) { o.keys_given = true; });
+  cmd->add_flag("--allow-long", o.allow_long,
+                "run a job estimated at more than an hour (refused otherwise, with the "
+                "estimate: K lookups, each scoring every node for rendezvous, at about 5e9 "
+                "node scores a second)");
   cmd->add_option("--vnodes", o.vnodes,
                   "tokens per node, for " + takers_of(kParamVnodes) +
                       " (refused elsewhere): the ring's V (default 100), the cassandra "
@@ -639,6 +693,60 @@ int run_tokens(const TokensOptions& t) {
   Out out;
   write_tokens(format, out, t.profile.empty() ? "ring" : "cassandra profile", rows);
   return 0;
+}
+
+// The long and short option names of `app` ("--scheme", "-h").
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app.get_options()) {
+    for (const auto& n : opt->get_lnames()) names.push_back("--" + n);
+    for (const auto& n : opt->get_snames()) names.push_back("-" + n);
+  }
+  return names;
+}
+
+// An argument CLI11 left over, said plainly: the first word after the
+// command that names no option of it (with the nearest that does), else the
+// first stray value.
+std::string extras_message(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* cmd = &app;
+  int first = 1;
+  if (!app.get_subcommands().empty()) {
+    cmd = app.get_subcommands().front();
+    for (; first < argc && argv[first] != cmd->get_name(); ++first) {
+    }
+    ++first;
+  }
+  const std::vector<std::string> known = option_names(*cmd);
+  for (int i = first; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word.size() < 2 || word[0] != '-' || word == "--") continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(known.begin(), known.end(), word) != known.end()) continue;
+    return "unknown option '" + word + "' for " + cmd->get_name() + did_you_mean(word, known);
+  }
+  const std::vector<std::string> rest = cmd->remaining();
+  return "unexpected argument '" + (rest.empty() ? std::string("?") : rest.front()) + "' for " +
+         cmd->get_name();
+}
+
+// CLI11's "Could not convert: --vnodes = 1,10,100" as "--vnodes takes one
+// number, not '1,10,100'".
+std::string conversion_message(const std::string& what) {
+  const std::string head = "Could not convert: ";
+  const std::size_t eq = what.find(" = ");
+  if (!what.starts_with(head) || eq == std::string::npos) return what;
+  const std::string option = what.substr(head.size(), eq - head.size());
+  return option + " takes one number, not '" + what.substr(eq + 3) + "'";
+}
+
+// One plain line for a parse error of CLI11's.
+std::string parse_error_message(const CLI::ParseError& e, const CLI::App& app, int argc,
+                                char** argv) {
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) return extras_message(app, argc, argv);
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) return conversion_message(what);
+  return what.empty() ? e.get_name() : what;
 }
 
 // The commands, as parsed: which one ran.
@@ -804,8 +912,7 @@ int run(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::string what = e.what();
-    if (what.empty()) what = e.get_name();
+    const std::string what = parse_error_message(e, app, argc, argv);
     std::fprintf(stderr, "%s: error: %s (see %s --help)\n", kProgram, what.c_str(), kProgram);
     return 2;
   }
@@ -820,6 +927,7 @@ int run(int argc, char** argv) {
   if (balance && o.rings > kMaxRings)  // before the memory estimate that uses it
     throw std::invalid_argument("--rings takes at most 100000 rings");
   check_tables_fit(setup, o, commands.move->parsed(), balance);
+  check_job_time(setup, o, commands.move->parsed(), balance);
 
   int status = 0;
   if (o.threads == 0) {

@@ -188,8 +188,10 @@ def bounded_section(r: dict, images: dict) -> list:
     w("`balance --bounded-load c` (ring only; `lab/src/bounded.h`): Mirrokni, Thorup and "
       "Zadimoghaddam (SODA 2018), as HAProxy's `hash-balance-factor` runs it. The variant is "
       "the ring walk over distinct nodes: each request, in stream order, goes to the first "
-      "node clockwise from its hash that holds fewer than ceil(c x requests / N) requests; "
-      "loads only grow. A key's requests are placed one by one (HAProxy's setting), so a hot "
+      "node clockwise from its hash that holds fewer than its capacity, ceil(c x requests x "
+      "w / W) for a node of weight w, W the weights' sum (ceil(c x requests / N) unweighted; "
+      "0 at weight 0), the capacity split by weight as HAProxy splits it; every request is "
+      "placed and counted, and loads only grow. A key's requests are placed one by one (HAProxy's setting), so a hot "
       "key is spread over several nodes. "
       f"Ring V = 100, N = {LOAD_NODES}, Zipf S = {BOUNDED_S}, {REQUESTS:,} requests; "
       f"the join adds node-{LOAD_NODES}, the leave removes node-3.")

@@ -74,3 +74,22 @@ TEST_CASE("bounded loads: concurrent placement keeps every node within its capac
     CHECK(std::accumulate(counted.begin(), counted.end(), uint64_t{0}) == kRequests);
   }
 }
+
+TEST_CASE("bounded loads: capacities by weight, a weight-0 node loses no request") {
+  // Node 0 of weight 0 holds no token: tokens 100, 300 (node 1), 200 (node 2).
+  const auto ring = ring_of({100, 200, 300}, {1, 2, 1});
+  const auto caps = bounded_capacities(1.0, 6, std::vector<uint32_t>{0, 2, 1});
+  CHECK(caps == std::vector<uint64_t>{0, 4, 2});
+  BoundedLoads loads(ring, caps);
+  CHECK(loads.total_capacity() == 6);
+  CHECK(loads.capacity() == 4);
+  for (int i = 0; i < 6; ++i) CHECK(loads.place(150, 2) != 0);  // all 6 placed, none on node 0
+  CHECK(loads.load(0) == 0);
+  CHECK(loads.load(1) == 4);
+  CHECK(loads.load(2) == 2);
+  // A node with a capacity but no token would break the walk's bound: refused.
+  CHECK_THROWS_WITH(BoundedLoads(ring, std::vector<uint64_t>{1, 4, 2}),
+                    "bounded loads: node 0 has a capacity but no ring token");
+  CHECK_THROWS_WITH(BoundedLoads(ring, std::vector<uint64_t>{4, 2}),
+                    "bounded loads: a ring token of node 2 past the 2 capacities");
+}

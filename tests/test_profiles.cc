@@ -347,3 +347,27 @@ TEST_CASE("profiles refuse bad clusters with one message", "[profiles][errors]")
   for (Profile p : chbench::all_profiles())
     CHECK(chbench::parse_profile(chbench::profile_name(p)) == p);
 }
+
+TEST_CASE("ketama: two names of one server are refused, in both ketama profiles",
+          "[profiles][ketama][errors]") {
+  using Catch::Matchers::Contains;
+  const auto cluster = [](std::vector<std::string> names) {
+    ProfileCluster c;
+    c.nodes.names = std::move(names);
+    return c;
+  };
+  for (const Profile p : {Profile::kKetama, Profile::kKetamaUnweighted}) {
+    CHECK_THROWS_WITH(chbench::validate_profile(p, cluster({"a", "a:11211"})),
+                      "ketama: 'a' and 'a:11211' are one server (host 'a', port 11211): it would "
+                      "own nothing");
+    CHECK_THROWS_WITH(chbench::validate_profile(p, cluster({"b", "a:011211", "a"})),
+                      Contains("'a:011211' and 'a' are one server"));
+    CHECK_THROWS_WITH(chbench::validate_profile(p, cluster({"a:80", "a:080"})),
+                      Contains("(host 'a', port 80)"));
+    CHECK_THROWS(chbench::build_profile_table(p, cluster({"a:80", "b", "a:0080"})));
+    // Other ports, other hosts, and a name whose tail is no port are distinct.
+    CHECK_NOTHROW(chbench::validate_profile(p, cluster({"a:80", "a:81", "a", "b:11211"})));
+    CHECK_NOTHROW(chbench::validate_profile(p, cluster({"a:0", "a:11211"})));
+  }
+  CHECK_NOTHROW(chbench::validate_profile(Profile::kRedis, cluster({"a", "a:11211"})));
+}

@@ -179,3 +179,42 @@ TEST_CASE("replicas: R = 0, R above N, the schemes without replicas and bad span
       Contains(
           "ring/eytzinger has no replica lookup (the scheme's: ring/branchless, or reference)"));
 }
+
+TEST_CASE("replicas: R counts the nodes of weight above 0, every set is R of them",
+          "[replicas][errors][weights]") {
+  const auto weighted = [](std::vector<uint32_t> w) {
+    NodeSet nodes = chbench::default_nodes(static_cast<uint32_t>(w.size()), 3);
+    nodes.weights = std::move(w);
+    return Fleet(nodes);
+  };
+  CHECK(chbench::replica_candidates(weighted({0, 1, 1})) == 2);
+  CHECK(chbench::replica_candidates(Fleet(chbench::default_nodes(3))) == 3);
+  CHECK_THROWS_WITH(chbench::build_replica_reference(Scheme::kRing, weighted({0, 1, 1}), 3),
+                    "R = 3 replicas need at least 3 nodes of weight above 0 (the fleet has 2 of "
+                    "its 3 nodes)");
+  CHECK_THROWS_WITH(chbench::build_replica_reference(Scheme::kRing, weighted({0, 0, 1}), 2),
+                    Contains("(the fleet has 1 of its 3 nodes)"));
+  for (const auto* k : chbench::replica_kernels_of(Scheme::kRing))
+    CHECK_THROWS_WITH(chbench::build_replicas(*k, weighted({0, 1, 1}), 3),
+                      Contains("of weight above 0"));
+  // R from 1 to the nodes of weight above 0: R distinct nodes, none of weight 0.
+  std::mt19937_64 rng(kSeed);
+  std::vector<uint64_t> keys(400);
+  for (auto& h : keys) h = rng();
+  for (const auto& w : {std::vector<uint32_t>{0, 1, 1}, std::vector<uint32_t>{0, 0, 1},
+                        std::vector<uint32_t>{3, 0, 1, 0, 2}, std::vector<uint32_t>{0, 9, 0, 0}}) {
+    const Fleet fleet = weighted(w);
+    for (uint32_t r = 1; r <= chbench::replica_candidates(fleet); ++r) {
+      INFO("R = " << r << " over " << w.size() << " nodes");
+      const auto want =
+          replicas_of(*chbench::build_replica_reference(Scheme::kRing, fleet, r), keys);
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        std::set<uint32_t> set(want.begin() + i * r, want.begin() + (i + 1) * r);
+        CHECK(set.size() == r);
+        for (const uint32_t n : set) CHECK(w.at(n) > 0);
+      }
+      for (const auto* k : chbench::replica_kernels_of(Scheme::kRing))
+        CHECK(replicas_of(*chbench::build_replicas(*k, fleet, r), keys) == want);
+    }
+  }
+}

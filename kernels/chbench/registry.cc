@@ -400,12 +400,24 @@ std::vector<const KernelInfo*> replica_kernels_of(Scheme scheme) {
   return out;
 }
 
+uint32_t replica_candidates(const Fleet& fleet) noexcept {
+  uint32_t holders = 0;
+  for (uint32_t n = 0; n < fleet.size(); ++n) holders += fleet.nodes().weight(n) > 0;
+  return holders;
+}
+
 void check_replica_count(const Fleet& fleet, uint32_t r) {
   if (r == 0) throw std::invalid_argument("R = 0 replicas: give at least 1");
-  if (r > fleet.size())
-    throw std::invalid_argument("R = " + std::to_string(r) + " replicas need at least " +
-                                std::to_string(r) + " nodes (the fleet has " +
-                                std::to_string(fleet.size()) + ")");
+  const uint32_t holders = replica_candidates(fleet);
+  if (r <= holders) return;
+  std::string msg =
+      "R = " + std::to_string(r) + " replicas need at least " + std::to_string(r) + " nodes";
+  if (holders == fleet.size())
+    msg += " (the fleet has " + std::to_string(fleet.size()) + ")";
+  else
+    msg += " of weight above 0 (the fleet has " + std::to_string(holders) + " of its " +
+           std::to_string(fleet.size()) + " nodes)";
+  throw std::invalid_argument(msg);
 }
 
 namespace {

@@ -296,8 +296,15 @@ std::unique_ptr<ReplicaTable> build_replica_reference(Scheme scheme, const Fleet
 // has none.
 std::unique_ptr<ReplicaTable> build_replicas(const KernelInfo& k, const Fleet& fleet, uint32_t r);
 
-// Throws std::invalid_argument unless 1 <= r <= fleet.size(): "R = 5
-// replicas need at least 5 nodes (the fleet has 3)".
+// The nodes a replica set may name: those of weight above 0 (a weight-0 node
+// holds no ring token, so no walk meets it); fleet.size() when unweighted.
+uint32_t replica_candidates(const Fleet& fleet) noexcept;
+
+// Throws std::invalid_argument unless 1 <= r <= replica_candidates(fleet):
+// "R = 5 replicas need at least 5 nodes (the fleet has 3)", or "R = 3
+// replicas need at least 3 nodes of weight above 0 (the fleet has 2 of its 3
+// nodes)". Every replica lookup checks it when built: it is what bounds the
+// walk for R distinct owners (R distinct nodes exist among those it meets).
 void check_replica_count(const Fleet& fleet, uint32_t r);
 
 // ---- rings not made from node names ---------------------------------------------

@@ -57,6 +57,24 @@ void check_memory(uint64_t bytes, const std::string& what) {
   throw std::invalid_argument(what + msg);
 }
 
+double estimated_seconds(uint64_t lookups, uint64_t scores) {
+  return static_cast<double>(lookups) * static_cast<double>(std::max<uint64_t>(scores, 1)) /
+         kScoresPerSecond;
+}
+
+void check_time(uint64_t lookups, uint64_t scores, const std::string& what, bool allowed) {
+  const double seconds = estimated_seconds(lookups, scores);
+  if (allowed || seconds <= kMaxSeconds) return;
+  const double work =
+      static_cast<double>(lookups) * static_cast<double>(std::max<uint64_t>(scores, 1));
+  char msg[200];
+  std::snprintf(msg, sizeof msg,
+                " would take about %.0f hours (%.3g node scores at about %.3g a second); give "
+                "--allow-long to run it anyway",
+                seconds / 3600, work, kScoresPerSecond);
+  throw std::invalid_argument(what + msg);
+}
+
 KeySet KeySet::counted(uint64_t count) {
   if (count == 0) throw std::invalid_argument("the key count must be at least 1 (K = 0)");
   if (count > kMaxKeys)

@@ -31,6 +31,20 @@ inline constexpr std::size_t kMaxKeyBytes = 65536;
 // available_memory_bytes(). Does nothing when the available memory is unknown.
 void check_memory(uint64_t bytes, const std::string& what);
 
+// A lower bound of a job's time in seconds: `lookups` key lookups, each
+// scoring `scores` nodes (1 for a scheme that does not score every node),
+// at no more than kScoresPerSecond node scores a second (about the best
+// rendezvous SIMD rate of one core on the committed runs, with room).
+inline constexpr double kScoresPerSecond = 5e9;
+double estimated_seconds(uint64_t lookups, uint64_t scores);
+
+// Refuses a job estimated at more than kMaxSeconds (an hour) unless
+// `allowed` (--allow-long): throws std::invalid_argument ("<what> would take
+// about 560 hours (1e+16 node scores at about 5e+09 a second); give
+// --allow-long to run it anyway").
+inline constexpr double kMaxSeconds = 3600;
+void check_time(uint64_t lookups, uint64_t scores, const std::string& what, bool allowed);
+
 // What every lab command holds per node besides the tables, in bytes: the
 // fleet's names (32 B a std::string; names up to 15 characters hold no heap
 // bytes; a Fleet without history keeps no second list) and

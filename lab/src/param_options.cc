@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "chbench/maglev/maglev.h"
+
 namespace chbench::lab {
 
 bool placement_takes(const Placement& placement, Param p) {
@@ -38,6 +40,11 @@ void check_applies(const Placement& placement, Param p, std::string_view option,
 }
 
 void check_table_size_bound(uint64_t m) {
+  if (m <= kLabMaxTableSize && !is_prime(static_cast<uint32_t>(m)))
+    throw std::invalid_argument("--table-size must be a prime, 2 ... " +
+                                std::to_string(kLabMaxTableSize) + " in the lab (got " +
+                                std::to_string(m) + "; the default is " +
+                                std::to_string(kDefaultTableSize) + ")");
   if (m <= kLabMaxTableSize) return;
   throw std::invalid_argument(
       "--table-size " + std::to_string(m) +

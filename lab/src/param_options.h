@@ -39,7 +39,8 @@ std::string takers_of(Param p);
 void check_applies(const Placement& placement, Param p, std::string_view option,
                    std::string_view placement_name);
 
-// Throws std::invalid_argument when M exceeds kLabMaxTableSize, naming the
+// Throws std::invalid_argument when M is no prime ("--table-size must be a
+// prime, 2 ... 67108859 in the lab") or exceeds kLabMaxTableSize, naming the
 // bound and why.
 void check_table_size_bound(uint64_t m);
 

@@ -256,6 +256,16 @@ void check_last_only(Scheme scheme, const Fleet& before, std::span<const uint32_
                               std::to_string(n - 1) + ", so " + last + " can be removed");
 }
 
+// Why `name`, given to --remove, is not in service: removed already (by the
+// scenario that made `before`), or never in --nodes.
+std::string not_in_service(const Fleet& before, const std::string& name) {
+  const std::vector<std::string> gone = before.removed();
+  if (std::find(gone.begin(), gone.end(), name) != gone.end())
+    return "node '" + name +
+           "' in --remove is not in service: it left already, in the removal scenario";
+  return "unknown node '" + name + "' in --remove (not in --nodes)";
+}
+
 // The names a change must give (distinct, known leavers, new joiners), the
 // leaves the scheme takes, and a fleet left non-empty; true when the result
 // is again a fleet of buckets (bucket_change).
@@ -270,8 +280,7 @@ bool check_change(Scheme scheme, const Fleet& before, std::span<const std::strin
     const NodeIndex index(before);
     for (const auto& name : remove) {
       gone.push_back(index.find(name));
-      if (gone.back() == kNone)
-        throw std::invalid_argument("unknown node '" + name + "' in --remove (not in --nodes)");
+      if (gone.back() == kNone) throw std::invalid_argument(not_in_service(before, name));
     }
     if (scheme_info(scheme).removal == Removal::kLastOnly) check_last_only(scheme, before, gone);
     for (const auto& name : add)
@@ -631,6 +640,27 @@ ShareStats stats_of(std::span<const T> shares) {
 ShareStats share_stats(std::span<const double> shares) { return stats_of(shares); }
 
 ShareStats share_stats(std::span<const uint64_t> counts) { return stats_of(counts); }
+
+ShareStats fair_share_stats(std::span<const double> shares, std::span<const double> fair) {
+  double busiest = 0, squares = 0, weight = 0;
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    if (!(fair[i] > 0)) continue;
+    const double ratio = shares[i] / fair[i];
+    busiest = std::max(busiest, ratio);
+    squares += fair[i] * (ratio - 1) * (ratio - 1);
+    weight += fair[i];
+  }
+  return {busiest, 100.0 * std::sqrt(squares / weight)};
+}
+
+ShareStats fair_share_stats(std::span<const uint64_t> counts, std::span<const double> fair) {
+  double total = 0;
+  for (const uint64_t c : counts) total += static_cast<double>(c);
+  std::vector<double> shares;
+  shares.reserve(counts.size());
+  for (const uint64_t c : counts) shares.push_back(total > 0 ? static_cast<double>(c) / total : 0);
+  return fair_share_stats(std::span<const double>(shares), fair);
+}
 
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
   NodeSet out;

@@ -237,6 +237,16 @@ struct ShareStats {
 ShareStats share_stats(std::span<const double> shares);
 ShareStats share_stats(std::span<const uint64_t> counts);
 
+// Summary of shares against fair shares (weights w_i / sum(w)): busiest is
+// the largest share_i / fair_i, the std the deviation of share_i / fair_i
+// from 1 weighted by fair_i, sqrt(sum fair_i (share_i / fair_i - 1)^2), in %;
+// nodes of fair share 0 are left out. With equal fair shares it is
+// share_stats of the shares; a fleet placed exactly at its weights reads
+// 1.0 and 0 %. Shapes: shares and fair of one length, each summing to 1
+// (counts are divided by their sum). Precondition: some fair share above 0.
+ShareStats fair_share_stats(std::span<const double> shares, std::span<const double> fair);
+ShareStats fair_share_stats(std::span<const uint64_t> counts, std::span<const double> fair);
+
 // Replica r of a node list, for repeating a measurement over independent rings:
 // r = 0 is `nodes` itself, r >= 1 appends "@r" to every name (node-3@2), which
 // gives every node new tokens and seeds. vnodes is kept.

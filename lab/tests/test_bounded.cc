@@ -118,3 +118,90 @@ TEST_CASE("bounded: with room for every request, moves are the plain ring's") {
   CHECK(k.plain.keys == k.plain.requests);
   CHECK(k.plain.keys > 0);
 }
+
+namespace {
+
+// A ring Setup over `weights` (one per node) and V tokens a unit of weight.
+Setup weighted_ring(std::vector<uint32_t> weights, uint32_t vnodes) {
+  Setup s = ring_setup(static_cast<uint32_t>(weights.size()), vnodes);
+  s.fleet.weigh(std::move(weights));
+  return s;
+}
+
+// Counts from a file's shape: key i asked 1 + (7 i mod 60) times.
+Requests counted_requests(uint64_t keys) {
+  Requests r;
+  for (uint64_t i = 0; i < keys; ++i) r.per_key.push_back(1 + (7 * i) % 60);
+  r.total = std::accumulate(r.per_key.begin(), r.per_key.end(), uint64_t{0});
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("bounded: capacities follow the weights, a weight-0 node gets none") {
+  CHECK(bounded_capacities(1.0, 12, std::vector<uint32_t>{1, 2, 3}) ==
+        std::vector<uint64_t>{2, 4, 6});
+  CHECK(bounded_capacities(1.25, 10, std::vector<uint32_t>{1, 1, 1, 1}) ==
+        std::vector<uint64_t>{4, 4, 4, 4});  // ceil(3.125), as bounded_capacity
+  CHECK(bounded_capacities(1.0, 7, std::vector<uint32_t>{0, 1, 1}) ==
+        std::vector<uint64_t>{0, 4, 4});  // ceil(3.5)
+  CHECK(bounded_capacities(1.0, 3, std::vector<uint32_t>{kMaxWeight, 1, 1}) ==
+        std::vector<uint64_t>{3, 1, 1});
+  CHECK_THROWS_WITH(bounded_capacities(1.0, 3, std::vector<uint32_t>{0, 0}),
+                    "bounded loads need a node of weight above 0");
+  CHECK_THROWS(bounded_capacities(0.5, 3, std::vector<uint32_t>{1}));
+}
+
+TEST_CASE("bounded: a weight-0 node loses no request, each node within its weighted capacity") {
+  const KeySet keys = KeySet::counted(200);
+  const Requests req = counted_requests(keys.size());
+  for (const auto& weights : {std::vector<uint32_t>{0, 1, 1}, std::vector<uint32_t>{1, 2, 3},
+                              std::vector<uint32_t>{0, 0, 1}, std::vector<uint32_t>{5, 0, 1, 0}}) {
+    const Setup s = weighted_ring(weights, 100);
+    const LoadBalanceReport r = run_load_balance(s, req, 1.0, keys);
+    REQUIRE(r.bounded);
+    // Every request counted once: the loads sum to the stream, key for key.
+    CHECK(std::accumulate(r.bounded->load.begin(), r.bounded->load.end(), uint64_t{0}) ==
+          req.total);
+    CHECK(r.bounded->node.size() == req.total);
+    std::vector<uint64_t> counted(weights.size(), 0);
+    for (const uint32_t n : r.bounded->node) ++counted[n];
+    CHECK(counted == r.bounded->load);
+    const uint64_t sum = std::accumulate(weights.begin(), weights.end(), uint64_t{0});
+    for (std::size_t n = 0; n < weights.size(); ++n) {
+      INFO("node " << n << " of weight " << weights[n]);
+      const auto cap =
+          static_cast<uint64_t>(std::ceil(static_cast<long double>(req.total) * weights[n] / sum));
+      CHECK(r.bounded->capacities[n] == cap);
+      CHECK(r.bounded->load[n] <= cap);
+      if (weights[n] == 0) CHECK(r.bounded->load[n] == 0);
+    }
+  }
+}
+
+TEST_CASE("bounded: every request counted once over random weights, zeros and c") {
+  const KeySet keys = KeySet::counted(300);
+  for (uint32_t seed = 1; seed <= 12; ++seed) {
+    std::vector<uint32_t> weights;
+    for (uint32_t n = 0; n < 2 + seed % 5; ++n) weights.push_back((seed * 7 + n * 13) % 4);
+    if (std::accumulate(weights.begin(), weights.end(), 0u) == 0) weights[0] = 1;
+    const Requests req = zipf_requests(keys.size(), 1.1, 5000, seed);
+    const double c = 1.0 + (seed % 4) * 0.25;
+    INFO("seed " << seed << ", c = " << c);
+    const LoadBalanceReport r = run_load_balance(weighted_ring(weights, 20), req, c, keys);
+    REQUIRE(r.bounded);
+    CHECK(std::accumulate(r.bounded->load.begin(), r.bounded->load.end(), uint64_t{0}) == 5000);
+    for (std::size_t n = 0; n < weights.size(); ++n)
+      CHECK(r.bounded->load[n] <= r.bounded->capacities[n]);
+  }
+}
+
+TEST_CASE("bounded: capacities below the stream are refused, not walked past") {
+  const auto ring = ring_of({100, 200}, {0, 1});
+  CHECK_THROWS_WITH(
+      bounded_assign(ring, std::vector<uint64_t>{1, 1}, std::vector<uint64_t>{1, 2, 3}),
+      "bounded loads: capacities sum to 2, fewer than the 3 requests");
+  CHECK_THROWS_WITH(
+      bounded_assign(ring, std::vector<uint64_t>{1, 1, 5}, std::vector<uint64_t>{1, 2, 3}),
+      "bounded loads: node 2 has a capacity but no ring token");
+}

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "chbench/hash.h"
+#include "keys.h"
 #include "placement.h"
+#include "suggest.h"
 #include "support.h"
 
 using namespace chbench;
@@ -262,4 +264,31 @@ TEST_CASE("apply_change records the change in the fleet's history: leaves, then 
   CHECK(again.history().size() == 5);
   CHECK(again.removed() == std::vector<std::string>{"node-0"});
   CHECK(again.initial() == before.nodes().names);
+}
+
+TEST_CASE("did you mean: the nearest choice within two edits, none past them") {
+  const std::vector<std::string> options = {"--scheme", "--nodes", "--format", "--vnodes"};
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(edit_distance("ring", "rign") == 2);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(nearest("--schem", options) == "--scheme");
+  CHECK(nearest("--formt", options) == "--format");
+  CHECK(nearest("--vnode", options) == "--vnodes");  // nearer than --nodes
+  CHECK(nearest("--colour", options).empty());
+  const std::vector<std::string> schemes = {"modn", "ring", "hrw", "jump"};
+  CHECK(nearest("rign", schemes) == "ring");
+  CHECK(nearest("jmp", schemes) == "jump");
+  CHECK(nearest("xy", schemes).empty());  // two edits of a two-letter word is no misspelling
+  CHECK(did_you_mean("rign", schemes) == " (did you mean 'ring'?)");
+  CHECK(did_you_mean("zzzz", schemes).empty());
+}
+
+TEST_CASE("time guard: hours of node scores are refused with the estimate") {
+  CHECK(estimated_seconds(10'000'000'000, 1'000'000) == Approx(2e6));
+  CHECK(estimated_seconds(1000, 0) == Approx(2e-7));  // no scores: one step a lookup
+  CHECK_THROWS_WITH(check_time(10'000'000'000, 1'000'000, "balance", false),
+                    "balance would take about 556 hours (1e+16 node scores at about 5e+09 a "
+                    "second); give --allow-long to run it anyway");
+  CHECK_NOTHROW(check_time(10'000'000'000, 1'000'000, "balance", true));
+  CHECK_NOTHROW(check_time(10'000'000, 1000, "balance", false));  // 2 s
 }

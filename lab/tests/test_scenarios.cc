@@ -361,3 +361,19 @@ TEST_CASE("balance after removals: a row per fraction, counted by jump_hash and 
   CHECK(one.rows[0].fraction == 0.25);
   CHECK(one.rows[0].nodes == 6);
 }
+
+TEST_CASE("move after a scenario: a node that left already is named as such in --remove") {
+  const KeySet keys = KeySet::counted(100);
+  for (const Scheme scheme : {Scheme::kAnchor, Scheme::kRing}) {
+    INFO(scheme_name(scheme));
+    const Setup s = scenario_setup(scheme, default_nodes(10), by_name(names({3})), true);
+    MoveRequest request;
+    request.remove = names({3});
+    CHECK_THROWS_WITH(run_move(s, request, keys),
+                      "node 'node-3' in --remove is not in service: it left already, in the "
+                      "removal scenario");
+    request.remove = {"node-12"};
+    CHECK_THROWS_WITH(run_move(s, request, keys),
+                      "unknown node 'node-12' in --remove (not in --nodes)");
+  }
+}

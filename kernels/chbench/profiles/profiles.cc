@@ -7,7 +7,10 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <map>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "chbench/hash.h"
 #include "chbench/maglev/maglev.h"
@@ -345,6 +348,26 @@ std::vector<RingEntry<uint64_t>> cassandra_ring(const NodeSet& nodes) {
 
 // ---- clusters -----------------------------------------------------------------------------
 
+namespace {
+
+// Two names of one ketama server (the same host and port as libmemcached
+// reads them, ketama_server) would get identical points, the second owning
+// nothing: refused.
+void check_distinct_servers(const NodeSet& nodes) {
+  std::map<std::pair<std::string, uint32_t>, uint32_t> seen;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    KetamaServer server = ketama_server(nodes.names[i]);
+    const auto [it, fresh] = seen.try_emplace({std::move(server.host), server.port}, i);
+    if (!fresh)
+      throw std::invalid_argument("ketama: '" + nodes.names[it->second] + "' and '" +
+                                  nodes.names[i] + "' are one server (host '" + it->first.first +
+                                  "', port " + std::to_string(it->first.second) +
+                                  "): it would own nothing");
+  }
+}
+
+}  // namespace
+
 void validate_profile(Profile profile, const ProfileCluster& cluster) {
   const NodeSet& nodes = cluster.nodes;
   validate(nodes);
@@ -358,6 +381,7 @@ void validate_profile(Profile profile, const ProfileCluster& cluster) {
       for (uint32_t w : cluster.weights)
         if (w == 0 || w > 0x80000000u)
           throw std::invalid_argument("ketama: every weight must be 1 ... 2^31");
+      check_distinct_servers(nodes);
       break;
     case Profile::kRedis:
       if (nodes.size() > kRedisSlots)
@@ -375,6 +399,7 @@ void validate_profile(Profile profile, const ProfileCluster& cluster) {
       validate_maglev(nodes);
       break;
     case Profile::kKetamaUnweighted:
+      check_distinct_servers(nodes);
       break;
   }
 }

@@ -88,7 +88,9 @@ struct ProfileCluster {
 
 // Checks a cluster for a profile: validate(nodes); weights for ketama only
 // (ketama_unweighted refuses them, as that mode ignores them); ketama: weights empty or
-// one per node, each 1 ... 2^31; redis: at most 16384 nodes; kafka: at most
+// one per node, each 1 ... 2^31; ketama and ketama_unweighted: no two names
+// of one server (ketama_server's host and port: "a", "a:11211" and
+// "a:011211" are one); redis: at most 16384 nodes; kafka: at most
 // 2^31 - 1 partitions; cassandra: N * num_tokens below 2^32; maglev:
 // validate_maglev. Throws std::invalid_argument with one line.
 void validate_profile(Profile profile, const ProfileCluster& cluster);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace chbench {
 
@@ -20,52 +23,87 @@ std::size_t ring_position(const SortedRing<uint64_t>& ring, uint64_t h) {
   return it == ring.tokens.end() ? 0 : static_cast<std::size_t>(it - ring.tokens.begin());
 }
 
+std::vector<uint64_t> bounded_capacities(double c, uint64_t requests,
+                                         std::span<const uint32_t> weights) {
+  bounded_capacity(c, requests, 1);  // c's range
+  long double total = 0;
+  for (const uint32_t w : weights) total += w;
+  if (!(total > 0)) throw std::invalid_argument("bounded loads need a node of weight above 0");
+  std::vector<uint64_t> caps;
+  caps.reserve(weights.size());
+  // c * R * w / W rounds to within one unit of the exact value, so its
+  // ceiling is never below the exact quotient: the sum stays >= c * R.
+  for (const uint32_t w : weights)
+    caps.push_back(static_cast<uint64_t>(
+        std::ceil(static_cast<long double>(c) * static_cast<long double>(requests) * w / total)));
+  return caps;
+}
+
 BoundedLoads::BoundedLoads(const SortedRing<uint64_t>& ring, uint32_t nodes, uint64_t capacity)
+    : BoundedLoads(ring, std::vector<uint64_t>(nodes, capacity)) {}
+
+BoundedLoads::BoundedLoads(const SortedRing<uint64_t>& ring, std::vector<uint64_t> capacities)
     : ring_(ring),
-      nodes_(nodes),
-      capacity_(capacity),
-      loads_(std::make_unique<std::atomic<uint64_t>[]>(nodes)) {
+      capacities_(std::move(capacities)),
+      loads_(std::make_unique<std::atomic<uint64_t>[]>(capacities_.size())) {
+  std::vector<bool> holds(capacities_.size(), false);
+  for (const uint32_t node : ring_.owners) {
+    if (node >= holds.size())
+      throw std::invalid_argument("bounded loads: a ring token of node " + std::to_string(node) +
+                                  " past the " + std::to_string(holds.size()) + " capacities");
+    holds[node] = true;
+  }
+  for (uint32_t n = 0; n < capacities_.size(); ++n) {
+    if (capacities_[n] > 0 && !holds[n])
+      throw std::invalid_argument("bounded loads: node " + std::to_string(n) +
+                                  " has a capacity but no ring token");
+    max_capacity_ = std::max(max_capacity_, capacities_[n]);
+    total_capacity_ += capacities_[n];
+  }
   reset();
 }
 
 void BoundedLoads::reset() noexcept {
-  for (uint32_t i = 0; i < nodes_; ++i) loads_[i].store(0, std::memory_order_relaxed);
+  for (uint32_t i = 0; i < nodes(); ++i) loads_[i].store(0, std::memory_order_relaxed);
+}
+
+bool BoundedLoads::claim(uint32_t node) noexcept {
+  std::atomic<uint64_t>& l = loads_[node];
+  const uint64_t v = l.load(std::memory_order_relaxed);
+  if (v >= capacities_[node]) return false;
+  l.store(v + 1, std::memory_order_relaxed);
+  return true;
+}
+
+// A failed strong swap means the load grew (loads only grow between resets):
+// at most capacity_n retries.
+bool BoundedLoads::claim_concurrent(uint32_t node) noexcept {
+  std::atomic<uint64_t>& l = loads_[node];
+  uint64_t v = l.load(std::memory_order_relaxed);
+  while (v < capacities_[node])
+    if (l.compare_exchange_strong(v, v + 1, std::memory_order_relaxed)) return true;
+  return false;
 }
 
 uint32_t BoundedLoads::place(uint64_t h, uint32_t owner) noexcept {
-  std::atomic<uint64_t>& l = loads_[owner];
-  const uint64_t v = l.load(std::memory_order_relaxed);
-  if (v < capacity_) {
-    l.store(v + 1, std::memory_order_relaxed);
-    return owner;
-  }
-  return walk(h, false);
+  return claim(owner) ? owner : walk(h, owner, false);
 }
 
 uint32_t BoundedLoads::place_concurrent(uint64_t h, uint32_t owner) noexcept {
-  if (loads_[owner].fetch_add(1, std::memory_order_relaxed) < capacity_) return owner;
-  loads_[owner].fetch_sub(1, std::memory_order_relaxed);
-  return walk(h, true);
+  return claim_concurrent(owner) ? owner : walk(h, owner, true);
 }
 
-// From h's ring position on, the first node that takes the request. One
-// thread gives up after one turn of the ring (every node full: the
-// precondition broken); many threads go round again, since a node may have
-// looked full only while another thread's claim was being given back.
-uint32_t BoundedLoads::walk(uint64_t h, bool concurrent) noexcept {
+// From h's ring position on, the first node that takes the request, within
+// one turn of the ring (the header's bound); past it the precondition is
+// broken and the owner comes back uncounted.
+uint32_t BoundedLoads::walk(uint64_t h, uint32_t owner, bool concurrent) noexcept {
   const std::size_t n = ring_.tokens.size();
   std::size_t p = ring_position(ring_, h);
-  for (std::size_t step = 0; concurrent || step < n; ++step, p = p + 1 == n ? 0 : p + 1) {
-    std::atomic<uint64_t>& l = loads_[ring_.owners[p]];
-    if (concurrent) {
-      if (l.fetch_add(1, std::memory_order_relaxed) < capacity_) return ring_.owners[p];
-      l.fetch_sub(1, std::memory_order_relaxed);
-    } else if (const uint64_t v = l.load(std::memory_order_relaxed); v < capacity_) {
-      l.store(v + 1, std::memory_order_relaxed);
-      return ring_.owners[p];
-    }
+  for (std::size_t step = 0; step < n; ++step, p = p + 1 == n ? 0 : p + 1) {
+    const uint32_t node = ring_.owners[p];
+    if (concurrent ? claim_concurrent(node) : claim(node)) return node;
   }
-  return ring_.owners[ring_position(ring_, h)];
+  return owner;
 }
 
 void BoundedLoadsTable::owners(std::span<const uint64_t> key_hashes,

@@ -38,7 +38,9 @@ class RingReplicaReference final : public ReplicaTable {
           entries_.begin();
       uint32_t* chosen = out.data() + i * r_;
       uint32_t c = 0;
-      for (std::size_t step = 0; c < r_; ++step)
+      // One turn of the ring meets every node with a token: R of them exist
+      // (check_replica_count), so c reaches R within n steps.
+      for (std::size_t step = 0; c < r_ && step < n; ++step)
         c = choose(chosen, c, entries_[(static_cast<std::size_t>(first) + step) % n].node);
     }
   }
@@ -90,7 +92,8 @@ class RingReplicaWalk final : public ReplicaTable {
     const std::size_t n = tokens_.size();
     std::size_t at = first_at_or_above(h);
     uint32_t c = 0;
-    while (c < r_) {
+    // At most one turn of the ring, as the reference's walk.
+    for (std::size_t step = 0; c < r_ && step < n; ++step) {
       if (at == n) at = 0;  // the ring closes
       c = choose(chosen, c, nodes_[at++]);
     }

@@ -20,7 +20,8 @@ namespace chbench {
 
 // The walk with a branchless binary search over the entries' tokens: the
 // replica lookup of ring/branchless (KernelInfo::make_replicas). Throws as
-// registry::ring_check, and std::invalid_argument for R = 0 or R above N.
+// registry::ring_check, and std::invalid_argument for R = 0 or R above the
+// nodes of weight above 0 (check_replica_count).
 std::unique_ptr<ReplicaTable> ring_walk_replicas(const Fleet& fleet, uint32_t r);
 
 }  // namespace chbench

@@ -61,8 +61,21 @@ Spread spread(const std::vector<ShareStats>& stats, double ShareStats::*field) {
   return spread_of(v);
 }
 
-// Each node's fair share w_i / sum(w) under the setup's weights (a scheme's,
-// or ketama's by name); empty without weights.
+// ShareStats of ring i's keys (and circle), against the fair shares if any.
+void add_stats(BalanceReport& r, uint32_t i) {
+  const Balance& b = r.results[i];
+  if (!r.weighted()) {
+    r.key_stats.push_back(share_stats(std::span<const uint64_t>(b.node_keys)));
+    if (r.circle) r.circle_stats.push_back(share_stats(std::span<const double>(b.circle)));
+    return;
+  }
+  r.key_stats.push_back(fair_share_stats(std::span<const uint64_t>(b.node_keys), r.fair));
+  if (r.circle)
+    r.circle_stats.push_back(fair_share_stats(std::span<const double>(b.circle), r.fair));
+}
+
+}  // namespace
+
 std::vector<double> fair_shares(const Setup& s) {
   const NodeSet& nodes = s.nodes();
   std::vector<double> w;
@@ -79,32 +92,6 @@ std::vector<double> fair_shares(const Setup& s) {
   for (double& x : w) x /= sum;
   return w;
 }
-
-// share_i / fair_i over the nodes of fair share above 0.
-std::vector<double> over_fair(std::span<const double> shares, std::span<const double> fair) {
-  std::vector<double> out;
-  for (std::size_t i = 0; i < shares.size(); ++i)
-    if (fair[i] > 0) out.push_back(shares[i] / fair[i]);
-  return out;
-}
-
-// ShareStats of ring i's keys (and circle), against the fair shares if any.
-void add_stats(BalanceReport& r, uint32_t i) {
-  const Balance& b = r.results[i];
-  if (!r.weighted()) {
-    r.key_stats.push_back(share_stats(std::span<const uint64_t>(b.node_keys)));
-    if (r.circle) r.circle_stats.push_back(share_stats(std::span<const double>(b.circle)));
-    return;
-  }
-  std::vector<double> shares;
-  for (uint64_t k : b.node_keys)
-    shares.push_back(r.keys == 0 ? 0.0 : static_cast<double>(k) / static_cast<double>(r.keys));
-  r.key_stats.push_back(share_stats(std::span<const double>(over_fair(shares, r.fair))));
-  if (r.circle)
-    r.circle_stats.push_back(share_stats(std::span<const double>(over_fair(b.circle, r.fair))));
-}
-
-}  // namespace
 
 BalanceReport run_balance(const Setup& s, uint32_t rings, const KeySet& keys) {
   check_rings(s, rings);

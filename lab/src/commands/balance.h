@@ -63,6 +63,10 @@ struct BalanceReport {
 // names is the same.
 bool places_by_position(const Setup& s);
 
+// Each node's fair share w_i / sum(w) under the setup's weights (a scheme's,
+// or ketama's by name); empty without weights.
+std::vector<double> fair_shares(const Setup& s);
+
 // Checks `rings` (1 ... kMaxRings; 1 for a placement by position), measures
 // every repetition (ketama weights follow their servers into the replicas)
 // and summarises. Throws std::invalid_argument for refused rings, and like

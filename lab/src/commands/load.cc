@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "commands/balance.h"
+
 namespace chbench::lab {
 
 namespace {
@@ -17,7 +19,8 @@ std::vector<uint32_t> plain_owners(const Setup& s, const Fleet& fleet, const Key
   return owners;
 }
 
-// The bounded assignment of the stream over the fleet's ring (SPEC.md's tokens).
+// The bounded assignment of the stream over the fleet's ring (SPEC.md's
+// tokens), each node's capacity by its weight.
 BoundedAssignment bounded_over(const Fleet& fleet, const Requests& r, const KeySet& keys,
                                double c) {
   const auto entries = ring_entries(fleet.nodes());
@@ -27,7 +30,15 @@ BoundedAssignment bounded_over(const Fleet& fleet, const Requests& r, const KeyS
   std::vector<uint64_t> stream;
   stream.reserve(r.total);
   for_each_request(r, [&](uint64_t k) { stream.push_back(key_hashes[k]); });
-  return bounded_assign(ring, fleet.size(), stream, c);
+  std::vector<uint32_t> weights(fleet.size());
+  for (uint32_t n = 0; n < fleet.size(); ++n) weights[n] = fleet.nodes().weight(n);
+  return bounded_assign(ring, weights, stream, c);
+}
+
+// The loads' summary, against the fair shares of a weighted fleet.
+ShareStats stats_against(const std::vector<uint64_t>& loads, const std::vector<double>& fair) {
+  const std::span<const uint64_t> l(loads);
+  return fair.empty() ? share_stats(l) : fair_share_stats(l, fair);
 }
 
 // Node index of `before` -> index in `after` by name (UINT32_MAX: gone).
@@ -84,13 +95,14 @@ LoadBalanceReport run_load_balance(const Setup& s, const Requests& req, std::opt
   r.node_keys.assign(s.fleet.size(), 0);
   for (uint32_t n : owners) ++r.node_keys[n];
   r.node_requests = node_loads(req, owners, s.fleet.size());
-  r.key_stats = share_stats(std::span<const uint64_t>(r.node_keys));
-  r.request_stats = share_stats(std::span<const uint64_t>(r.node_requests));
+  const std::vector<double> fair = fair_shares(s);
+  r.key_stats = stats_against(r.node_keys, fair);
+  r.request_stats = stats_against(r.node_requests, fair);
   r.hottest = hottest_share(req);
   if (c) {
     r.c = c;
     r.bounded = bounded_over(s.fleet, req, keys, *c);
-    r.bounded_stats = share_stats(std::span<const uint64_t>(r.bounded->load));
+    r.bounded_stats = stats_against(r.bounded->load, fair);
   }
   return r;
 }

@@ -88,13 +88,23 @@ json scenario_json(const Setup& s) {
           {"readds", r.readds}};
 }
 
+// The kernel: a profile whose table is no scheme's (Redis's slot table) names
+// the table and the kernel that reads it, "redis slot table, read by
+// maglev/simd", not the kernel alone as if the profile were Maglev.
+json kernel_json(const Setup& s) {
+  if (s.placement.profile && !profile_placement_scheme(*s.placement.profile))
+    return std::string(profile_name(*s.placement.profile)) + " slot table, read by " +
+           s.kernel_name;
+  return s.kernel_name;
+}
+
 // The members every command's JSON starts with: the command, the placement
 // (scheme, profile, their parameters), the kernel and the scenario.
 json head_json(const char* command, const Setup& s, json scenario) {
   return {{"command", command},           {"scheme", scheme_json(s)},
           {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
           {"capacity", capacity_json(s)}, {"table_size", table_size_json(s)},
-          {"kernel", s.kernel_name},      {"scenario", std::move(scenario)}};
+          {"kernel", kernel_json(s)},     {"scenario", std::move(scenario)}};
 }
 
 // Appends `members` to object `j`, in their order.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "commands/balance.h"
 #include "writers/json_head.h"
 
 namespace chbench::lab {
@@ -13,25 +14,29 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::string stats_text(const char* what, const ShareStats& st) {
-  return fmt("%-9s busiest / mean %.4f, share std %.2f%% of fair\n", what, st.busiest_over_mean,
-             st.std_pct);
+// A weighted fleet's stats are of share / fair (fair_share_stats): "busiest
+// / fair" then.
+std::string stats_text(const char* what, const ShareStats& st, bool weighted) {
+  return fmt("%-9s busiest / %s %.4f, share std %.2f%% of fair\n", what, weighted ? "fair" : "mean",
+             st.busiest_over_mean, st.std_pct);
 }
 
 void balance_text(Out& out, const Setup& s, const LoadBalanceReport& r) {
   out << "scheme    " << scheme_label(s, s.nodes().vnodes) << ", kernel " << s.kernel_name << "\n";
   out << fmt("nodes     %u\nkeys      %" PRIu64 "\nrequests  %" PRIu64 "\n", r.fleet->size(),
              r.keys, r.requests);
-  out << stats_text("keys", r.key_stats) << stats_text("requests", r.request_stats);
+  const bool weighted = !fair_shares(s).empty();
+  out << stats_text("keys", r.key_stats, weighted)
+      << stats_text("requests", r.request_stats, weighted);
   out << fmt("hottest   key takes %.4f%% of requests (%.3f x a fair node share)\n", 100 * r.hottest,
              r.hottest * r.fleet->size());
   if (r.bounded)
-    out << fmt("bounded   c = %g, capacity %" PRIu64 ", max load %" PRIu64
-               " (%.4f x mean), %" PRIu64 " requests walked past their owner\n",
-               *r.c, r.bounded->capacity,
+    out << fmt("bounded   c = %g, capacity %s%" PRIu64 ", max load %" PRIu64
+               " (%.4f x %s), %" PRIu64 " requests walked past their owner\n",
+               *r.c, weighted ? "by weight, up to " : "", r.bounded->capacity,
                *std::max_element(r.bounded->load.begin(), r.bounded->load.end()),
-               r.bounded_stats.busiest_over_mean, r.bounded->walked)
-        << stats_text("bounded", r.bounded_stats);
+               r.bounded_stats.busiest_over_mean, weighted ? "fair" : "mean", r.bounded->walked)
+        << stats_text("bounded", r.bounded_stats, weighted);
   out << fmt("%-20s %12s %14s%s\n", "node", "keys", "requests", r.bounded ? "        bounded" : "");
   for (uint32_t i = 0; i < r.fleet->size(); ++i) {
     out << fmt("%-20s %12" PRIu64 " %14" PRIu64, owner_name(*r.fleet, i).c_str(), r.node_keys[i],
@@ -79,7 +84,10 @@ void balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
     json row = {{"node", owner_name(*r.fleet, i)},
                 {"keys", r.node_keys[i]},
                 {"requests", r.node_requests[i]}};
-    if (r.bounded) row["bounded"] = r.bounded->load[i];
+    if (r.bounded) {
+      row["bounded"] = r.bounded->load[i];
+      row["capacity"] = r.bounded->capacities[i];
+    }
     j["per_node"].push_back(row);
   }
   out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';

@@ -64,4 +64,8 @@ std::string pct(double fraction);
 // a / b, and 0 for b = 0.
 double ratio(uint64_t a, uint64_t b);
 
+// x in the fewest significant digits, at least 4, that read back as x
+// ("0.3", "0.99999", never "1" for a value below 1).
+std::string shortest(double x);
+
 }  // namespace chbench::lab

@@ -16,7 +16,16 @@ class TextWriter final : public Writer {
  public:
   explicit TextWriter(Out& out) : out_(out), b_(out.buffer()) {}
 
-  void owners_begin(const Setup& s, const KeySet&) override { profile_ = s.placement.profile; }
+  // Rows of more than key and owner (replicas, a profile's key hash) start
+  // with a header naming the columns, "# key<TAB>owner<TAB>...".
+  void owners_begin(const Setup& s, const KeySet&) override {
+    profile_ = s.placement.profile;
+    if (s.replicas < 2 && !profile_) return;
+    b_ += "# key\towner";
+    for (uint32_t j = 2; j <= s.replicas; ++j) b_ += "\treplica_" + std::to_string(j);
+    if (profile_) (b_ += '\t') += hash_column(*profile_);
+    b_ += '\n';
+  }
 
   void owner(const OwnerRow& row) override {
     append_text_escaped(b_, row.key);
@@ -76,9 +85,9 @@ class TextWriter final : public Writer {
     b_ += fmt("%9s %10s %10s %12s %12s %14s %15s %10s\n", "fraction", "removed", "nodes", "min",
               "max", "mean", "busiest / mean", "share std");
     for (const RemovalBalanceRow& row : r.rows)
-      b_ += fmt("%9.4g %10u %10u %12" PRIu64 " %12" PRIu64 " %14.2f %15.4f %9.2f%%\n", row.fraction,
-                row.removed, row.nodes, row.min, row.max, row.mean, row.stats.busiest_over_mean,
-                row.stats.std_pct);
+      b_ += fmt("%9s %10u %10u %12" PRIu64 " %12" PRIu64 " %14.2f %15.4f %9.2f%%\n",
+                shortest(row.fraction).c_str(), row.removed, row.nodes, row.min, row.max, row.mean,
+                row.stats.busiest_over_mean, row.stats.std_pct);
     b_ += "(min, max, mean: keys per node in service; share std: % of the fair share)\n";
   }
 
