@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import registry as registry_mod
+from . import rounds as rounds_mod
 from .errors import InputError
 from .numeric import sig3
 
@@ -140,8 +141,18 @@ class Result:
     is_floor: bool = False  # the stream baseline: a memory floor, not a kernel
     takes_vnodes: bool = False  # V matters: the scheme places tokens on a ring
     ns: Optional[float] = None  # median ns/key
-    ns_lo: Optional[float] = None  # spread: min over repetitions ...
-    ns_hi: Optional[float] = None  # ... and max (or median -/+ stddev)
+    ns_lo: Optional[float] = None  # spread: the median's 95 % interval (interval), else the
+    ns_hi: Optional[float] = None  # min and max over repetitions (or median -/+ stddev)
+    interval: bool = False  # ns_lo, ns_hi are the median's interval over rounds
+    # A run timed in comparison groups (rounds.py): the group's index, this
+    # member's ns/key in each round (None: a failed member, or an old run),
+    # and, where the member has a reference in its group, the median of the
+    # per-round ratios member ÷ reference with its interval (the bench's).
+    group: Optional[int] = None
+    rounds: Optional[list] = None
+    ratio: Optional[float] = None
+    ratio_lo: Optional[float] = None
+    ratio_hi: Optional[float] = None
     cv: Optional[float] = None  # of ns/key, a fraction
     repetitions: Optional[int] = None
     keys_per_second: Optional[float] = None
@@ -203,6 +214,7 @@ class Run:
     results: list  # of Result
     warnings: list = field(default_factory=list)
     registry: Optional[registry_mod.Registry] = None
+    timing: Optional[dict] = None  # context chbench_timing: method, rounds, seed, confidence
 
     def family(self, name: str) -> list:
         """The measured (not errored) results of one family, sorted."""
@@ -214,6 +226,33 @@ class Run:
         present = {r.family for r in self.results}
         known = [f for f in FAMILY_ORDER if f in present]
         return known + sorted(present - set(FAMILY_ORDER))
+
+    @property
+    def has_rounds(self) -> bool:
+        """Whether the run was timed in rounds (its Results have them)."""
+        return any(r.rounds for r in self.results)
+
+    def rounds_count(self) -> Optional[int]:
+        """R of the timing record (context chbench_timing), if any."""
+        value = (self.timing or {}).get("rounds")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def ns_estimate(self, r: Result) -> rounds_mod.Estimate:
+        """r's median ns/key and its 95 % interval (a point without rounds)."""
+        return rounds_mod.ns_estimate(r)
+
+    def ratio(self, a: Result, b: Result) -> Optional[rounds_mod.Estimate]:
+        """a's ns/key ÷ b's with its interval: paired over the rounds when
+        both are of one group, unpaired (bootstrap) across groups, a point
+        for a run without rounds (rounds.ratio)."""
+        return rounds_mod.ratio(a, b)
+
+    def reference_ratio(self, r: Result) -> Optional[tuple]:
+        """(r's reference in its group, r ÷ it) (rounds.reference_ratio), or None."""
+        if r.group is None:
+            return None
+        members = [m for m in self.results if m.group == r.group]
+        return rounds_mod.reference_ratio(r, members, self.registry)
 
 
 def read_json(path: Path) -> dict:
@@ -252,6 +291,8 @@ def load(path: Path, need_registry: bool = True, registry_from: Optional[Path] =
     if not run.results:
         raise InputError(f"{path} holds no chbench benchmarks "
                          "(names like tokens/ring/<kernel>/N:1000/V:100/K:300000/threads:1)")
+    run.timing = rounds_mod.timing(context, run.warnings)
+    rounds_mod.attach(run.results, rounds_mod.groups(context, run.warnings), run.warnings)
     if need_registry and registry_from is not None and registry_mod.CONTEXT_KEY not in context:
         run.registry = borrowed_registry(run, registry_from)
     elif need_registry:
@@ -430,6 +471,22 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
             warnings.append(f"{result.run_name}: counter {key} = {got} but the name says {value}")
 
 
+def read_interval(result: Result, median: dict) -> None:
+    """The counters of a run timed in rounds, constant over its rounds (so
+    read from the median row): group, ns_per_key_lo / _hi (the median's
+    95 % interval, which then stands for the spread) and ratio, ratio_lo,
+    ratio_hi (member ÷ its reference, where it has one)."""
+    group = number(median.get("group"))
+    result.group = int(group) if group is not None and group >= 0 else None
+    lo, hi = number(median.get("ns_per_key_lo")), number(median.get("ns_per_key_hi"))
+    if lo is not None and hi is not None and lo <= result.ns <= hi:
+        result.ns_lo, result.ns_hi, result.interval = lo, hi, True
+    result.ratio = number(median.get("ratio"))
+    if result.ratio is not None:
+        result.ratio_lo = number(median.get("ratio_lo"))
+        result.ratio_hi = number(median.get("ratio_hi"))
+
+
 def read_timings(result: Result, iterations: list, aggregates: dict, first: dict,
                  warnings: list) -> None:
     """Median ns/key, its spread and CV, and keys/s; an error when there is
@@ -448,7 +505,10 @@ def read_timings(result: Result, iterations: list, aggregates: dict, first: dict
         warnings.append(f"{result.run_name}: ns_per_key counter {sig3(counted)} disagrees with "
                         f"real_time / keys = {sig3(timed)} ns; plotted the counter")
     result.repetitions = (int(number(first.get("repetitions")) or 0) or len(iterations) or 1)
-    if len(samples) >= 2:
+    read_interval(result, first)
+    if result.interval:
+        pass  # the rounds' interval is the spread
+    elif len(samples) >= 2:
         result.ns_lo, result.ns_hi = min(samples), max(samples)
     elif "stddev" in aggregates:
         # The stddev aggregate's counters hold standard deviations; its keys

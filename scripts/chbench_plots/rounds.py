@@ -1,0 +1,188 @@
+"""The rounds of a run timed in comparison groups (context keys
+`chbench_timing` and `chbench_groups`), attached to its Results, and the
+figures computed from them.
+
+A comparison group is one point of a family: the kernels compared at one
+configuration, timed in R interleaved rounds (each round runs every member
+once, in a fresh random order), so round k of one member pairs with round k
+of another. `chbench_groups` is a JSON string {"groups": [{"members":
+[run name, ...], "ns_per_key": [[ns/key of round 0, ..., round R-1] or null
+for a member that failed, ...]}, ...]}. A run from before it has neither
+key: its Results have no rounds, and its figures are points (basis "point").
+
+This module reads Results by their fields only (run_name, label, scheme,
+base_label, forced_target, is_floor, ns, rounds, group), so load.py can call
+it without a cycle.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Optional
+
+from . import intervals
+from .intervals import Estimate
+
+TIMING_KEY = "chbench_timing"
+GROUPS_KEY = "chbench_groups"
+SUFFIX = "/real_time"  # Google Benchmark's own, on some names and not others
+
+
+def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
+    """The JSON object held as a string under context[key]; None when absent,
+    and a warning when it is there but unreadable."""
+    text = context.get(key)
+    if text is None:
+        return None
+    try:
+        value = json.loads(text) if isinstance(text, str) else text
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        warnings.append(f"context {key} is not a JSON object; read as a run without rounds")
+        return None
+    return value
+
+
+def timing(context: dict, warnings: list) -> Optional[dict]:
+    """The timing record (method, rounds, min_slice_s, seed, confidence) or None."""
+    return context_json(context, TIMING_KEY, warnings)
+
+
+def round_list(value) -> Optional[list]:
+    """One member's rounds as floats (ns/key; a round that is not a finite
+    number becomes None), or None for a member that failed (null)."""
+    if not isinstance(value, list):
+        return None
+    out = []
+    for v in value:
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        out.append(float(v) if ok else None)
+    return out
+
+
+def groups(context: dict, warnings: list) -> list:
+    """[(member run names, their rounds (list or None)), ...] in group index
+    order; [] for a run without groups."""
+    data = context_json(context, GROUPS_KEY, warnings)
+    raw = data.get("groups") if data else None
+    if not isinstance(raw, list):
+        return []
+    out = []
+    for g in raw:
+        members = g.get("members") if isinstance(g, dict) else None
+        times = g.get("ns_per_key") if isinstance(g, dict) else None
+        if not isinstance(members, list) or not isinstance(times, list) \
+                or len(members) != len(times):
+            warnings.append(f"group {len(out)} of {GROUPS_KEY} is malformed; left out")
+            out.append(([], []))
+            continue
+        out.append(([str(m) for m in members], [round_list(t) for t in times]))
+    return out
+
+
+def attach(results: list, group_list: list, warnings: list) -> None:
+    """Gives every Result its group index and rounds from group_list
+    (groups()); a member name matches a run name with or without the
+    `/real_time` suffix. Warns once about members no Result has."""
+    by_name = {}
+    for r in results:
+        by_name[r.run_name] = r
+        by_name.setdefault(r.run_name.removesuffix(SUFFIX), r)
+    unknown = 0
+    for index, (members, times) in enumerate(group_list):
+        for name, rounds in zip(members, times):
+            r = by_name.get(name) or by_name.get(name.removesuffix(SUFFIX))
+            if r is None:
+                unknown += 1
+                continue
+            r.group = index if r.group is None else r.group
+            r.rounds = rounds
+            settle_spread(r)
+    if unknown:
+        warnings.append(f"{unknown} group members of {GROUPS_KEY} match no benchmark")
+
+
+def settle_spread(r) -> None:
+    """A member with rounds but without the bench's interval counters takes
+    its spread from the rounds' interval, or has none (fewer than 6 rounds):
+    a stddev band would pass for an interval."""
+    if r.interval or not r.rounds or r.ns is None:
+        return
+    interval = intervals.median_interval(r.rounds)
+    if interval is not None and interval[0] <= r.ns <= interval[1]:
+        r.ns_lo, r.ns_hi, r.interval = interval[0], interval[1], True
+    else:
+        r.ns_lo = r.ns_hi = None
+
+
+def ns_estimate(r) -> Estimate:
+    """A Result's median ns/key with its interval: the bench's (counters
+    ns_per_key_lo and _hi) or the rounds'; a point for a run without rounds."""
+    if r.interval:
+        return Estimate(r.ns, r.ns_lo, r.ns_hi, "median")
+    if r.rounds:
+        computed = intervals.median_estimate(r.rounds)
+        if computed is not None:
+            return Estimate(r.ns, computed.lo, computed.hi, "median")
+    return Estimate(r.ns)
+
+
+def ratio(a, b) -> Optional[Estimate]:
+    """a's ns/key ÷ b's: paired (the per-round ratios) when both are of one
+    group, unpaired (ratio of medians, bootstrap) when both have rounds in
+    different groups, a point (ratio of the medians, no interval) when
+    neither has rounds; None when the ns/key are missing, or only one of the
+    two has rounds (nothing honest to pair it with)."""
+    if not a.ns or not b.ns:
+        return None
+    if not a.rounds and not b.rounds:
+        return Estimate(a.ns / b.ns)
+    if not a.rounds or not b.rounds:
+        return None
+    if a.group is not None and a.group == b.group:
+        return intervals.paired_ratio(a.rounds, b.rounds)
+    return intervals.unpaired_ratio(a.rounds, b.rounds)
+
+
+def reference(r, members: list, registry) -> Optional[object]:
+    """The Result r is compared with in its group (members: the group's
+    Results): its kernel's scalar rival (registry `rival`) when a member
+    runs it with no forced target; else the scheme's baseline kernel
+    (registry `baseline`, never the stream floor) when one is a member and
+    not r itself; else None. None without a registry."""
+    if registry is None:
+        return None
+    plain = {m.label: m for m in members if not m.forced_target and m.ns}
+    rival = registry.rival(r.base_label)
+    if rival is not None and rival in plain:
+        return plain[rival]
+    for m in plain.values():
+        kernel = registry.kernel(m.label)
+        if m is not r and m.scheme == r.scheme and kernel is not None and kernel.baseline \
+                and not m.is_floor:
+            return m
+    return None
+
+
+def group_members(results: list) -> dict:
+    """group index -> the Results of that group, in the run's order."""
+    out: dict = {}
+    for r in results:
+        if r.group is not None:
+            out.setdefault(r.group, []).append(r)
+    return out
+
+
+def reference_ratio(r, members: list, registry) -> Optional[tuple]:
+    """(reference Result, Estimate of r ÷ it): the bench's counters ratio,
+    ratio_lo, ratio_hi where r has them, else computed from the rounds;
+    None when r has no reference in its group."""
+    ref = reference(r, members, registry)
+    if ref is None:
+        return None
+    if r.ratio is not None:
+        return ref, Estimate(r.ratio, r.ratio_lo, r.ratio_hi, "paired")
+    computed = ratio(r, ref)
+    return (ref, computed) if computed is not None else None
