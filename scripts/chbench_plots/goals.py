@@ -10,7 +10,10 @@ scheme's best kernel's ns/key itself; for one kernel of family
 "replicas", its replica sets of one size R ÷ those of another. Each goal has an at-least or at-most
 threshold, one number or one per SIMD target (the target the run's SIMD
 kernels ran picks it). evaluate() turns a goal and a run into a Verdict: the
-figures that decide it, in words, and met / not met / not measured.
+figures that decide it, in words, with their 95 % intervals where the run was
+timed in rounds (intervals.py), and goal met / goal not met / inconclusive
+(an interval straddles the threshold) / not measured; the worst figure
+decides. A run without rounds keeps the point verdicts of its medians.
 goals_report.py prints verdicts and the tables behind them; ratios.py prints
 the [[ratio]] records.
 """
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from . import intervals, rounds
 from .errors import InputError
 from .load import Result, Run
 from .node_points import NodePoint, node_points
@@ -111,6 +115,10 @@ class GoalSpec:
         the rounding of floating point (5.6 / 1.6 against 3.5) meets it."""
         slack = abs(self.threshold) * 1e-9
         return value >= self.threshold - slack if self.least else value <= self.threshold + slack
+
+    def outcome(self, estimate: intervals.Estimate) -> str:
+        """intervals.MET, NOT_MET or INCONCLUSIVE of one figure (intervals.judge)."""
+        return intervals.judge(estimate, self.threshold, self.least)
 
     def bound(self, short: bool = False) -> str:
         """'at least 20×' ('≥ 20×' when short); per target 'at least 4× on
@@ -347,6 +355,9 @@ class Judged:
     # Results the numerator was picked from (best_at_most_every_n: every
     # kernel of the scheme at that N); their SIMD targets count too.
     pool: tuple = ()
+    # The operand "best" when the fastest is not separated from the others:
+    # every kernel tied with it, the one whose median is lowest first.
+    tied: tuple = ()
 
     @property
     def ratio(self) -> float:
@@ -355,6 +366,17 @@ class Judged:
         if self.denominator is None:
             return self.numerator.ns
         return self.numerator.ns / self.denominator.ns
+
+    @property
+    def estimate(self) -> intervals.Estimate:
+        """The figure with its interval: the ratio paired over the rounds
+        (or unpaired across groups), the numerator's ns/key alone without a
+        denominator; a point for a run without rounds (rounds.py). Rounds on
+        one side only give the value with no interval."""
+        if self.denominator is None:
+            return rounds.ns_estimate(self.numerator)
+        got = rounds.ratio(self.numerator, self.denominator)
+        return got if got is not None else intervals.Estimate(self.ratio, basis="unpaired")
 
     @property
     def results(self) -> list:
@@ -368,7 +390,7 @@ class Verdict:
 
     spec: GoalSpec
     measured: str  # the figures that decide it, or why there are none
-    met: Optional[bool]  # None: not measured in this run
+    outcome: Optional[str]  # intervals.MET, NOT_MET, INCONCLUSIVE; None: not measured
     judged: list = field(default_factory=list)  # the Judged ratios that decide it
     candidates: list = field(default_factory=list)  # every ring with both operands
     points: list = field(default_factory=list)  # the family's RingPoints
@@ -387,17 +409,42 @@ class Verdict:
 
     @property
     def verdict(self) -> str:
-        """'goal met', 'goal not met' or 'not measured'."""
-        if self.met is None:
+        """'goal met', 'goal not met', 'inconclusive' or 'not measured'."""
+        if self.outcome is None:
             return "not measured"
-        return "goal met" if self.met else "goal not met"
+        return "inconclusive" if self.outcome == intervals.INCONCLUSIVE \
+            else f"goal {self.outcome}"
+
+    @property
+    def without_rounds(self) -> bool:
+        """Whether its figures are medians with no interval (a run without rounds)."""
+        return bool(self.judged) and all(j.estimate.basis == "point" for j in self.judged)
+
+
+def outcome_of(spec: GoalSpec, judged: list) -> Optional[str]:
+    """The verdict of the figures `judged`, the worst deciding (intervals.combine)."""
+    return intervals.combine([spec.outcome(j.estimate) for j in judged])
+
+
+def worst_of(spec: GoalSpec, judged: list) -> Judged:
+    """The figure that decides: not met before inconclusive before met, then
+    the lowest value against an at-least bound, the highest against at-most."""
+    rank = {intervals.NOT_MET: 0, intervals.INCONCLUSIVE: 1, intervals.MET: 2}
+    sign = 1 if spec.least else -1
+    return min(judged, key=lambda j: (rank[spec.outcome(j.estimate)], sign * j.ratio))
+
+
+def figure(spec: GoalSpec, j: Judged) -> str:
+    """One figure with its unit and interval: '2.41× (95 % interval 2.33–2.50)'."""
+    return intervals.figure_text(j.estimate, spec.unit)
 
 
 def resolve(operand: str, point: RingPoint) -> Optional[Result]:
     """An operand's result on one ring: a kernel by name, the best kernel, or
     the stream floor; None when the ring lacks it."""
     if operand == "best":
-        return point.best()
+        tie = point.best_tie()
+        return tie[0] if tie else None
     if operand == "floor":
         return next((r for r in point.kernels.values() if r.is_floor), None)
     return point.kernels.get(operand)
@@ -439,7 +486,7 @@ def evaluate(spec: GoalSpec, run: Run) -> Verdict:
     if spec.by_target:
         kind = "at_least" if spec.least else "at_most"
         probe = judge(dataclasses.replace(spec, **{kind: spec.by_target[0][1]}), run)
-        if probe.met is None:
+        if probe.outcome is None:
             return Verdict(spec, probe.measured, None, points=probe.points,
                            target=measured_target(run, []))
         resolved, why = spec.for_target(judged_targets(run, probe.judged))
@@ -465,7 +512,8 @@ def judge(spec: GoalSpec, run: Run) -> Verdict:
     for p in points:
         num, den = resolve(spec.numerator[0], p), resolve(spec.denominator, p)
         if num is not None and den is not None:
-            candidates.append(Judged(p, num, den))
+            tied = tuple(p.best_tie()) if "best" in (spec.numerator[0], spec.denominator) else ()
+            candidates.append(Judged(p, num, den, tied=tied if len(tied) > 1 else ()))
     where = f"no ring of family `{spec.family}`"
     if spec.kind == "ratio_at_ring":
         point = nearest_ring([c.point for c in candidates], spec.tokens)
@@ -480,22 +528,32 @@ def judge(spec: GoalSpec, run: Run) -> Verdict:
     verdict = Verdict(spec, missing, None, judged, candidates, points, limit)
     if judged:
         verdict.measured = measured_text(spec, judged)
-        verdict.met = all(spec.satisfied(j.ratio) for j in judged)
+        verdict.outcome = outcome_of(spec, judged)
     return verdict
 
 
 def measured_text(spec: GoalSpec, judged: list) -> str:
     """'33.3× (`ring/x` at 65,500 tokens)' for one ring; 'worst 6.00× (...)
     over 3 rings' for several. The kernel named is the one "best" stands for."""
-    worst = (min if spec.at_least is not None else max)(judged, key=lambda j: j.ratio)
+    worst = worst_of(spec, judged)
     best = (worst.numerator if spec.numerator[0] == "best"
             else worst.denominator if spec.denominator == "best" else None)
-    at = (f"`{best.label}` " if best is not None else "") + \
+    at = (best_name(worst, best) + " " if best is not None else "") + \
         f"at {integer(worst.point.tokens)} tokens"
     if spec.kind == "ratio_at_ring":
-        return f"{sig3(worst.ratio)}× ({at})"
+        return f"{figure(spec, worst)} ({at})"
     rings = len(judged)
-    return f"worst {sig3(worst.ratio)}× ({at}) over {rings} ring" + ("s" if rings > 1 else "")
+    return f"worst {figure(spec, worst)} ({at}) over {rings} ring" + ("s" if rings > 1 else "")
+
+
+def best_name(j: Judged, best: Result) -> str:
+    """How a figure names the kernel "best" stands for: '`ring/x`', or, when
+    the rounds do not separate the fastest, 'a tie of `ring/x` and `ring/y`'
+    (the figure is the lowest median's)."""
+    if not j.tied:
+        return f"`{best.label}`"
+    names = [f"`{r.label}`" for r in j.tied]
+    return "a tie of " + ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def each_vs_reference(spec: GoalSpec, points: list) -> Verdict:
@@ -511,8 +569,10 @@ def each_vs_reference(spec: GoalSpec, points: list) -> Verdict:
         judged += mine
         low, high = min(j.ratio for j in mine), max(j.ratio for j in mine)
         ranges.append(f"`{label}` {sig3(low)}×" + (f" to {sig3(high)}×" if high != low else ""))
-        failing += [f"`{label}` at {integer(j.point.tokens)} tokens ({sig3(j.ratio)}×)"
-                    for j in mine if not spec.satisfied(j.ratio)]
+        failing += [f"`{label}` at {integer(j.point.tokens)} tokens ({figure(spec, j)}"
+                    + (", inconclusive)" if spec.outcome(j.estimate) == intervals.INCONCLUSIVE
+                       else ")")
+                    for j in mine if spec.outcome(j.estimate) != intervals.MET]
     if not judged:
         either = " or ".join(f"`{label}`" for label in spec.numerator)
         return Verdict(spec, f"no ring of family `{spec.family}` with `{reference}` beside "
@@ -523,7 +583,7 @@ def each_vs_reference(spec: GoalSpec, points: list) -> Verdict:
         # at-least bound, a faster one.
         measured += f"; {'slower' if spec.at_most is not None else 'faster'}: " + \
             ", ".join(failing)
-    return Verdict(spec, measured, not failing, judged, judged, with_reference)
+    return Verdict(spec, measured, outcome_of(spec, judged), judged, judged, with_reference)
 
 
 def reference_name(spec: GoalSpec) -> str:
@@ -552,15 +612,21 @@ def judge_nodes(spec: GoalSpec, run: Run) -> Verdict:
                   if num in p.kernels and den in p.kernels]
         missing = f"no {nodes_text(spec.nodes)} in {where} with `{num}` and `{den}`"
     else:
-        judged = [Judged(p, p.best_of(spec.scheme), None,
-                         tuple(r for r in p.kernels.values() if r.scheme == spec.scheme))
-                  for p in wanted if p.best_of(spec.scheme) is not None]
+        judged = [best_judged(p, spec.scheme) for p in wanted if p.best_of(spec.scheme)]
         missing = f"no `{spec.scheme}` kernel in {where}{at}"
     verdict = Verdict(spec, missing, None, judged, judged, points)
     if judged:
         verdict.measured = nodes_measured(spec, judged)
-        verdict.met = all(spec.satisfied(j.ratio) for j in judged)
+        verdict.outcome = outcome_of(spec, judged)
     return verdict
+
+
+def best_judged(p: NodePoint, scheme: str) -> Judged:
+    """The fastest kernel of `scheme` at one N as a figure, with the kernels
+    tied with it (NodePoint.best_tie_of)."""
+    tie = p.best_tie_of(scheme)
+    return Judged(p, tie[0], None, tuple(r for r in p.kernels.values() if r.scheme == scheme),
+                  tuple(tie) if len(tie) > 1 else ())
 
 
 def simd_pairs(run: Run, points: list) -> list:
@@ -588,7 +654,7 @@ def judged_name(spec: GoalSpec, j: Judged) -> str:
     if spec.kind == "simd_vs_rival_at_nodes":
         return f"`{j.denominator.label}` over `{j.numerator.label}`"
     if spec.kind == "best_at_most_every_n":
-        return f"`{j.numerator.label}`"
+        return best_name(j, j.numerator)
     if spec.kind in REPLICA_KINDS:
         return f"`{spec.kernel}` R = {spec.r_num} ÷ R = {spec.r_den}"
     return ""
@@ -601,25 +667,26 @@ MAX_LISTED = 5
 def nodes_measured(spec: GoalSpec, judged: list) -> str:
     """'worst 3.50× (`a/simd` over `a/scalar` at N = 1,000) over 6 pairs;
     below the threshold: ...'; one figure: '64.0× (at N = 1,000,000)'."""
-    worst = (min if spec.least else max)(judged, key=lambda j: j.ratio)
+    worst = worst_of(spec, judged)
 
     def one(j: Judged) -> str:
         name = judged_name(spec, j)
         return (name + " " if name else "") + f"at N = {integer(j.point.nodes)}"
 
-    figure = f"{sig3(worst.ratio)}{spec.unit}"
     if len(judged) == 1:
-        text = f"{figure} ({one(worst)})"
+        text = f"{figure(spec, worst)} ({one(worst)})"
     else:
         what = "pairs" if spec.kind == "simd_vs_rival_at_nodes" else "node counts"
-        text = f"worst {figure} ({one(worst)}) over {len(judged)} {what}"
-    failing = [j for j in judged if not spec.satisfied(j.ratio)]
-    if failing:
-        listed = ", ".join(f"{one(j)} ({sig3(j.ratio)}{spec.unit})"
-                           for j in failing[:MAX_LISTED])
-        more = len(failing) - MAX_LISTED
-        text += (f"; {'below' if spec.least else 'above'} the threshold: {listed}"
-                 + (f" and {more} more (see the table)" if more > 0 else ""))
+        text = f"worst {figure(spec, worst)} ({one(worst)}) over {len(judged)} {what}"
+    side = "below" if spec.least else "above"
+    for outcome, heading in ((intervals.NOT_MET, f"{side} the threshold"),
+                             (intervals.INCONCLUSIVE, "inconclusive")):
+        failing = [j for j in judged if spec.outcome(j.estimate) == outcome]
+        if failing and (outcome == intervals.NOT_MET or len(judged) > 1):
+            listed = ", ".join(f"{one(j)} ({figure(spec, j)})" for j in failing[:MAX_LISTED])
+            more = len(failing) - MAX_LISTED
+            text += (f"; {heading}: {listed}"
+                     + (f" and {more} more (see the table)" if more > 0 else ""))
     return text
 
 
@@ -654,5 +721,5 @@ def judge_replicas(spec: GoalSpec, run: Run) -> Verdict:
     verdict = Verdict(spec, missing, None, judged, judged, points)
     if judged:
         verdict.measured = nodes_measured(spec, judged)
-        verdict.met = all(spec.satisfied(j.ratio) for j in judged)
+        verdict.outcome = outcome_of(spec, judged)
     return verdict

@@ -3,8 +3,9 @@ verdict, then the tables behind them, one per `table` heading."""
 
 from __future__ import annotations
 
-from . import noise
-from .goals import NODE_KINDS, REPLICA_KINDS, RING_KINDS, Goals, Verdict, reference_name
+from . import intervals, noise, rounds
+from .goals import (NODE_KINDS, REPLICA_KINDS, RING_KINDS, Goals, Verdict, best_name,
+                    reference_name)
 from .load import Run
 from .numeric import approx_count, cv_cell, integer, sig3
 from .rings import NEAR_FACTOR
@@ -15,6 +16,8 @@ def goal_line(v: Verdict) -> str:
     SIMD target it was measured on."""
     noisy = len(v.noisy)
     return (f"- {v.spec.title}, {v.spec.bound()}: {v.measured} — **{v.verdict}**."
+            + (f" {intervals.NO_INTERVAL_NOTE[0].upper()}{intervals.NO_INTERVAL_NOTE[1:]}."
+               if v.without_rounds else "")
             + (f" Measured on {v.target}." if v.target else "")
             + (f" {noisy} of the configurations behind it flagged noisy (see Noise)."
                if noisy else ""))
@@ -30,7 +33,7 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
              "measured side by side in one run, one thread."
              + ring_text(verdicts, floors) + node_text(verdicts) + replica_text(verdicts)
              + " CV = standard deviation ÷ mean of ns/key over the repetitions. "
-             + target_text(run, verdicts), "",
+             + interval_text(run) + target_text(run, verdicts), "",
              "| goal | measured | verdict |", "|---|---|---|"]
     lines += [f"| {v.spec.title}, {v.spec.bound()} | {cell(v.measured)} | **{v.verdict}** |"
               for v in verdicts]
@@ -48,6 +51,28 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
         else:
             lines += pair_table(group, floors)
     return lines
+
+
+def interval_text(run: Run) -> str:
+    """How the figures are judged: on their 95 % intervals over the rounds,
+    or, for a run without rounds, on the medians alone."""
+    if not run.has_rounds:
+        return ("This run was timed without rounds: each figure is a ratio of medians with "
+                "no interval, judged on its value. ")
+    count = run.rounds_count()
+    return (f"Each figure is a median over {count or 'the'} interleaved rounds with its "
+            f"{intervals.LEVEL} interval; a ratio of two kernels of one comparison group is "
+            "the median of their per-round ratios (kernels of two groups: the ratio of "
+            "medians, bootstrap interval). A figure meets its threshold when its whole "
+            "interval does, misses it when none of it does, and is inconclusive when the "
+            "interval straddles it; the worst figure decides the goal. ")
+
+
+def outcome_cell(v: Verdict, j) -> str:
+    """A table's threshold cell: '≥ 4×: met', '≥ 4×: **not met**', '≥ 4×: inconclusive'."""
+    outcome = v.spec.outcome(j.estimate)
+    return f"{v.spec.bound(True)}: " + (f"**{outcome}**" if outcome == intervals.NOT_MET
+                                          else outcome)
 
 
 def ring_text(verdicts: list, floors: list) -> str:
@@ -157,8 +182,8 @@ def pair_table(group: list, floors: list) -> list:
     for j in rows:
         cells = [integer(j.point.tokens), integer(j.point.nodes), integer(j.point.vnodes)]
         for op, r in ((num, j.numerator), (den, j.denominator)):
-            cells += ([f"`{r.label}`"] if op == "best" else []) + [sig3(r.ns), cv_cell(r)]
-        cells.append(f"{sig3(j.ratio)}×")
+            cells += ([best_name(j, r)] if op == "best" else []) + [sig3(r.ns), cv_cell(r)]
+        cells.append(intervals.figure_text(j.estimate))
         if at_ring:
             cells.append(next((f"{approx_count(v.spec.tokens)}: {v.spec.bound(True)}, "
                                f"{v.verdict}" for v in group
@@ -192,9 +217,9 @@ def reference_table(group: list) -> list:
         for r in p.kernels.values():
             if r.is_floor:
                 continue
-            ratio = r.ns / base.ns
-            text = f"{sig3(ratio)}×"
-            if ratio > 1:
+            ratio = rounds.ratio(r, base) or intervals.Estimate(r.ns / base.ns, basis="unpaired")
+            text = intervals.figure_text(ratio)
+            if slower(ratio):
                 text = f"**{text}** slower"
                 marked.setdefault(r.label, []).append(integer(p.tokens))
             lines.append(f"| {integer(p.tokens)} | "
@@ -207,6 +232,12 @@ def reference_table(group: list) -> list:
     else:
         lines.append(f"- No kernel is slower than {name} on any ring of the family.")
     return lines + [goal_line(v) for v in group] + [""]
+
+
+def slower(ratio: intervals.Estimate) -> bool:
+    """Whether a time ratio says slower: above 1, its whole interval where it has one."""
+    low = ratio.lo if ratio.has_interval else ratio.value
+    return low > 1 and (ratio.has_interval or ratio.basis == "point")
 
 
 def nodes_table(group: list) -> list:
@@ -244,12 +275,12 @@ def nodes_table(group: list) -> list:
             # The SIMD kernel (the denominator) first: it is what the row is about.
             first, second = ((j.numerator, j.denominator) if spec.kind != "simd_vs_rival_at_nodes"
                              else (j.denominator, j.numerator))
-            cells = [integer(j.point.nodes), f"`{first.label}`", sig3(first.ns), cv_cell(first)]
+            name = best_name(j, first) if absolute else f"`{first.label}`"
+            cells = [integer(j.point.nodes), name, sig3(first.ns), cv_cell(first)]
             if second is not None:
                 cells += [f"`{second.label}`", sig3(second.ns), cv_cell(second),
-                          f"{sig3(j.ratio)}×"]
-            ok = v.spec.satisfied(j.ratio)
-            cells.append(f"{v.spec.bound(True)}: " + ("met" if ok else "**not met**"))
+                          intervals.figure_text(j.estimate)]
+            cells.append(outcome_cell(v, j))
             if show_noise:
                 cells.append(" ".join(filter(None, (noise.table_cell(r)
                                                     for r in (first, second) if r))))
@@ -276,9 +307,7 @@ def replicas_table(group: list) -> list:
     for v, j in rows:
         r = j.numerator
         vnodes = integer(r.vnodes) if r.takes_vnodes and r.vnodes else "–"
-        ok = v.spec.satisfied(j.ratio)
         lines.append(f"| `{r.label}` | {integer(r.nodes)} | {vnodes} | {sig3(j.denominator.ns)} "
                      f"| {cv_cell(j.denominator)} | {sig3(r.ns)} | {cv_cell(r)} | "
-                     f"{sig3(j.ratio)}× | {v.spec.bound(True)}: "
-                     + ("met" if ok else "**not met**") + " |")
+                     f"{intervals.figure_text(j.estimate)} | {outcome_cell(v, j)} |")
     return lines + [""] + [goal_line(v) for v in group] + [""]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from . import intervals, rounds
 from .load import Result, Run
 
 
@@ -23,6 +24,13 @@ class NodePoint:
         """The fastest kernel of `scheme` here (median ns/key), if any."""
         return min((r for r in self.kernels.values() if r.scheme == scheme and not r.is_floor),
                    key=lambda r: r.ns, default=None)
+
+    def best_tie_of(self, scheme: str) -> list:
+        """The fastest kernel of `scheme` here, alone when separated from
+        the runner-up, else with the kernels tied with it (intervals.fastest)."""
+        return intervals.fastest([r for r in self.kernels.values()
+                                  if r.scheme == scheme and not r.is_floor],
+                                 lambda r: r.ns, rounds.ratio)
 
 
 def node_points(run: Run, family: str) -> list:

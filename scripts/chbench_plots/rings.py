@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
+from . import intervals, rounds
 from .load import Result, Run
 
 NEAR_FACTOR = 2.0  # a ring is "~T tokens" only within this factor of T
@@ -30,6 +31,13 @@ class RingPoint:
         """The fastest kernel here (median ns/key), the stream floor excluded."""
         return min((r for r in self.kernels.values() if not r.is_floor),
                    key=lambda r: r.ns, default=None)
+
+    def best_tie(self) -> list:
+        """The fastest kernel here alone when its rounds separate it from
+        the runner-up, else every kernel tied with it, fastest first
+        (intervals.fastest); the stream floor excluded; [] for none."""
+        return intervals.fastest([r for r in self.kernels.values() if not r.is_floor],
+                                 lambda r: r.ns, rounds.ratio)
 
 
 def ring_points(run: Run, family: str) -> list:
