@@ -3,10 +3,16 @@
 bench JSON files both measured (two runs of the same sweep, back to back on
 one machine): the share that agree within a tolerance, overall, per family
 and on the rings of at most --max-tokens tokens; the worst; and the same
-without the configurations either run flagged noisy (bench/canary.h).
+without the configurations either run flagged noisy (bench/canary.h). Then,
+for runs timed in rounds, the within-group ratios (each member of a
+comparison group ÷ its reference: the bench's ratio counter, or computed
+from the rounds) both runs have, within the tolerance and within 10 %; and
+the goals' verdicts (--goals, default the package's goals.toml): how many
+agree, how many flip between met and not met (each named), how many are
+inconclusive in one run only.
 
 Usage: /usr/bin/python3 scripts/agreement.py A.json B.json [--tolerance F]
-                                             [--max-tokens N]
+                                             [--max-tokens N] [--goals FILE]
 Two figures agree when the larger ÷ the smaller is at most 1 + F (default
 0.05). Exit status: 0; 2 on unusable input (one line on stderr).
 """
@@ -18,7 +24,9 @@ from pathlib import Path
 from typing import Optional
 
 import cli
+from chbench_plots import agreeing
 from chbench_plots.errors import InputError
+from chbench_plots.goals import GOALS_FILE, load_goals
 from chbench_plots.load import load
 from chbench_plots.numeric import integer, sig3
 
@@ -63,6 +71,8 @@ def main(argv: Optional[list] = None) -> int:
                         help="agreement: larger ÷ smaller median at most 1 + F (default 0.05)")
     parser.add_argument("--max-tokens", type=int, default=65_536, metavar="N",
                         help="the small rings' bound (default 65,536 tokens)")
+    parser.add_argument("--goals", type=Path, default=GOALS_FILE, metavar="FILE",
+                        help="the goals whose verdicts are compared (default: the package's)")
     args = parser.parse_args(argv)
     try:
         if not 0 < args.tolerance <= 10:
@@ -70,6 +80,7 @@ def main(argv: Optional[list] = None) -> int:
         if args.max_tokens < 1:
             raise InputError("--max-tokens takes a positive count")
         runs = [load(args.a, need_registry=False), load(args.b, need_registry=False)]
+        goals = load_goals(args.goals)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
@@ -85,6 +96,9 @@ def main(argv: Optional[list] = None) -> int:
     print("\n".join(lines(pairs, args.tolerance, args.max_tokens)))
     print(f"without the {integer(len(pairs) - len(quiet))} flagged noisy in either run:")
     print("\n".join(lines(quiet, args.tolerance, args.max_tokens)))
+    for run, path in zip(runs, (args.a, args.b)):
+        agreeing.attach_registry(run, path)
+    print("\n".join(agreeing.summary(*runs, goals, args.tolerance)))
     return 0
 
 

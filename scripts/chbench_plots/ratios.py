@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import nodes, threads
+from . import intervals, nodes, rounds, threads
 from .goals import Goals, RatioSpec
 from .load import Result, Run
 from .numeric import integer, sig3
@@ -48,7 +48,7 @@ def pair_lines(run: Run, spec: RatioSpec) -> list:
     lines = [f"### {spec.title} (family `{spec.family}`)", "",
              f"Speed-up of `{den}` over `{num}` at every ring of at least "
              f"{integer(spec.min_tokens)} tokens: median ns/key of `{num}` ÷ median ns/key of "
-             f"`{den}` (above 1: `{den}` is faster).", ""]
+             f"`{den}` (above 1: `{den}` is faster)" + interval_note(run) + ".", ""]
     pairs = pair_rows(run, spec)
     if not pairs:
         biggest = max((r.tokens for r in run.family(spec.family) if r.tokens), default=None)
@@ -62,8 +62,25 @@ def pair_lines(run: Run, spec: RatioSpec) -> list:
     for a, b in pairs:
         lines.append(f"| {integer(b.tokens)} | {integer(b.nodes)} | {integer(b.vnodes)} | "
                      f"{integer(b.keys)} | {sig3(a.ns)} | {sig3(b.ns)} | "
-                     f"{sig3(a.ns / b.ns)}× |")
+                     f"{speedup_text(a, b)} |")
     return lines + [""]
+
+
+def interval_note(run: Run) -> str:
+    """'; with its 95 % interval over the rounds (the median of the per-round
+    ratios within a comparison group)' for a run timed in rounds, else ''."""
+    if not run.has_rounds:
+        return ""
+    return (f"; with its {intervals.LEVEL} interval over the rounds (within a comparison "
+            "group the median of the per-round ratios)")
+
+
+def speedup_text(slow: Result, fast: Result) -> str:
+    """slow's ns/key ÷ fast's: '2.41×', with its interval where the rounds give one."""
+    estimate = rounds.ratio(slow, fast)
+    if estimate is None:
+        return f"{sig3(slow.ns / fast.ns)}×"
+    return intervals.figure_text(estimate)
 
 
 @dataclass
@@ -73,6 +90,7 @@ class SimdCheck:
     family: str
     scalar: Result
     simd: Result
+    tied: tuple = ()  # the SIMD kernels the rounds do not separate from simd, itself first
 
     @property
     def speedup(self) -> float:
@@ -93,9 +111,17 @@ def simd_checks(run: Run, spec: RatioSpec, kernels: set) -> list:
                       if r.label in kernels and r.forced_target is None
                       and (r.nodes, r.vnodes, r.keys, r.threads)
                       == (base.nodes, base.vnodes, base.keys, base.threads)]
-            if rivals:
-                rows.append(SimdCheck(family, base, min(rivals, key=lambda r: r.ns)))
+            tie = intervals.fastest(rivals, lambda r: r.ns, rounds.ratio)
+            if tie:
+                rows.append(SimdCheck(family, base, tie[0], tuple(tie) if len(tie) > 1 else ()))
     return rows
+
+
+def tie_text(c: SimdCheck) -> str:
+    """'`a/simd`', or 'tie: `a/simd`, `a/simd_keys`' when the rounds do not separate them."""
+    if not c.tied:
+        return f"`{c.simd.label}`"
+    return "tie: " + ", ".join(f"`{r.label}`" for r in c.tied)
 
 
 def scope_text(spec: RatioSpec) -> str:
@@ -116,7 +142,8 @@ def simd_lines(run: Run, spec: RatioSpec) -> list:
              f"Speed-up of {which}, as dispatched, over `{spec.rival}` at "
              + (f"every N of at least {integer(spec.min_nodes or 0)}" if not spec.nodes
                 else scope) + f": median ns/key of `{spec.rival}` ÷ median ns/key of the SIMD "
-             "kernel (above 1: SIMD is faster).", ""]
+             "kernel (above 1: SIMD is faster)" + interval_note(run) + "; SIMD kernels the "
+             "rounds do not separate are named as a tie.", ""]
     rows = simd_checks(run, spec, set(kernels))
     if not rows:
         beside = " or ".join(names) if names else "a SIMD kernel whose rival it is"
@@ -125,8 +152,8 @@ def simd_lines(run: Run, spec: RatioSpec) -> list:
               "|---|---:|---:|---:|---|---:|---:|"]
     for c in rows:
         lines.append(f"| `{c.family}` | {integer(c.scalar.nodes)} | {integer(c.scalar.keys)} | "
-                     f"{sig3(c.scalar.ns)} | `{c.simd.label}` | {sig3(c.simd.ns)} | "
-                     f"{sig3(c.speedup)}× |")
+                     f"{sig3(c.scalar.ns)} | {tie_text(c)} | {sig3(c.simd.ns)} | "
+                     f"{speedup_text(c.scalar, c.simd)} |")
     speedups = [c.speedup for c in rows]
     return lines + ["", f"Range: {sig3(min(speedups))}× to {sig3(max(speedups))}× "
                     f"over {len(rows)} configuration" + ("s." if len(rows) > 1 else "."), ""]

@@ -1,0 +1,108 @@
+"""Do two runs agree beyond their medians? On the within-group ratios (each
+member ÷ its reference in its comparison group, rounds.reference_ratio) and
+on the goals' verdicts; agreement.py prints these lines under its shares of
+medians."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from . import intervals
+from . import registry as registry_mod
+from .errors import InputError
+from .goals import Goals, evaluate
+from .load import Run, apply_registry
+from .numeric import integer, sig3
+
+WIDE = 0.10  # the second, looser tolerance of the ratios
+
+
+def attach_registry(run: Run, path: Path) -> None:
+    """Gives a run loaded without its registry the one it recorded, if any
+    (the references and the goals on SIMD rivals need it)."""
+    try:
+        run.registry = registry_mod.from_context(run.context, path)
+    except InputError:
+        return
+    apply_registry(run)
+
+
+def reference_ratios(run: Run) -> dict:
+    """(member run name, reference run name) -> Estimate of member ÷
+    reference, for every member of a comparison group that has a reference."""
+    out = {}
+    for r in run.results:
+        got = run.reference_ratio(r) if r.ns else None
+        if got is not None:
+            ref, estimate = got
+            out[(r.run_name, ref.run_name)] = estimate
+    return out
+
+
+def spread(a: float, b: float) -> float:
+    """The larger ÷ the smaller of two positive figures."""
+    return max(a, b) / min(a, b)
+
+
+def share(values: list, tolerance: float) -> str:
+    """'34 of 35 (97.1%)' of the spreads within 1 + tolerance."""
+    agree = sum(v <= 1 + tolerance for v in values)
+    return f"{integer(agree)} of {integer(len(values))} ({agree / len(values):.1%})"
+
+
+def ratio_lines(a: Run, b: Run, tolerance: float) -> list:
+    """The within-group ratios both runs have: the shares within the
+    tolerance and within WIDE, and the worst; one line when there are none."""
+    first, second = reference_ratios(a), reference_ratios(b)
+    both = [(key, first[key], second[key]) for key in first if key in second
+            and first[key].value > 0 and second[key].value > 0]
+    if not both:
+        why = "" if a.has_rounds and b.has_rounds else " (a run without rounds has none)"
+        return [f"within-group ratios (member ÷ its reference): none in both runs{why}"]
+    spreads = [spread(x.value, y.value) for _, x, y in both]
+    (member, ref), x, y = max(both, key=lambda t: spread(t[1].value, t[2].value))
+    return [f"{integer(len(both))} within-group ratios (member ÷ its reference) in both runs:",
+            f"  within {tolerance:.0%}: {share(spreads, tolerance)}",
+            f"  within {WIDE:.0%}: {share(spreads, WIDE)}",
+            f"  worst: {short(member)} ÷ {short(ref)}: {sig3(x.value)}× against "
+            f"{sig3(y.value)}×"]
+
+
+def short(name: str) -> str:
+    """A run name without Google Benchmark's /real_time suffix."""
+    return name.removesuffix("/real_time")
+
+
+def verdict_pairs(a: Run, b: Run, goals: Goals) -> list:
+    """(goal title, outcome in a, outcome in b) for every goal both runs
+    measured (intervals.MET, NOT_MET, INCONCLUSIVE)."""
+    out = []
+    for spec in goals.goals:
+        x, y = evaluate(spec, a).outcome, evaluate(spec, b).outcome
+        if x is not None and y is not None:
+            out.append((spec.title, x, y))
+    return out
+
+
+def verdict_lines(a: Run, b: Run, goals: Goals) -> list:
+    """How many goal verdicts agree, flip between met and not met (the bad
+    case, each named) or are inconclusive in one run only."""
+    pairs = verdict_pairs(a, b, goals)
+    if not pairs:
+        return ["goal verdicts: no goal measured in both runs"]
+    decided = (intervals.MET, intervals.NOT_MET)
+    agree = sum(x == y for _, x, y in pairs)
+    flips = [(t, x, y) for t, x, y in pairs if x != y and x in decided and y in decided]
+    undecided = len(pairs) - agree - len(flips)
+    out = [f"{integer(len(pairs))} goal verdicts in both runs: {integer(agree)} agree, "
+           f"{integer(len(flips))} flip between met and not met, {integer(undecided)} "
+           "inconclusive in one run only"]
+    out += [f"  flipped: {t}: goal {x} in the first run, goal {y} in the second"
+            for t, x, y in flips]
+    return out
+
+
+def summary(a: Run, b: Run, goals: Optional[Goals], tolerance: float) -> list:
+    """ratio_lines, then verdict_lines when goals are given."""
+    return ratio_lines(a, b, tolerance) + (verdict_lines(a, b, goals) if goals else [])
