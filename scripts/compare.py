@@ -15,7 +15,9 @@ threads) that every one of those sets measured and writes to --out:
     compare.md             per family: the geometric mean of each kernel's
                            median ns/key over those configurations, per set,
                            and every configuration's median ns/key (CV) per
-                           set with its ratio to the first set
+                           set with its ratio to the first set (for two sets
+                           timed in rounds, with its 95 % interval: the
+                           ratio of medians, bootstrap over the rounds)
     compare_<family>.png   that geometric mean per kernel, one bar per set
                            (and .svg; --format png,svg,pdf picks the formats,
                            --theme dark writes compare_<family>-dark.<format>)
@@ -44,6 +46,7 @@ from typing import Optional
 import cli
 import index
 from cpu_identity import Identity
+from chbench_plots import intervals
 from chbench_plots.errors import InputError
 from chbench_plots.load import FAMILY_ORDER, Result, load
 from chbench_plots.numeric import sig3
@@ -193,6 +196,18 @@ def ratio_text(value: Optional[float], base: Optional[float]) -> str:
     return f"{value / base:.2f}×"
 
 
+def config_ratio_text(r: Result, base: Result) -> str:
+    """One configuration's ratio to the first set's: `1.23×`, and for two
+    runs timed in rounds its interval, `1.23× (95 % interval 1.18–1.29)`
+    (intervals.unpaired_ratio: two runs never pair their rounds)."""
+    if r.rounds and base.rounds:
+        estimate = intervals.unpaired_ratio(r.rounds, base.rounds)
+        if estimate is not None and estimate.has_interval:
+            return (f"{estimate.value:.2f}× ({intervals.LEVEL} interval "
+                    f"{estimate.lo:.2f}–{estimate.hi:.2f})")
+    return ratio_text(r.ns, base.ns)
+
+
 def run_notes(run_dir: Path) -> str:
     """The first paragraph of the run folder's notes.md (written by whoever
     ran it, e.g. what else ran on the machine), on one line; "" if none."""
@@ -264,7 +279,7 @@ def report(comparisons: list, sets: list, notes: list, plots: dict,
             results = [s.results[key] for s in c.sets]
             cells = [f"{sig3(r.ns)} ({sig3(100 * r.cv) + ' %' if r.cv is not None else '–'})"
                      for r in results]
-            ratios = [ratio_text(r.ns, results[0].ns) for r in results[1:]]
+            ratios = [config_ratio_text(r, results[0]) for r in results[1:]]
             lines.append("| " + " | ".join([f"`{config_text(key)}`", *cells, *ratios]) + " |")
         lines += ["", "</details>", ""]
     return "\n".join(lines).rstrip() + "\n"

@@ -94,5 +94,21 @@ class OldRuns(unittest.TestCase):
         self.assertAlmostEqual(point.value, r.ns / other.ns)
 
 
+class CompareRatio(unittest.TestCase):
+    """compare.py's ratio of one configuration in two runs."""
+
+    def test_interval_only_with_rounds(self):
+        import compare  # scripts/, on sys.path through support
+        base = load.Result("x", "nodes", "jump", "scalar", ns=10.0,
+                           rounds=[10.0 + 0.1 * k for k in range(10)])
+        other = load.Result("x", "nodes", "jump", "scalar", ns=12.0,
+                            rounds=[12.0 + 0.1 * k for k in range(10)])
+        text = compare.config_ratio_text(other, base)
+        # Medians 12.45 and 10.45: 1.19×; the bootstrap's interval around it.
+        self.assertRegex(text, r"^1\.19× \(95 % interval 1\.1\d–1\.2\d\)$")
+        other.rounds = None
+        self.assertEqual(compare.config_ratio_text(other, base), "1.20×")
+
+
 if __name__ == "__main__":
     unittest.main()
