@@ -6,7 +6,9 @@ Everything comes from one bench run's family "nodes" (median ns/key per
 kernel and N, memory_bytes and build_ms counters) and its kernel registry
 (context chbench_registry: the schemes, which nodes may leave, parameters),
 plus the lab's moves and balance per scheme (LabRow), so a scheme added to the
-registry joins the guide with no edit here.
+registry joins the guide with no edit here. Where the run was timed in
+rounds, "the fastest" is named only when the rounds separate it from the
+runner-up (intervals.fastest); otherwise the guide names the tie.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .load import Run
+from . import intervals, rounds
+from .load import Result, Run
 from .numeric import sig3
 
 # The node counts of the table's ns/key columns; GUIDE_N_BIG where measured.
@@ -55,6 +58,8 @@ class GuideRow:
     removal: str  # the registry's: "any", "last", "none"
     weights: bool
     lab: Optional[LabRow] = None
+    tied: tuple = ()  # other kernels of the scheme the rounds do not separate from `kernel`
+    at: Optional[Result] = None  # `kernel` at N = MEMORY_N
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class Guide:
     rows: list  # of GuideRow, in registry order
     crossovers: list  # of Crossover
     best_by_n: dict = field(default_factory=dict)  # N -> {scheme: best ns/key}
+    best_at: dict = field(default_factory=dict)  # N -> {scheme: its best kernel's Result}
 
 
 def nodes_results(run: Run) -> list:
@@ -80,37 +86,51 @@ def nodes_results(run: Run) -> list:
     return [r for r in run.family("nodes") if not r.is_floor and "@" not in r.kernel]
 
 
-def best_by_n(run: Run) -> dict:
-    """N -> {scheme: lowest median ns/key of any of its kernels at that N}."""
+def best_results(run: Run) -> dict:
+    """N -> {scheme: the Result of its kernel with the lowest median ns/key at that N}."""
     out: dict = {}
     for r in nodes_results(run):
         per = out.setdefault(r.nodes, {})
-        per[r.scheme] = min(per.get(r.scheme, math.inf), r.ns)
+        if r.scheme not in per or r.ns < per[r.scheme].ns:
+            per[r.scheme] = r
     return dict(sorted(out.items()))
 
 
-def fastest_kernel(results: list) -> str:
-    """The scheme's kernel with the lowest median ns/key at N = MEMORY_N, or,
-    without one measured there, the lowest geometric mean over its Ns."""
+def best_by_n(run: Run) -> dict:
+    """N -> {scheme: lowest median ns/key of any of its kernels at that N}."""
+    return {n: {s: r.ns for s, r in per.items()} for n, per in best_results(run).items()}
+
+
+def fastest(results: list) -> list:
+    """The fastest of `results` (lowest median ns/key) alone when the rounds
+    separate it from the runner-up, else the tie, fastest first
+    (intervals.fastest; a run without rounds: the lowest median alone)."""
+    return intervals.fastest(results, lambda r: r.ns, rounds.ratio)
+
+
+def fastest_kernel(results: list) -> list:
+    """The labels of the scheme's fastest kernel at N = MEMORY_N and of the
+    kernels tied with it (fastest()), or, without one measured there, the
+    kernel of the lowest geometric mean over its Ns alone."""
     at = [r for r in results if r.nodes == MEMORY_N]
     if at:
-        return min(at, key=lambda r: r.ns).label
+        return [r.label for r in fastest(at)]
     logs: dict = {}
     for r in results:
         logs.setdefault(r.label, []).append(math.log(r.ns))
-    return min(logs, key=lambda k: sum(logs[k]) / len(logs[k]))
+    return [min(logs, key=lambda k: sum(logs[k]) / len(logs[k]))]
 
 
 def scheme_row(run: Run, scheme, results: list) -> GuideRow:
     """The row of one scheme from its results in family "nodes"."""
-    label = fastest_kernel(results)
+    label, *tied = fastest_kernel(results)
     mine = {r.nodes: r for r in results if r.label == label}
     at = mine.get(MEMORY_N)
     kernel = run.registry.kernel(label)
     return GuideRow(scheme.name, scheme.title, label, bool(kernel and kernel.simd),
                     {n: r.ns for n, r in sorted(mine.items())},
                     at.memory_bytes if at else None, at.build_ms if at else None,
-                    scheme.removal, "weights" in scheme.params)
+                    scheme.removal, "weights" in scheme.params, tied=tuple(tied), at=at)
 
 
 def rows_of(run: Run) -> list:
@@ -162,7 +182,7 @@ def build(run: Run, lab: dict) -> Guide:
     for row in rows:
         row.lab = lab.get(row.scheme)
     best = best_by_n(run)
-    return Guide(rows, crossovers(best, [r.scheme for r in rows]), best)
+    return Guide(rows, crossovers(best, [r.scheme for r in rows]), best, best_results(run))
 
 
 # ---- text ------------------------------------------------------------------------------------

@@ -4,10 +4,8 @@ from."""
 
 from __future__ import annotations
 
-from typing import Optional
-
 from .guide import (GUIDE_N, GUIDE_N_BIG, LEAVE_TEXT, MEMORY_N, TIE, Guide, GuideRow,
-                    ms_text, n_text, pct_text, size_text)
+                    fastest, ms_text, n_text, pct_text, size_text)
 from .numeric import sig3
 
 # A leave that moves more than this share of the keys is no consistent hashing.
@@ -46,7 +44,9 @@ def row_cells(r: GuideRow, ns_cols: list, target: str) -> list:
     ns = [sig3(r.ns[n]) if n in r.ns else "–" for n in ns_cols]
     leave = "refused" if lab and lab.leave_moved is None else pct_text(lab and lab.leave_moved)
     between = (f"{pct_text(lab.join_between)} / {pct_text(lab.leave_between)}" if lab else "–")
-    return ([r.title, f"`{r.kernel}`"] + ns
+    kernel = f"`{r.kernel}`" + (" (tie: " + ", ".join(f"`{t}`" for t in r.tied) + ")"
+                                if r.tied else "")
+    return ([r.title, kernel] + ns
             + [size_text(r.memory_bytes), ms_text(r.build_ms),
                pct_text(lab.join_moved) if lab else "–", leave, between,
                f"{lab.busiest_over_mean:.2f}" if lab else "–", LEAVE_TEXT.get(r.removal, r.removal),
@@ -73,10 +73,17 @@ def crossover_lines(guide: Guide, titles: dict) -> list:
     return out
 
 
-def fastest_at(guide: Guide, n: int) -> Optional[tuple]:
-    """(scheme, ns/key) of the lowest best ns/key at N = n, if measured."""
-    per = guide.best_by_n.get(n)
-    return min(per.items(), key=lambda kv: kv[1]) if per else None
+def fastest_at(guide: Guide, n: int) -> list:
+    """The Results of the schemes' best kernels at N = n that tie for the
+    fastest (one when the rounds separate it; guide.fastest), [] if none."""
+    return fastest(list(guide.best_at.get(n, {}).values()))
+
+
+def tie_text(results: list, titles: dict) -> str:
+    """'a tie of A (2.00 ns/key) and B (2.02 ns/key), which the rounds do not separate'."""
+    named = [f"{titles[r.scheme]} ({sig3(r.ns)} ns/key)" for r in results]
+    return ("a tie of " + ", ".join(named[:-1]) + " and " + named[-1]
+            + ", which the rounds do not separate")
 
 
 def decisions(guide: Guide, titles: dict) -> list:
@@ -84,17 +91,17 @@ def decisions(guide: Guide, titles: dict) -> list:
     out = []
     for n in columns(guide):
         best = fastest_at(guide, n)
-        if best:
-            out.append(f"- Fastest lookup at N = {n_text(n)}: {titles[best[0]]} "
-                       f"({sig3(best[1])} ns/key; of the {len(guide.best_by_n[n])} schemes "
-                       "measured there).")
+        count = len(guide.best_by_n.get(n, {}))
+        if len(best) == 1:
+            out.append(f"- Fastest lookup at N = {n_text(n)}: {titles[best[0].scheme]} "
+                       f"({sig3(best[0].ns)} ns/key; of the {count} schemes measured there).")
+        elif best:
+            out.append(f"- Fastest lookup at N = {n_text(n)}: {tie_text(best, titles)} "
+                       f"(of the {count} schemes measured there).")
     rows = [r for r in guide.rows if r.lab is not None]
     anyleave = [r for r in rows if r.removal == "any" and MEMORY_N in r.ns]
     if anyleave:
-        r = min(anyleave, key=lambda r: r.ns[MEMORY_N])
-        out.append(f"- Any node may fail or leave: {r.title} is the fastest of the schemes that "
-                   f"allow it at N = {n_text(MEMORY_N)} ({sig3(r.ns[MEMORY_N])} ns/key, "
-                   f"{size_text(r.memory_bytes)}).")
+        out.append(any_leave_line(anyleave, titles))
         r = min(anyleave, key=lambda r: (r.memory_bytes or 0, r.ns[MEMORY_N]))
         out.append(f"- Any node may leave, least memory: {r.title} "
                    f"({size_text(r.memory_bytes)} at N = {n_text(MEMORY_N)}).")
@@ -111,3 +118,16 @@ def decisions(guide: Guide, titles: dict) -> list:
     if moving:
         out.append(f"- Keys also move between surviving nodes on a leave: {', '.join(moving)}.")
     return out
+
+
+def any_leave_line(rows: list, titles: dict) -> str:
+    """The fastest of the schemes that let any node leave, at N = MEMORY_N
+    (rows: theirs), or their tie."""
+    tie = fastest([r.at for r in rows if r.at is not None])
+    if len(tie) > 1:
+        return (f"- Any node may fail or leave: {tie_text(tie, titles)}, the fastest of the "
+                f"schemes that allow it at N = {n_text(MEMORY_N)}.")
+    r = min(rows, key=lambda r: r.ns[MEMORY_N])
+    return (f"- Any node may fail or leave: {r.title} is the fastest of the schemes that "
+            f"allow it at N = {n_text(MEMORY_N)} ({sig3(r.ns[MEMORY_N])} ns/key, "
+            f"{size_text(r.memory_bytes)}).")
