@@ -14,7 +14,7 @@ def figure(run: Run, figure_cls, style: Style) -> tuple:
         return None, False
     split = split_series(results, "keys", set())
     fig, ax = new_axes(figure_cls, "Batch size: cost per key vs keys per call",
-                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+                       f"{split.subtitle()}; {spread_note(results, 'band')}")
     for s in split.series:
         draw_series(ax, s, lambda p: p.keys, style)
     ax.set_xscale("log")

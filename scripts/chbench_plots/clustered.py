@@ -28,7 +28,7 @@ def figure(figure_cls, style: Style, points: list, reference: Optional[str]):
              if reference and any(reference in p.kernels for p in points) else "")
     fig, ax = new_axes(figure_cls, "Clustered tokens: cost per key, every ring kernel",
                        f"{where}; K = {'/'.join(integer(k) for k in keys)}, 1 thread\n"
-                       f"{spread_note(members)}, whiskers = min–max{ratio}")
+                       f"{spread_note(members, 'whiskers')}{ratio}")
     values, shown = [], set()
     for gi, p in enumerate(points):
         values += draw_group(ax, gi, p, labels, style, reference, shown)

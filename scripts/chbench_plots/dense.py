@@ -198,7 +198,7 @@ def figure(run: Run, figure_cls, style: Style):
         figure_cls, "Jump hash and its successors: cost per key vs bucket count N",
         f"{split.subtitle()}; {machine_line(run.context)}; SIMD kernels as dispatched "
         f"({' / '.join(targets) or 'no SIMD target recorded'})\n"
-        f"{spread_note(results)}, band = min–max; grey lines: powers of two "
+        f"{spread_note(results, 'band')}; grey lines: powers of two "
         "(points at 2^k - 1, 2^k, 2^k + 1)")
     # Wider and taller than the other plots: a dozen lines with a step at
     # each of some thirty powers of two.

@@ -33,7 +33,7 @@ def figure(run: Run, figure_cls, style: Style):
         return None
     split = split_series(results, "keys", set())
     fig, ax = new_axes(figure_cls, "Key hashing included: cost per key",
-                       f"{split.subtitle()}; {spread_note(results)}, bars = min–max")
+                       f"{split.subtitle()}; {spread_note(results, 'bars')}")
     labels = [r.label + ("" if len(results) == len({x.label for x in results})
                          else f" (N={r.nodes}, K={r.keys})") for r in results]
     ys = list(range(len(results)))[::-1]

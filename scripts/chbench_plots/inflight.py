@@ -69,7 +69,7 @@ def figure(figure_cls, lines: list):
     members = [r for line in lines for r in line.points]
     fig, axes = new_panels(figure_cls, len(labels),
                            "Keys in flight: cost per key vs how many lookups overlap\n"
-                           f"1 thread; {spread_note(members)}, band = min–max; circled: "
+                           f"1 thread; {spread_note(members, 'band')}; circled: "
                            "fastest setting; dotted: the kernel as run in family \"tokens\"")
     for ax, label in zip(axes, labels):
         mine = [line for line in lines if line.label == label]

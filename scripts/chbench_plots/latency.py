@@ -23,7 +23,7 @@ def figure(run: Run, figure_cls, style: Style):
     floor = "; dashed grey: stream floor" if any(r.is_floor for r in members) else ""
     fig, axes = new_panels(figure_cls, len(panels),
                            "Ring lookup: throughput and latency per key vs ring size\n"
-                           f"{spread_note(members)}, band = min–max{floor}")
+                           f"{spread_note(members, 'band')}{floor}")
     marked = False
     for ax, (family, title, results) in zip(axes, panels):
         split = split_series(results, "tokens", {"nodes", "vnodes"})

@@ -86,7 +86,7 @@ def figure(run: Run, figure_cls, style: Style, analysis: NodesAnalysis):
         return None
     split = split_series(results, "nodes", {"tokens"})
     fig, ax = new_axes(figure_cls, "Every scheme: cost per key vs node count",
-                       f"{split.subtitle()}; {spread_note(results)}, band = min–max")
+                       f"{split.subtitle()}; {spread_note(results, 'band')}")
     for s in split.series:
         draw_series(ax, s, lambda p: p.nodes, style)
     for c in analysis.crossovers:

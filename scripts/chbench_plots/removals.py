@@ -144,8 +144,8 @@ def figure(run: Run, figure_cls, style: Style):
     fig, axes = new_panels(
         figure_cls, len(analysis.nodes),
         "Lookup cost after removals: ns/key vs share of the nodes removed\n"
-        f"K = {keys}, 1 thread; {machine_line(run.context)}; {spread_note(results)}, "
-        "band = min–max; random removal order, LIFO where marked", width=5.0)
+        f"K = {keys}, 1 thread; {machine_line(run.context)}; "
+        f"{spread_note(results, 'band')}; random removal order, LIFO where marked", width=5.0)
     for ax, n in zip(axes, analysis.nodes):
         for line in (g for g in analysis.lines if g.nodes == n):
             draw_series(ax, series_at(line), lambda p: p.removed_pct / 100, style,

@@ -83,7 +83,7 @@ def figure(run: Run, figure_cls, style: Style):
                      constrained_layout=True)
     axes = list(fig.subplots(1, len(groups), sharey=True, squeeze=False)[0])
     fig.suptitle("Replica sets: cost per key against R distinct owners\n"
-                 f"{spread_note(results)}, band = min–max; × = ns/key ÷ the same kernel's "
+                 f"{spread_note(results, 'band')}; × = ns/key ÷ the same kernel's "
                  "at R = 1", fontsize=11)
     rs = sorted({p.replicas for lines in groups.values() for ps in lines.values() for p in ps})
     for ax, (key, lines) in zip(axes, groups.items()):

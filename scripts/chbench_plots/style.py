@@ -194,7 +194,8 @@ def mark_noisy(ax, xs: list, ys: list, points: list, color, marker: Optional[str
 
 
 def draw_series(ax, s: Series, x_of: Callable, style: Style, **overrides) -> None:
-    """A median line with its spread (min to max repetition) as a band, the
+    """A median line with its spread (the median's interval over the rounds,
+    else min to max repetition) as a band, the
     points flagged noisy hollow; overrides replace keyword arguments of the
     style's (markersize, linewidth: never the colour, marker or line style)."""
     xs = [x_of(p) for p in s.points]
@@ -208,11 +209,18 @@ def draw_series(ax, s: Series, x_of: Callable, style: Style, **overrides) -> Non
         ax.fill_between(xs, lo, hi, color=kw["color"], alpha=0.18, linewidth=0)
 
 
-def spread_note(results: list) -> str:
-    """'median of 3 repetitions, band = min–max' for subtitles."""
-    reps = sorted({r.repetitions for r in results if r.repetitions})
-    text = "median of " + "/".join(str(n) for n in reps) + " repetitions" if reps else "median"
-    return text
+def spread_note(results: list, shape: str = "") -> str:
+    """What a plot's points and their spread are, for subtitles: 'median of
+    3 repetitions, band = min–max', or, for a run timed in rounds (Results
+    whose ns_lo / ns_hi are the median's interval), 'median and its 95 %
+    interval over 21 rounds (band)'; shape names how the spread is drawn
+    ("band", "whiskers", "bars"; "" for none)."""
+    reps = "/".join(str(n) for n in sorted({r.repetitions for r in results if r.repetitions}))
+    if any(r.interval for r in results):
+        return (f"median and its 95 % interval over {reps or 'the'} rounds"
+                + (f" ({shape})" if shape else ""))
+    text = f"median of {reps} repetitions" if reps else "median"
+    return text + (f", {shape} = min–max" if shape else "")
 
 
 def room_below(ax) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import rounds
 from .load import Result, Run
 from .numeric import integer, sig3
 
@@ -57,8 +58,13 @@ class TargetGroup:
         return self.scalar.ns / r.ns
 
     def speedup_range(self, r: Result) -> Optional[tuple]:
-        """(slowest, fastest) speed-up over the repetitions of both, if known."""
+        """The spread of the speed-up over r: for a run timed in rounds its
+        95 % interval (the per-round ratios, rounds.ratio), else (slowest,
+        fastest) over the repetitions of both; None if not known."""
         s = self.scalar
+        if s is not None and s.rounds and r.rounds:
+            ratio = rounds.ratio(s, r)
+            return (ratio.lo, ratio.hi) if ratio is not None and ratio.has_interval else None
         if s is None or None in (s.ns_lo, s.ns_hi, r.ns_lo, r.ns_hi) or r.ns_lo <= 0:
             return None
         return s.ns_lo / r.ns_hi, s.ns_hi / r.ns_lo

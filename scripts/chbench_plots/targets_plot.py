@@ -27,7 +27,7 @@ def figure(run: Run, figure_cls, analysis: TargetsAnalysis):
     ax = fig.add_subplot()
     fig.suptitle("SIMD kernels: speed-up over their scalar counterpart, per Highway target\n"
                  f"{machine_line(run.context)}; dispatch picks {' / '.join(chosen) or '–'}; "
-                 f"one thread, {spread_note(members)}; whiskers = min–max", fontsize=11)
+                 f"one thread, {spread_note(members, 'whiskers')}", fontsize=11)
     values = draw_bars(ax, groups, slots, colors)
     log_y = y_axis(ax, values)
     x_axis(ax, groups)

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
-from .load import Run
+from typing import Optional
+
+from . import rounds
+from .load import Result, Run
 from .numeric import integer, sig3
 from .series import split_series
 from .style import Style, hardware_threads, mark_noisy, new_axes, place_legend
@@ -20,6 +23,18 @@ def thread_speedups(run: Run) -> list:
     return out
 
 
+def speedup_span(one: Result, r: Result) -> Optional[tuple]:
+    """The spread of one thread's ns/key ÷ r's: the 95 % interval of that
+    ratio for a run timed in rounds (rounds.ratio), else the extremes of
+    the two spreads (min–max of the repetitions); None if unknown."""
+    if one.rounds and r.rounds:
+        ratio = rounds.ratio(one, r)
+        return (ratio.lo, ratio.hi) if ratio is not None and ratio.has_interval else None
+    if None in (one.ns_lo, one.ns_hi, r.ns_lo, r.ns_hi) or r.ns_lo <= 0:
+        return None
+    return one.ns_lo / r.ns_hi, one.ns_hi / r.ns_lo
+
+
 def figure(run: Run, figure_cls, style: Style):
     """threads.png: speed-up over one thread vs thread count, with the ideal."""
     speedups = thread_speedups(run)
@@ -28,7 +43,9 @@ def figure(run: Run, figure_cls, style: Style):
     results = run.family("threads")
     split = split_series(results, "threads", {"threads_ran"})
     fig, ax = new_axes(figure_cls, "Thread scaling: speed-up over one thread",
-                       f"{split.subtitle()}; ratio of medians, bars = min–max")
+                       f"{split.subtitle()}; " + ("ratio of medians, bars = its 95 % "
+                                                  "interval over the rounds" if run.has_rounds
+                                                  else "ratio of medians, bars = min–max"))
     max_t = max(t for _, by_t in speedups for t in by_t)
     ax.plot([1, max_t], [1, max_t], color="0.5", linestyle="--", linewidth=1.2,
             label="ideal (= threads)")
@@ -38,10 +55,9 @@ def figure(run: Run, figure_cls, style: Style):
         kw = style.kw(s.label, s.scheme)
         ax.plot(ts, ys, label=s.label, **kw)
         mark_noisy(ax, ts, ys, [by_t[t][0] for t in ts], kw["color"], kw.get("marker"))
-        one = by_t[1][0]
-        if one.ns_lo is not None and all(by_t[t][0].ns_lo is not None for t in ts):
-            lo = [one.ns_lo / by_t[t][0].ns_hi for t in ts]
-            hi = [one.ns_hi / by_t[t][0].ns_lo for t in ts]
+        spans = [speedup_span(by_t[1][0], by_t[t][0]) for t in ts]
+        if all(span is not None for span in spans):
+            lo, hi = [span[0] for span in spans], [span[1] for span in spans]
             ax.errorbar(ts, ys, yerr=[[max(0.0, y - low) for y, low in zip(ys, lo)],
                                       [max(0.0, high - y) for y, high in zip(ys, hi)]],
                         fmt="none", ecolor=kw["color"], alpha=0.6, capsize=3)

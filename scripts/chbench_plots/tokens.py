@@ -20,7 +20,7 @@ def figure(run: Run, figure_cls, style: Style):
     split = split_series(results, "tokens", {"nodes", "vnodes"})
     floor = "; dashed grey: stream floor" if any(r.is_floor for r in results) else ""
     fig, ax = new_axes(figure_cls, "Ring lookup: cost per key vs ring size",
-                       f"{split.subtitle()}; {spread_note(results)}, band = min–max{floor}")
+                       f"{split.subtitle()}; {spread_note(results, 'band')}{floor}")
     if draw_token_sweep(ax, run, split, results, style):
         room_below(ax)
     ax.set_ylabel("time per key [ns] (median)")

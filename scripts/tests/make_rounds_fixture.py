@@ -27,9 +27,9 @@ TIMING = {"method": "interleaved rounds", "rounds": ROUNDS, "min_slice_s": 0.005
           "seed": 12345, "confidence": 0.95}
 
 
-def name(family: str, label: str, n: int, v: int = 100, k: int = 100000) -> str:
+def name(family: str, label: str, n: int, v: int = 100, k: int = 100000, t: int = 1) -> str:
     """A bench run name, Google Benchmark's /real_time suffix included."""
-    return f"{family}/{label}/N:{n}/V:{v}/K:{k}/threads:1/real_time"
+    return f"{family}/{label}/N:{n}/V:{v}/K:{k}/threads:{t}/real_time"
 
 
 def drift(k: int) -> float:
@@ -70,10 +70,10 @@ def reference_name(member: str, members: list, kernels: dict) -> Optional[str]:
 def rows(run_name: str, index: int, rounds: list, ref: Optional[list]) -> list:
     """The four aggregate rows of one member."""
     family, scheme, kernel, *params = run_name.split("/")
-    n, v, k = (int(p.split(":")[1]) for p in params[:3])
+    n, v, k, t = (int(p.split(":")[1]) for p in params[:4])
     lo, hi = intervals.median_interval(rounds) or (None, None)
     median = statistics.median(rounds)
-    counters = {"keys": float(k), "nodes": float(n), "vnodes": float(v), "threads": 1.0,
+    counters = {"keys": float(k), "nodes": float(n), "vnodes": float(v), "threads": float(t),
                 "tokens": float(n * v if scheme == "ring" else 0), "noisy": 0.0,
                 "canary_ratio": 1.0, "canary_ms": 2.5, "steal_ms": 0.0, "load_avg_1m": 0.1,
                 "rounds": float(len(rounds)), "group": float(index)}
@@ -143,3 +143,19 @@ def slowed_groups() -> list:
 
 
 SLOWED = slowed_groups()
+
+
+def plotted_groups() -> list:
+    """SLOWED and groups of the families whose plots draw spreads: tokens
+    (two ring kernels on 65,500 tokens), targets (hrw/simd_keys dispatched
+    and forced to AVX2 beside hrw/scalar) and threads (ring/eytzinger on 1
+    and 2 threads)."""
+    return SLOWED + [
+        [(name("tokens", "ring/lower_bound", 655), steady(100.0)),
+         (name("tokens", "ring/eytzinger", 655), steady(14.0, phase=1))],
+        [(name("targets", "hrw/scalar", 64), steady(100.0)),
+         (name("targets", "hrw/simd_keys", 64), steady(8.0, phase=2)),
+         (name("targets", "hrw/simd_keys@AVX2", 64), steady(40.0, phase=4))],
+        [(name("threads", "ring/eytzinger", 1000, k=3000000), steady(30.0)),
+         (name("threads", "ring/eytzinger", 1000, k=3000000, t=2), steady(16.5, phase=5))],
+    ]

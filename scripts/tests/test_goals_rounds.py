@@ -96,5 +96,21 @@ class Report(unittest.TestCase):
         self.assertEqual(pair[0][-2:], ["2.00× (95 % interval 2.00–6.00)", "≥ 3×: inconclusive"])
 
 
+class Plots(unittest.TestCase):
+    """plot.py draws a run timed in rounds: bands, whiskers, bars from the intervals."""
+
+    def test_plots_and_ratios(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "bench.json").write_text(json.dumps(rf.build(rf.plotted_groups())))
+            out = run([PYTHON, PLOT, str(tmp / "bench.json"), "--out", str(tmp),
+                       "--format", "png"])
+            self.assertEqual(out.returncode, 0, out.stderr)
+            for png in ("ring_tokens.png", "targets.png", "threads.png", "schemes_nodes.png"):
+                self.assertGreater((tmp / png).stat().st_size, 1000, png)
+            report = (tmp / "report.md").read_text()
+        self.assertIn("interleaved rounds", section(report, "## Goals"))
+
+
 if __name__ == "__main__":
     unittest.main()

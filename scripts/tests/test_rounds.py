@@ -79,6 +79,20 @@ class Slowed(unittest.TestCase):
         self.assertIsNone(failed.rounds)
 
 
+class Notes(unittest.TestCase):
+    """The plots' subtitles say what the spread is."""
+
+    def test_interval_or_min_max(self):
+        from chbench_plots.style import spread_note
+        bench = load_groups(rf.SLOWED)
+        measured = [r for r in bench.results if r.ns]
+        self.assertEqual(spread_note(measured, "band"),
+                         "median and its 95 % interval over 21 rounds (band)")
+        old = [r for r in load.load(FIXTURE).results if r.ns]
+        self.assertEqual(spread_note(old, "band"), "median of 3 repetitions, band = min–max")
+        self.assertEqual(spread_note(old), "median of 3 repetitions")
+
+
 class OldRuns(unittest.TestCase):
     def test_committed_format_has_no_rounds(self):
         run = load.load(FIXTURE)
