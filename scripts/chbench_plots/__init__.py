@@ -11,6 +11,10 @@ its part of the report; the rest is shared:
   goals.py     goals.toml: the goals and ratios the report computes, and the
                one evaluator of them; goals_report.py and ratios.py print them
   rings.py     the ring kernels of a family measured on one ring (RingPoint)
+  rounds.py    a run timed in comparison groups (chbench_timing, chbench_groups):
+               each member's rounds, its reference, paired and unpaired ratios
+  intervals.py intervals of medians and ratios, verdicts met / not met /
+               inconclusive, the tie rule for "the fastest"
   series.py    a family's results as plot lines
   style.py     colours, markers, axes and legends shared by every plot
   numeric.py   number formatting and log-log interpolation
