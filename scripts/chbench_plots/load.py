@@ -8,6 +8,13 @@ where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`;
 suffixes that Google Benchmark appends itself (`/real_time`, `/repeats:3`, a
 second `threads:`) are ignored. Counters are top-level numeric fields of each
 entry.
+
+A run timed in comparison groups (interleaved rounds; context keys
+`chbench_timing` and `chbench_groups`, read by rounds.py) has aggregate rows
+only, "repetitions" = R rounds; its median row's counters ns_per_key_lo and
+_hi (the median's 95 % interval, then the spread instead of min–max), group,
+and ratio, ratio_lo, ratio_hi (member ÷ its reference) are read too. A run
+from before keeps its repetitions, median and min–max spread.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ kernels, beside the real client where one was timed (report only)."""
 
 from __future__ import annotations
 
-from .load import Run
+from . import intervals, rounds
+from .load import Result, Run
 from .numeric import integer, sig3
 
 
@@ -20,7 +21,10 @@ def section(run: Run) -> list:
              "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
              "on the same keys and servers, whose owners were checked identical to ours "
              "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
-             "kernel, both from this run; spread = fastest ... slowest repetition.", ""]
+             "kernel, both from this run; " + (
+                 "spread = the median's 95 % interval over the rounds, and the speed-up's "
+                 "interval beside it." if any(r.interval for r in results)
+                 else "spread = fastest ... slowest repetition."), ""]
     client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
               if r.kernel == "libmemcached"}
     lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
@@ -28,8 +32,7 @@ def section(run: Run) -> list:
     for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
                                             r.order)):
         other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
-        ratio = ("–" if other is None or other is r
-                 else f"{sig3(other.ns / r.ns)}×")
+        ratio = "–" if other is None or other is r else speedup_text(other, r)
         spread = (f"{sig3(r.ns_lo)} ... {sig3(r.ns_hi)}"
                   if r.ns_lo is not None and r.ns_hi is not None else "–")
         cv = f"{100 * r.cv:.1f}%" if r.cv is not None else "–"
@@ -39,3 +42,11 @@ def section(run: Run) -> list:
     lines.append("")
     return lines
 
+
+def speedup_text(client: Result, r: Result) -> str:
+    """libmemcached's ns/key ÷ r's: '2.41×', with its interval over the
+    rounds where the run has one (rounds.ratio)."""
+    estimate = rounds.ratio(client, r)
+    if estimate is None:
+        return f"{sig3(client.ns / r.ns)}×"
+    return intervals.figure_text(estimate)
