@@ -93,7 +93,8 @@ class Report(unittest.TestCase):
         self.assertEqual(rows[0][1:], ["2.00× (95 % interval 2.00–6.00) (at N = 1,000)",
                                        "**inconclusive**"])
         pair = table_rows(section(report, "### Interleaved ÷ scalar"))
-        self.assertEqual(pair[0][-2:], ["2.00× (95 % interval 2.00–6.00)", "≥ 3×: inconclusive"])
+        self.assertEqual(pair[0][-2:],
+                         ["2.00× (95 % interval 2.00–6.00)", "≥ 3×: inconclusive"])
 
 
 class Plots(unittest.TestCase):
