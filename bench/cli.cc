@@ -28,6 +28,13 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
+// A number as %g writes it ("0.005").
+std::string number_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
   std::string out;
   for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
@@ -106,18 +113,21 @@ void add_sweep_options(CLI::App& app, Options& o) {
                      " (the kernels below; default: all)");
   app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
       ->check(CLI::Range(1u, 1024u));
-  app.add_option("--repetitions", o.repetitions,
-                 "repetitions per configuration (default " +
-                     std::to_string(kQuickModel.repetitions) + " quick, " +
-                     std::to_string(kFullModel.repetitions) + " full)")
+  app.add_option("--rounds,--repetitions", o.rounds,
+                 "rounds each comparison group is timed in, every member once a round in a "
+                 "random order (default " +
+                     std::to_string(kQuickModel.rounds) + " quick, " +
+                     std::to_string(kFullModel.rounds) + " full; 6 at least for an interval)")
       ->check(CLI::Range(1u, 1000u));
   app.add_option("--min-time", o.min_time,
-                 "minimum seconds per repetition (default 0.05 quick, 0.5 full)")
+                 "least seconds a member is timed in each round, in whole batches (default " +
+                     number_text(kQuickModel.min_time_s) + " quick, " +
+                     number_text(kFullModel.min_time_s) + " full)")
       ->check(CLI::Range(0.0, 3600.0));
   app.add_option("--noise-margin", o.noise_margin,
                  "flag a configuration noisy when its canary (a short compute loop and a "
                  "memory chase, timed before it) is more than this fraction slower than the "
-                 "run's best, or the host stole more than this fraction of a repetition "
+                 "run's best, or the host stole more than this fraction of its group's rounds "
                  "(default 0.15; 0.01-10)")
       ->check(CLI::Range(0.01, 10.0));
   app.add_option("--canary-baseline", o.canary_baseline,

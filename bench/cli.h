@@ -24,7 +24,7 @@ struct Options {
   std::optional<uint32_t> capacity;
   std::string target;
   unsigned max_threads = 1;
-  std::optional<unsigned> repetitions;
+  std::optional<unsigned> rounds;
   std::optional<double> min_time;
   double noise_margin = 0.15;   // NoiseRule::margin
   std::string canary_baseline;  // "COMPUTE_NS,MEMORY_NS" of an earlier run, "" none

@@ -104,6 +104,11 @@ struct Config {
   // with its R-sets (replica_owners.h) and is checked by their first
   // members against the scheme's owners.
   uint32_t replicas = 0;
+  // The comparison group (rounds.h): configurations with the same group,
+  // consecutive in the run, are timed together, interleaved in rounds. The
+  // sweep gives each point of a family its own (family.h); a custom run's
+  // configurations are one group.
+  uint32_t group = 0;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a

@@ -1,9 +1,11 @@
 // chbench_bench: times every kernel of every scheme over a sweep of node, token,
 // batch and thread counts, after checking each configuration's owners against
-// the scheme's reference. Google Benchmark does the timing and the JSON.
+// the scheme's reference. Google Benchmark writes the console and the JSON.
 // This file wires the parts: the command line (cli.h), the sweep
 // (sweep.h, families/), the plan and its estimate (plan.h), the workbench
-// that prepares and checks (workbench.h), the timed loop (timed.h).
+// that prepares and checks (workbench.h), the rounds that time each
+// comparison group (rounds.h), their report through Google Benchmark
+// (timed.h).
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -27,6 +29,7 @@
 #include "plan.h"
 #include "profiles.h"
 #include "progress.h"
+#include "rounds.h"
 #include "timed.h"
 #include "workbench.h"
 
@@ -38,34 +41,45 @@ std::string description() {
   for (const SchemeInfo& s : all_scheme_infos())
     schemes += (schemes.empty() ? "" : ", ") + std::string(s.title);
   return "chbench_bench: ns per key of every consistent-hashing kernel (" + schemes +
-         "),\nchecked owner for owner against each scheme's reference before it is timed.\n"
+         "),\nchecked owner for owner against each scheme's reference before it is timed;\n"
+         "the kernels compared at one configuration are timed together, interleaved in\n"
+         "rounds, with 95 % intervals of their medians and of their ratios.\n"
          "Google Benchmark's own flags (--benchmark_out=FILE, --benchmark_filter=REGEX, ...) "
          "pass through;\n--help-benchmark lists them. Exit status: 0 ok, 1 an ownership "
          "mismatch, 2 bad input,\n3 refused to time an emulated CPU (see --allow-emulated).";
 }
 
+// The flags of Google Benchmark's own timing, which the rounds replace
+// (rounds.h), and the option that does their work here.
+const std::pair<std::string, std::string> kTimingFlags[] = {
+    {"--benchmark_repetitions", "--rounds"},
+    {"--benchmark_min_time", "--min-time"},
+    {"--benchmark_min_warmup_time", "--min-time (every slice is warmed up)"},
+    {"--benchmark_enable_random_interleaving", "nothing: each comparison group is interleaved"}};
+
 // Our defaults first, then the user's --benchmark_* flags (later flags win in
 // Google Benchmark, so theirs override ours), each checked: Google Benchmark
 // answers a bad value of these with its usage and status 0.
-std::vector<std::string> benchmark_args(const char* argv0, const std::vector<std::string>& extras,
-                                        const TimeModel& model) {
-  std::vector<std::string> args = {argv0,
-                                   "--benchmark_repetitions=" + std::to_string(model.repetitions),
-                                   "--benchmark_min_time=" + std::to_string(model.min_time_s),
-                                   "--benchmark_display_aggregates_only=true"};
+std::vector<std::string> benchmark_args(const char* argv0, const std::vector<std::string>& extras) {
+  std::vector<std::string> args = {argv0, "--benchmark_display_aggregates_only=true",
+                                   "--benchmark_report_aggregates_only=true"};
   const std::vector<std::pair<std::string, std::vector<std::string>>> enums = {
       {"--benchmark_format=", {"console", "json", "csv"}},
       {"--benchmark_out_format=", {"console", "json", "csv"}},
       {"--benchmark_time_unit=", {"ns", "us", "ms", "s"}}};
   for (const auto& extra : extras) {
+    for (const auto& [flag, instead] : kTimingFlags)
+      if (extra == flag || extra.rfind(flag + "=", 0) == 0)
+        fail(flag +
+             " does not apply: the bench times comparison groups in rounds (README, How "
+             "the bench times); use " +
+             instead);
     for (const auto& [prefix, allowed] : enums)
       if (extra.rfind(prefix, 0) == 0 &&
           std::find(allowed.begin(), allowed.end(), extra.substr(prefix.size())) == allowed.end())
         fail("bad value in '" + extra + "' (see --help-benchmark)");
-    check_benchmark_number(extra, "--benchmark_repetitions=", 1, 1000);
-    check_benchmark_number(extra, "--benchmark_min_time=", 0, 3600);
     if (extra.rfind("--benchmark_out=", 0) == 0) check_out_file(extra.substr(16));
-    args.push_back(extra);
+    args.push_back(extra);  // --benchmark_filter too: apply_filter reads it, then drops it
   }
   return args;
 }
@@ -78,35 +92,19 @@ std::string last_value(const std::vector<std::string>& args, const std::string& 
   return value;
 }
 
-// Whether Google Benchmark's random interleaving is on: the last
-// --benchmark_enable_random_interleaving wins, given bare or with a value
-// other than false, 0, no, f, n or off.
-bool interleaving_on(const std::vector<std::string>& args) {
-  const std::string flag = "--benchmark_enable_random_interleaving";
-  bool on = false;
-  for (const auto& arg : args) {
-    if (arg == flag) on = true;
-    if (arg.rfind(flag + "=", 0) != 0) continue;
-    std::string value = arg.substr(flag.size() + 1);
-    for (char& ch : value) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    on = value != "false" && value != "0" && value != "no" && value != "f" && value != "n" &&
-         value != "off";
-  }
-  return on;
-}
-
 // Google Benchmark's --benchmark_filter (POSIX extended regex, a leading '-'
-// negates) applied here too, so that --list, the memory check and the
-// progress count see the configurations that will run.
+// negates), applied here to the configurations' names (Config::name, without
+// the suffixes Google Benchmark appends to a benchmark's), so that --list,
+// the memory check, the progress and the rounds see the configurations that
+// will run; Google Benchmark then reports all it is given.
 void apply_filter(std::vector<FamilySweep>& sweep, const std::string& filter) {
   if (filter.empty() || filter == "all") return;
   const bool negate = filter.front() == '-';
   try {
     const std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
     for (auto& f : sweep)
-      std::erase_if(f.configs, [&](const Config& c) {
-        return std::regex_search(c.name() + "/real_time", re) == negate;
-      });
+      std::erase_if(f.configs,
+                    [&](const Config& c) { return std::regex_search(c.name(), re) == negate; });
   } catch (const std::regex_error&) {
     fail("--benchmark_filter=" + filter + " is not a valid regular expression");
   }
@@ -143,15 +141,14 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
                   clock_string(f.family->quick_budget_s).c_str(), f.points_kept, f.points_quick);
     std::printf("\n");
   }
+  const std::size_t groups = comparison_groups(configs).size();
   std::printf(
-      "estimated time %s for %zu configuration%s: %u repetitions of at least %g s each, and "
-      "building and checking (README, Bench options)%s\n",
-      clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s",
-      model.repetitions, model.min_time_s,
-      model.interleaved ? ", each repetition prepared on its own (random interleaving)" : "");
-  std::printf("noise canary: about %.1f s of it (%.0f ms before each %s)\n",
-              kCanaryEstimateSeconds * configs.size() * (model.interleaved ? model.repetitions : 1),
-              kCanaryEstimateSeconds * 1e3, model.interleaved ? "repetition" : "configuration");
+      "estimated time %s for %zu configuration%s in %zu comparison group%s: %u rounds, each "
+      "member at least %g s a round, and building and checking (README, How the bench times)\n",
+      clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s", groups,
+      groups == 1 ? "" : "s", model.rounds, model.min_time_s);
+  std::printf("noise canary: about %.1f s of it (%.0f ms before each comparison group)\n",
+              kCanaryEstimateSeconds * groups, kCanaryEstimateSeconds * 1e3);
   const std::size_t peak = plan.peak_step();
   // As check_memory counts it: the plan's caches, or the configuration's own
   // bytes (its node names included) where those are more.
@@ -217,13 +214,24 @@ std::string noise_context(const NoiseMonitor& noise, const std::optional<CanaryS
   return j.dump();
 }
 
+// Google Benchmark reports what the rounds measured: one benchmark a
+// configuration, one repetition a round (timed.h).
+void register_rounds(const std::vector<Config>& configs, const std::vector<MemberRounds>& rounds,
+                     std::vector<unsigned>& next) {
+  next.assign(configs.size(), 0);
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    benchmark::RegisterBenchmark(configs[i].name().c_str(),
+                                 [&configs, &rounds, &next, i](benchmark::State& st) {
+                                   report_round(st, configs[i], rounds[i], next[i]++);
+                                 })
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(static_cast<int>(std::max<std::size_t>(1, rounds[i].ns_per_key.size())))
+        ->Unit(benchmark::kMillisecond);
+}
+
 int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
         const TimeModel& model, const std::string& emulated) {
-  if (model.interleaved)
-    std::fprintf(stderr,
-                 "chbench_bench: note: random interleaving: every repetition prepares its "
-                 "configuration on its own (tables rebuilt, shared rings and references lost) "
-                 "and times its own canary; see README, Bench options\n");
   std::optional<CanarySample> baseline;
   if (!o.canary_baseline.empty()) {
     const auto [compute, memory] = parse_canary_baseline(o.canary_baseline);
@@ -233,25 +241,24 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
   NoiseMonitor noise(NoiseRule{.margin = o.noise_margin, .private_cache_bytes = caches.l2},
                      canary_buffer_bytes(caches.l2, caches.l3), baseline);
   noise.calibrate();
+  const std::size_t groups = comparison_groups(configs).size();
+  std::fprintf(stderr,
+               "chbench_bench: %zu configuration%s, %zu comparison group%s, %u round%s each "
+               "(fewer for slow batches), about %s\n",
+               configs.size(), configs.size() == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
+               model.rounds, model.rounds == 1 ? "" : "s", clock_string(plan.seconds()).c_str());
   Workbench bench(configs, plan, o.corrupt_one_owner);
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Config* c = &configs[i];
-    // Real time: with TBB the work runs on threads the timer does not see.
-    benchmark::RegisterBenchmark(
-        c->name().c_str(),
-        [&bench, &noise, c, i](benchmark::State& st) { time_config(st, bench, noise, *c, i); })
-        ->UseRealTime()
-        ->Unit(benchmark::kMillisecond);
-  }
+  Progress progress(plan, configs);
+  const std::vector<MemberRounds> rounds = time_groups(configs, bench, noise, model, progress);
+  std::vector<unsigned> next;
+  register_rounds(configs, rounds, next);
   add_run_context(o.sweep, o.cpuinfo, emulated);
   benchmark::AddCustomContext("chbench_noise", noise_context(noise, baseline));
   benchmark::AddCustomContext("chbench_libmemcached_version", libmemcached_version());
-  benchmark::AddCustomContext("chbench_repetitions", std::to_string(model.repetitions));
-  ProgressReporter progress(plan);
-  std::fprintf(stderr, "chbench_bench: %zu configuration%s, %u repetitions each, about %s\n",
-               configs.size(), configs.size() == 1 ? "" : "s", model.repetitions,
-               clock_string(plan.seconds()).c_str());
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&progress);
+  benchmark::AddCustomContext("chbench_repetitions", std::to_string(model.rounds));
+  benchmark::AddCustomContext("chbench_timing", timing_json(model));
+  benchmark::AddCustomContext("chbench_groups", groups_json(configs, rounds));
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (bench.failures() > 0) {
     std::fprintf(stderr, "chbench_bench: FAILED: %d configuration(s) did not match the reference\n",
@@ -297,19 +304,15 @@ int main(int argc, char** argv) {
   }
   const bool full = o.sweep == "full";
   TimeModel model = full ? kFullModel : kQuickModel;
-  if (o.repetitions) model.repetitions = *o.repetitions;
+  if (o.rounds) model.rounds = *o.rounds;
   if (o.min_time) model.min_time_s = *o.min_time;
-  auto bench_args = benchmark_args(argv[0], app.remaining(), model);
+  auto bench_args = benchmark_args(argv[0], app.remaining());
   std::vector<char*> bargv;
   for (auto& a : bench_args) bargv.push_back(a.data());
   bargv.push_back(nullptr);
   int bargc = static_cast<int>(bench_args.size());
   benchmark::Initialize(&bargc, bargv.data());
   if (bargc > 1) fail(std::string("unknown option '") + bargv[1] + "' (see --help)");
-  // The estimate uses what Google Benchmark will run: its flags win.
-  model.repetitions = std::stoul(last_value(bench_args, "--benchmark_repetitions="));
-  model.min_time_s = std::stod(last_value(bench_args, "--benchmark_min_time="));
-  model.interleaved = interleaving_on(bench_args);
   if (!o.canary_baseline.empty()) parse_canary_baseline(o.canary_baseline);
 
   std::vector<FamilySweep> sweep;
@@ -324,6 +327,7 @@ int main(int argc, char** argv) {
   }
   if (sweep.empty()) fail("the selection leaves no configuration to run");
   apply_filter(sweep, last_value(bench_args, "--benchmark_filter="));
+  benchmark::SetBenchmarkFilter("all");  // the configurations left are all to report
   std::vector<Config> configs;
   for (const auto& f : sweep) configs.insert(configs.end(), f.configs.begin(), f.configs.end());
   const Plan plan(configs, model);

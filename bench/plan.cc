@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 #include "chbench/simd.h"
 
@@ -138,32 +139,24 @@ uint64_t config_bytes(const Config& c) {
       names, sat_add(sat_add(pool_bytes(c), change), sat_add(reference_bytes(c), table_bytes(c))));
 }
 
+// ---- comparison groups -------------------------------------------------------------
+
+std::vector<GroupSpan> comparison_groups(std::span<const Config> configs) {
+  std::vector<GroupSpan> out;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (out.empty() || configs[i].group != configs[i - 1].group)
+      out.push_back({i, i + 1});
+    else
+      out.back().last = i + 1;
+  return out;
+}
+
 // ---- the time model ---------------------------------------------------------------------
 
-GbRuns gb_runs(double iteration_s, double min_time_s) {
-  // Google Benchmark 1.7.1's iteration count (BenchmarkRunner,
-  // PredictNumberOfIterations): 1 iteration first, then, while a run takes
-  // under min time, a run of more: at most 10 times as many while the last
-  // run took at most a tenth of min time, else as many as 1.4 x min time
-  // would take at the last run's pace (at least one more).
-  constexpr double kPredictFactor = 1.4, kMaxGrowth = 10, kSignificantShare = 0.1;
-  constexpr uint64_t kMaxIterations = 1'000'000'000;
-  GbRuns out;
-  uint64_t iterations = 1;
-  for (;;) {
-    const double run = static_cast<double>(iterations) * iteration_s;
-    if (run >= min_time_s || iterations >= kMaxIterations) {
-      out.repetition_s = run;
-      return out;
-    }
-    out.search_s += run;
-    double growth = min_time_s * kPredictFactor / std::max(run, 1e-9);
-    if (run / min_time_s <= kSignificantShare) growth = std::min(kMaxGrowth, growth);
-    if (growth <= 1) growth = 2;
-    const double next =
-        std::max(growth * static_cast<double>(iterations), static_cast<double>(iterations) + 1);
-    iterations = std::min(kMaxIterations, static_cast<uint64_t>(next));
-  }
+unsigned group_rounds(const TimeModel& model, double slowest_batch_s) {
+  if (slowest_batch_s <= model.min_time_s) return model.rounds;
+  const double fit = model.rounds * model.min_time_s / slowest_batch_s;
+  return std::min(model.rounds, std::max(model.min_rounds, static_cast<unsigned>(fit)));
 }
 
 namespace {
@@ -264,9 +257,16 @@ constexpr double kRingTokenNs = 160;
 // 1.6 x 10^7 tokens, 1.1-1.6 s for about 10^9 bytes of its estimate.
 constexpr double kBuildNsPerByte = 1.0;
 
-double timing_seconds(const Config& c, const TimeModel& m) {
-  const GbRuns runs = gb_runs(c.keys * key_ns(c) * 1e-9, m.min_time_s);
-  return m.repetitions * runs.repetition_s + runs.search_s;
+double batch_seconds(const Config& c) { return c.keys * key_ns(c) * 1e-9; }
+
+// A member's rounds: a slice of at least min time (whole batches, one at
+// least) and its warm-up each round, and the calibration of the slice
+// before the first (rounds.cc).
+double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds) {
+  const double batch_s = batch_seconds(c);
+  const double warmup_s = std::min<uint64_t>(c.keys, kWarmupKeys) * key_ns(c) * 1e-9;
+  const double slice_s = std::max(batch_s, m.min_time_s);
+  return rounds * (slice_s + warmup_s) + 2 * batch_s;
 }
 
 // The part of a ring-based table's estimate that the shared sorted ring (and
@@ -274,6 +274,16 @@ double timing_seconds(const Config& c, const TimeModel& m) {
 uint64_t shared_ring_bytes(const Config& c) {
   return ring_key(c) ? sat_mul(c.tokens(), kEntryBytes + kSortedRingBytes) : 0;
 }
+
+}  // namespace
+
+uint64_t group_member_bytes(const Config& c) {
+  if (c.is_stream()) return sat_mul(c.pool(), 4);
+  const uint64_t table = table_bytes(c);
+  return sat_add(table - std::min(table, shared_ring_bytes(c)), sat_mul(c.pool(), 4));
+}
+
+namespace {
 
 // What a sweep holds between configurations, as the runner does, and what
 // each configuration adds.
@@ -288,26 +298,40 @@ class Simulation {
         reference_last_(reference_last),
         table_last_(table_last) {}
 
-  Step step(const Config& c, std::size_t i, const TimeModel& model) {
-    Step s;
-    prep_ = 0;
-    transient_ = sat_mul(c.pool(), 4);  // the kernel's owners
-    // The large tables go first, but the one this configuration times.
-    const TableKey current = table_key(c);
+  // Before a group's first member: its tables are held together until its
+  // rounds end, and the large tables of earlier groups go.
+  void begin_group(std::span<const Config> members, const TimeModel& model) {
+    double slowest = 0;
+    for (const Config& c : members) slowest = std::max(slowest, batch_seconds(c));
+    rounds_ = group_rounds(model, slowest);
+    pinned_.clear();
+    for (const Config& c : members) pinned_.insert(table_key(c));
     std::erase_if(tables_, [&](const auto& t) {
-      if (t.second <= kKeepTableBytes || t.first == current) return false;
+      if (t.second <= kKeepTableBytes || pinned_.count(t.first)) return false;
       std::erase(table_order_, t.first);
       return true;
     });
+    group_owners_ = 0;
+    canary_ = kCanaryEstimateSeconds;
+  }
+
+  // `i` is the configuration's index; `last` that of its group's last member.
+  Step step(const Config& c, std::size_t i, std::size_t last, const TimeModel& model) {
+    Step s;
+    prep_ = 0;
+    transient_ = 0;
+    group_owners_ = sat_add(group_owners_, sat_mul(c.pool(), 4));  // the kernel's owners
     keys(c, s);
     ring(c, s);
     reference(c, s);
     table(c, s);
     changes(c, s);
     check(c, s);
-    s.peak_bytes = sat_add(held_bytes(), transient_);
-    s.seconds = kConfigSeconds + kCanaryEstimateSeconds + prep_ + timing_seconds(c, model);
-    drop(c, i);
+    s.peak_bytes = sat_add(held_bytes(), sat_add(group_owners_, transient_));
+    s.seconds = kConfigSeconds + canary_ + prep_ + timing_seconds(c, model, rounds_);
+    canary_ = 0;  // once a group
+    last_ = last;
+    if (i == last) drop_group();
     return s;
   }
 
@@ -357,9 +381,15 @@ class Simulation {
     table_order_.push_back(key);
     uint64_t kept = 0;
     for (const auto& t : tables_) kept = sat_add(kept, t.second);
-    while (kept > kKeptTablesBytes && table_order_.size() > 1) {
-      kept -= tables_[table_order_.front()];
-      drop_table(table_order_.front());
+    // The oldest go first, but none of the group's own.
+    for (std::size_t j = 0; kept > kKeptTablesBytes && j < table_order_.size();) {
+      const TableKey oldest = table_order_[j];
+      if (pinned_.count(oldest)) {
+        ++j;
+        continue;
+      }
+      kept -= tables_[oldest];
+      drop_table(oldest);
     }
   }
 
@@ -390,14 +420,18 @@ class Simulation {
     prep_ += passes * key_ns(c) * 1e-9;
   }
 
-  // What no later configuration needs.
-  void drop(const Config& c, std::size_t i) {
-    if (const auto key = ring_key(c); key && ring_last_.at(*key) == i) rings_.erase(*key);
-    for (const Config& b : change_builds(c))
-      if (const auto key = ring_key(b); key && ring_last_.at(*key) == i) rings_.erase(*key);
-    if (const auto key = reference_key(c); key && reference_last_.at(*key) == i)
-      references_.erase(*key);
-    if (table_last_.at(table_key(c)) == i) drop_table(table_key(c));
+  // After a group's rounds: what no later group needs (the plan's last uses
+  // are by group).
+  void drop_group() {
+    std::erase_if(rings_, [&](const auto& r) { return ring_last_.at(r.first) <= last_; });
+    std::erase_if(references_, [&](const auto& r) { return reference_last_.at(r.first) <= last_; });
+    for (auto it = tables_.begin(); it != tables_.end();)
+      if (table_last_.at(it->first) <= last_) {
+        std::erase(table_order_, it->first);
+        it = tables_.erase(it);
+      } else {
+        ++it;
+      }
   }
 
   void drop_table(const TableKey& key) {
@@ -423,40 +457,38 @@ class Simulation {
   std::map<TableKey, uint64_t> tables_;          // bytes by the registry's estimate
   std::vector<TableKey> table_order_;            // oldest first
   std::map<CheckKey, uint64_t> checked_;         // the longest pool checked
+  std::set<TableKey> pinned_;                    // the current group's tables
+  std::size_t last_ = 0;                         // the current group's last member
   double prep_ = 0;                              // this configuration's seconds before timing
+  double canary_ = 0;                            // the group's canary, on its first member
+  unsigned rounds_ = 0;                          // the group's (group_rounds)
   uint64_t transient_ = 0;                       // its bytes alive only while it is prepared
+  uint64_t group_owners_ = 0;                    // the owners of the group's members so far
 };
 
 }  // namespace
 
 Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
-  for (std::size_t i = 0; i < configs.size(); ++i) {
-    const Config& c = configs[i];
-    if (auto r = ring_key(c)) ring_last_[*r] = i;
-    for (const Config& b : change_builds(c))
-      if (auto r = ring_key(b)) ring_last_[*r] = i;
-    if (auto r = reference_key(c)) {
-      reference_last_[*r] = i;
-      reference_pools_[*r] = std::max(reference_pools_[*r], c.pool());
+  const auto groups = comparison_groups(configs);
+  for (const GroupSpan& g : groups)
+    for (std::size_t i = g.first; i < g.last; ++i) {
+      const Config& c = configs[i];
+      const std::size_t last = g.last - 1;  // what a group uses lives through its rounds
+      if (auto r = ring_key(c)) ring_last_[*r] = last;
+      for (const Config& b : change_builds(c))
+        if (auto r = ring_key(b)) ring_last_[*r] = last;
+      if (auto r = reference_key(c)) {
+        reference_last_[*r] = last;
+        reference_pools_[*r] = std::max(reference_pools_[*r], c.pool());
+      }
+      table_last_[table_key(c)] = last;
     }
-    table_last_[table_key(c)] = i;
-  }
   Simulation simulation(reference_pools_, ring_last_, reference_last_, table_last_);
-  for (std::size_t i = 0; i < configs.size(); ++i)
-    steps_.push_back(simulation.step(configs[i], i, model));
-  if (model.interleaved)
-    for (std::size_t i = 0; i < configs.size(); ++i)
-      steps_[i].seconds = interleaved_seconds(configs[i], model);
-}
-
-// Under random interleaving the repetitions of all configurations run in a
-// shuffled order, so each one is prepared as if alone (the key pool aside,
-// which only grows): its ring, reference and table built, its check or
-// warm-up run, its canary timed, then one repetition.
-double Plan::interleaved_seconds(const Config& c, const TimeModel& model) {
-  const Config alone[] = {c};
-  const TimeModel one{1, model.min_time_s, false};
-  return model.repetitions * Plan(alone, one).seconds();
+  for (const GroupSpan& g : groups) {
+    simulation.begin_group(configs.subspan(g.first, g.last - g.first), model);
+    for (std::size_t i = g.first; i < g.last; ++i)
+      steps_.push_back(simulation.step(configs[i], i, g.last - 1, model));
+  }
 }
 
 double Plan::seconds() const noexcept {

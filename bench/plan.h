@@ -102,31 +102,50 @@ inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
 
 // ---- the estimate -------------------------------------------------------------------
 
-// Google Benchmark's repetitions and minimum seconds per repetition, and
-// whether its random interleaving runs the repetitions of all configurations
-// in a shuffled order (--benchmark_enable_random_interleaving): then each
-// repetition prepares its configuration on its own (README, Bench options).
+// How each comparison group is timed (rounds.h): `rounds` rounds, each
+// running every member once for a slice of at least `min_time_s` seconds
+// (whole batches, at least one) after its warm-up.
+// A group whose slowest member's batch is longer than the slice runs fewer
+// rounds (group_rounds), at least `min_rounds`.
 struct TimeModel {
-  unsigned repetitions = 3;
-  double min_time_s = 0.05;
-  bool interleaved = false;
+  unsigned rounds = 30;
+  double min_time_s = 0.005;
+  unsigned min_rounds = 10;
 };
 
-// What Google Benchmark runs for a configuration whose iteration takes
-// `iteration_s` seconds under a minimum time per repetition of `min_time_s`:
-// the runs that search the iteration count before the first repetition
-// (1 iteration, then more until a run takes min time), and each
-// repetition's time (the count found: at least min time, up to about 1.4 x
-// min time, or one iteration when that is longer). Seconds. Models Google
-// Benchmark 1.7.1's BenchmarkRunner::PredictNumberOfIterations.
-struct GbRuns {
-  double search_s = 0;
-  double repetition_s = 0;
+// The rounds of a group whose slowest member takes `slowest_batch_s` seconds
+// a batch: model.rounds while that fits in a slice; else as many as keep each
+// member's time near rounds x min_time_s, but at least min_rounds (and never
+// more than rounds).
+unsigned group_rounds(const TimeModel& model, double slowest_batch_s);
+
+// Keys a member looks up untimed before each of its slices, so that its
+// tables come back into the caches the members before it took: one batch,
+// up to this many keys of it.
+inline constexpr uint64_t kWarmupKeys = 16'384;
+
+// The configurations [first, last) of the run that form one comparison
+// group (rounds.h).
+struct GroupSpan {
+  std::size_t first = 0, last = 0;
 };
-GbRuns gb_runs(double iteration_s, double min_time_s);
+
+// The run's comparison groups in order: maximal runs of consecutive
+// configurations with the same Config::group.
+std::vector<GroupSpan> comparison_groups(std::span<const Config> configs);
+
+// Bytes a member adds to what its group holds through its rounds, by the
+// registry's estimate: its table (less the shared sorted ring's part) and
+// its owners. Saturates.
+uint64_t group_member_bytes(const Config& c);
+
+// A point whose members would hold more than this together is split into
+// consecutive groups that hold at most this each (one member at least), so
+// that the quick sweep fits a machine with a few GiB free.
+inline constexpr uint64_t kMaxGroupBytes = uint64_t{2} << 30;
 
 // The estimate's share of the noise canary (canary.h) before each
-// configuration: 3 rounds of two ~0.5 ms loops and the buffer's warm-up.
+// comparison group: 3 rounds of two ~0.5 ms loops and the buffer's warm-up.
 inline constexpr double kCanaryEstimateSeconds = 0.004;
 
 // One configuration's part of the plan, in run order.
@@ -155,13 +174,14 @@ class Plan {
 
   // The longest pool any configuration checked against `key` needs.
   uint64_t reference_pool(const ReferenceKey& key) const;
-  // The index of the last configuration that uses the key, or 0 if none.
+  // The index of the last configuration of the last comparison group that
+  // uses the key (what a group uses lives until its rounds end), or 0 if
+  // none.
   std::size_t last_use(const RingKey& key) const;
   std::size_t last_use(const ReferenceKey& key) const;
   std::size_t last_use(const TableKey& key) const;
 
  private:
-  static double interleaved_seconds(const Config& c, const TimeModel& model);
   std::vector<Step> steps_;
   std::map<ReferenceKey, uint64_t> reference_pools_;
   std::map<RingKey, std::size_t> ring_last_;

@@ -51,6 +51,22 @@ std::vector<Config> narrowed(const SweepOptions& o, const Point& p) {
   return out;
 }
 
+// A point is a comparison group, split where its members would together
+// hold more than kMaxGroupBytes; `next` is the run's next group number.
+void assign_groups(std::vector<Config>& configs, uint32_t& next) {
+  uint64_t held = 0;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    const uint64_t bytes = group_member_bytes(configs[i]);
+    if (i != 0 && held + bytes > kMaxGroupBytes) {
+      ++next;
+      held = 0;
+    }
+    held += bytes;
+    configs[i].group = next;
+  }
+  ++next;
+}
+
 }  // namespace
 
 std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
@@ -59,6 +75,7 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
   context.max_threads = o.max_threads;
   context.targets = simd::runnable_targets();
   std::vector<FamilySweep> out;
+  uint32_t group = 0;
   for (const Family& f : all_families()) {
     if (!o.families.empty() &&
         std::find(o.families.begin(), o.families.end(), &f) == o.families.end())
@@ -74,7 +91,8 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
                                          [](const Point& p) { return p.quick != kFullOnly; });
     }
     for (std::size_t i : which) {
-      const auto configs = narrowed(o, points[i]);
+      auto configs = narrowed(o, points[i]);
+      assign_groups(configs, group);
       sweep.configs.insert(sweep.configs.end(), configs.begin(), configs.end());
     }
     if (!sweep.configs.empty()) out.push_back(std::move(sweep));

@@ -11,11 +11,11 @@
 
 namespace chbench::bench {
 
-// The quick sweep's defaults: repetitions and minimum seconds per
-// repetition; its points are chosen with these whatever the command line
-// says. The full sweep runs 10 x 0.5 s.
-inline constexpr TimeModel kQuickModel{3, 0.05};
-inline constexpr TimeModel kFullModel{10, 0.5};
+// The quick sweep's defaults: rounds and the least seconds a member is timed
+// in each (README, How the bench times); its points are chosen with these
+// whatever the command line says. The full sweep's defaults.
+inline constexpr TimeModel kQuickModel{30, 0.005, 10};
+inline constexpr TimeModel kFullModel{60, 0.05, 20};
 
 // Which configurations to generate.
 struct SweepOptions {

@@ -1,33 +1,35 @@
-// The one timed loop every configuration runs, and its counters.
+// Google Benchmark's side of a configuration: it reports the rounds the
+// configuration's comparison group was timed in (rounds.h), one repetition
+// per round, and its counters.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
-#include <cstddef>
-
-#include "canary.h"
 #include "config.h"
-#include "workbench.h"
+#include "rounds.h"
 
 namespace chbench::bench {
 
-// Google Benchmark's function for configuration `index` of the run: forces
-// its Highway target (for the build, the check and the timing alike), runs
-// the noise canary (once per configuration, before it is prepared), prepares
-// it on the workbench (SkipWithError when that fails), then times batch after
-// batch of the pool, and records the counters: keys, nodes, vnodes, tokens,
-// threads_requested, threads_ran, ns_per_key, keys_per_second, memory_bytes,
+// Google Benchmark's function for a configuration, registered with one
+// iteration and manual time: each call reports the next of its rounds (the
+// repetitions run in round order), its iteration time the seconds one batch
+// of K keys took in that round; SkipWithError when the configuration was not
+// timed. Counters: keys, nodes, vnodes, tokens, threads_requested,
+// threads_ran, ns_per_key and keys_per_second (the round's), memory_bytes,
 // bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits,
-// table_size (Maglev's M where the configuration sets one); for bounded loads
-// balance_factor and capacity (of one batch); with removals
-// removed_pct, survivors (nodes in service), remove_us and readd_us
-// (Prepared: the table rebuilt with one more removal, one re-add); for
+// table_size (Maglev's M where the configuration sets one); for bounded
+// loads balance_factor and capacity (of one batch); with removals
+// removed_pct, survivors (nodes in service), remove_us and readd_us; for
 // SIMD kernels the Highway target that ran (label, hwy_target,
-// hwy_target_forced); the noise record (canary.h): canary_compute_ns,
-// canary_memory_ns, canary_ratio, canary_ms, steal_ms, load_avg_1m, noisy (0
-// or 1); and with Config::thread_cpu each arena slot's CPU time in the timed
-// loop, thread_cpu_ms_<slot> (slot 0 is the calling thread).
-void time_config(benchmark::State& state, Workbench& bench, NoiseMonitor& noise, const Config& c,
-                 std::size_t index);
+// hwy_target_forced); the rounds' statistics, the same in every round:
+// rounds, group (its index in the results' chbench_groups), batches (of a
+// slice), ns_per_key_lo and ns_per_key_hi (the 95 % interval of the median),
+// and with a reference in the group (reference_of) ratio, ratio_lo and
+// ratio_hi; the group's noise record (canary.h): canary_compute_ns,
+// canary_memory_ns, canary_ratio, canary_memory_judged, canary_ms, steal_ms,
+// load_avg_1m, noisy (0 or 1); and with Config::thread_cpu each arena slot's
+// CPU time over all the rounds, thread_cpu_ms_<slot> (slot 0 is the calling
+// thread).
+void report_round(benchmark::State& state, const Config& c, const MemberRounds& r, unsigned round);
 
 }  // namespace chbench::bench

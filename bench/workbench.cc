@@ -65,22 +65,28 @@ KeyBytes KeyPool::strings(uint64_t count) {
 Workbench::Workbench(std::span<const Config> configs, const Plan& plan, bool corrupt_one_owner)
     : configs_(configs), plan_(plan), corrupt_one_owner_(corrupt_one_owner) {}
 
-void Workbench::drop_unused(std::size_t i) {
-  // What no configuration from i on needs (by the plan; an entry dropped too
-  // early is only built again), and the large tables but the one configuration
-  // i times, before anything of i is built.
-  std::erase_if(rings_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
-  std::erase_if(references_, [&](const auto& r) { return plan_.last_use(r.first) < i; });
-  const TableKey current = table_key(configs_[i]);
+void Workbench::drop_unused(std::size_t first) {
+  // What no group from the one starting at `first` on needs (by the plan;
+  // an entry dropped too early is only built again), and the large tables
+  // but the group's own, before anything of the group is built.
+  std::erase_if(rings_, [&](const auto& r) { return plan_.last_use(r.first) < first; });
+  std::erase_if(references_, [&](const auto& r) { return plan_.last_use(r.first) < first; });
   for (auto it = tables_.begin(); it != tables_.end();) {
-    const bool large = it->second.bytes > kKeepTableBytes && it->first != current;
-    if (large || plan_.last_use(it->first) < i) {
+    const bool large = it->second.bytes > kKeepTableBytes && !pinned_.count(it->first);
+    if (large || plan_.last_use(it->first) < first) {
       std::erase(table_order_, it->first);
       it = tables_.erase(it);
     } else {
       ++it;
     }
   }
+}
+
+void Workbench::begin_group(GroupSpan g) {
+  prepared_.clear();  // the previous group's owners go first
+  pinned_.clear();
+  for (std::size_t i = g.first; i < g.last; ++i) pinned_.insert(table_key(configs_[i]));
+  drop_unused(g.first);
 }
 
 void Workbench::release_entries() {
@@ -170,10 +176,10 @@ Workbench::Table Workbench::build_table(const Config& c) {
 // The change builds' tables, timed as build_ms is (a ring kernel's over a
 // sorted ring of the changed fleet, kept for the other kernels of the point),
 // then dropped: tables are immutable, so a removal or a re-add is a rebuild.
-void Workbench::time_changes(const Config& c) {
+void Workbench::time_changes(const Config& c, Prepared& p) {
   for (const Config& b : change_builds(c)) {
     const double us = build_table(b).build_ms * 1e3;
-    (b.change == Change::kRemoveOne ? prepared_.remove_us : prepared_.readd_us) = us;
+    (b.change == Change::kRemoveOne ? p.remove_us : p.readd_us) = us;
   }
   release_entries();
 }
@@ -184,12 +190,18 @@ Workbench::Table& Workbench::table_for(const Config& c) {
   // Small tables stay to their last use, up to kKeptTablesBytes in all.
   Table& t = tables_[key] = build_table(c);
   table_order_.push_back(key);
+  // The oldest go first, but none of the current group's.
   uint64_t kept = 0;
   for (const auto& [k, v] : tables_) kept += v.bytes;
-  while (kept > kKeptTablesBytes && table_order_.size() > 1) {
-    kept -= tables_[table_order_.front()].bytes;
-    tables_.erase(table_order_.front());
-    table_order_.erase(table_order_.begin());
+  for (std::size_t j = 0; kept > kKeptTablesBytes && j < table_order_.size();) {
+    const TableKey oldest = table_order_[j];
+    if (pinned_.count(oldest)) {
+      ++j;
+      continue;
+    }
+    kept -= tables_[oldest].bytes;
+    tables_.erase(oldest);
+    table_order_.erase(table_order_.begin() + static_cast<std::ptrdiff_t>(j));
   }
   return t;
 }
@@ -199,9 +211,8 @@ Workbench::Table& Workbench::table_for(const Config& c) {
 // pool against the reference (latency on both paths, batch and one key at a
 // time). The batch path counts the threads. A configuration already checked
 // warms up on its first batch only.
-void Workbench::check(const Config& c, const std::vector<uint32_t>* want) {
-  if (c.path == Path::kBounded) return check_bounded(c, want);
-  Prepared& p = prepared_;
+void Workbench::check(const Config& c, Prepared& p, const std::vector<uint32_t>* want) {
+  if (c.path == Path::kBounded) return check_bounded(c, p, want);
   const CheckKey key = check_key(c);
   p.threads_ran = 1;
   if (!want || (!corrupt_one_owner_ && checked_[key] >= c.pool())) {
@@ -236,8 +247,7 @@ void Workbench::check(const Config& c, const std::vector<uint32_t>* want) {
 
 // Path kBounded: the ring of the configuration (the one its ring kernel was
 // built over), loads with the capacity of one batch, the bounded table.
-void Workbench::prepare_bounded(const Config& c) {
-  Prepared& p = prepared_;
+void Workbench::prepare_bounded(const Config& c, Prepared& p) {
   if (!c.kernel->make_over_ring)
     throw std::invalid_argument(c.kernel->full_name() + " is no ring kernel: no bounded loads");
   p.ring = ring_for(c).ring;
@@ -250,8 +260,7 @@ void Workbench::prepare_bounded(const Config& c) {
 // Path kBounded: every batch of the pool, as the timed loop runs them, keeps
 // every node within the capacity and places every request; on one thread
 // each batch's nodes are also those of the walk from the reference's owners.
-void Workbench::check_bounded(const Config& c, const std::vector<uint32_t>* want) {
-  Prepared& p = prepared_;
+void Workbench::check_bounded(const Config& c, Prepared& p, const std::vector<uint32_t>* want) {
   p.team->reset_threads_seen();
   BoundedLoads expected(*p.ring, c.nodes, p.loads->capacity());
   for (uint64_t first = 0; first < c.pool() && p.error.empty(); first += c.keys) {
@@ -278,45 +287,54 @@ void Workbench::check_bounded(const Config& c, const std::vector<uint32_t>* want
 }
 
 Prepared& Workbench::prepare(std::size_t i) {
-  if (prepared_.index == i) return prepared_;
+  if (auto it = prepared_.find(i); it != prepared_.end()) return it->second;
   const Config& c = configs_[i];
-  prepared_ = Prepared{};  // the previous configuration's owners go first
-  prepared_.index = i;
-  drop_unused(i);
+  Prepared& p = prepared_[i];
+  p.index = i;
   try {
     const std::vector<uint32_t>* want = c.is_stream() ? nullptr : &reference_for(c);
-    prepared_.key_hashes = keys_.hashes(c.pool(), c.window_bits);
-    if (c.needs_key_bytes()) prepared_.key_strings = keys_.strings(c.pool());
+    p.key_hashes = keys_.hashes(c.pool(), c.window_bits);
+    if (c.needs_key_bytes()) p.key_strings = keys_.strings(c.pool());
     const Table& t = table_for(c);
-    prepared_.table = t.table.get();
-    prepared_.lookup = t.lookup.get();
-    prepared_.build_ms = t.build_ms;
-    prepared_.build_shared_ms = t.shared_ms;
-    prepared_.memory_bytes = t.table    ? t.table->memory_bytes()
-                             : t.lookup ? t.lookup->memory_bytes()
-                                        : 0;
-    time_changes(c);  // before the check, which warms the table up
-    prepared_.team = std::make_unique<ThreadTeam>(c.threads);
-    prepared_.team->count_cpu_time(c.thread_cpu);
-    prepared_.out.assign(c.pool(), 0);
-    if (c.path == Path::kBounded) prepare_bounded(c);
-    check(c, want);
+    p.table = t.table.get();
+    p.lookup = t.lookup.get();
+    p.build_ms = t.build_ms;
+    p.build_shared_ms = t.shared_ms;
+    p.memory_bytes = t.table ? t.table->memory_bytes() : t.lookup ? t.lookup->memory_bytes() : 0;
+    time_changes(c, p);  // before the check, which warms the table up
+    p.team = std::make_unique<ThreadTeam>(c.threads);
+    p.team->count_cpu_time(c.thread_cpu);
+    p.out.assign(c.pool(), 0);
+    if (c.path == Path::kBounded) prepare_bounded(c, p);
+    check(c, p, want);
   } catch (const std::exception& e) {
-    prepared_.error = c.name() + ": " + e.what();
+    p.error = c.name() + ": " + e.what();
   }
   release_entries();
-  if (!prepared_.error.empty()) {
+  if (!p.error.empty()) {
     ++failures_;
-    std::cerr << "chbench_bench: " << prepared_.error << "\n";
+    std::cerr << "chbench_bench: " << p.error << "\n";
   }
-  return prepared_;
+  refresh_keys();
+  return p;
+}
+
+// The pool may have grown for this member (its pool, or its reference's):
+// the spans of the members prepared before it point into it again.
+void Workbench::refresh_keys() {
+  for (auto& [i, p] : prepared_) {
+    const Config& c = configs_[i];
+    if (p.key_hashes.empty()) continue;
+    p.key_hashes = keys_.hashes(c.pool(), c.window_bits);
+    if (c.needs_key_bytes()) p.key_strings = keys_.strings(c.pool());
+  }
 }
 
 void Workbench::fail(std::size_t i, const std::string& error) {
-  if (prepared_.index == i) return;
-  prepared_ = Prepared{};
-  prepared_.index = i;
-  prepared_.error = error;
+  if (prepared_.count(i)) return;
+  Prepared& p = prepared_[i];
+  p.index = i;
+  p.error = error;
   ++failures_;
   std::cerr << "chbench_bench: " << error << "\n";
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,12 +71,16 @@ class Workbench {
   // kernel ran (every configuration is then checked).
   Workbench(std::span<const Config> configs, const Plan& plan, bool corrupt_one_owner);
 
-  // Configuration i, built, warmed up and checked; a mismatch or an exception
-  // leaves its text in Prepared::error (and is counted). The same object is
-  // returned until another configuration is prepared.
+  // Starts comparison group `g` (plan.h): what no configuration from its
+  // first on needs goes, and the large tables of earlier groups; the
+  // group's tables are then kept together until the next group starts.
+  void begin_group(GroupSpan g);
+  // Configuration i of the current group, built, warmed up and checked; a
+  // mismatch or an exception leaves its text in Prepared::error (and is
+  // counted). The same object is returned until the next group starts.
   Prepared& prepare(std::size_t i);
-  // Records an error for configuration i that was not prepared (a target
-  // that could not be forced), counted once.
+  // Records an error for configuration i of the current group that was not
+  // prepared (a target that could not be forced), counted once.
   void fail(std::size_t i, const std::string& error);
   // Configurations that failed their check or could not be prepared.
   int failures() const noexcept { return failures_; }
@@ -92,17 +97,18 @@ class Workbench {
     uint64_t bytes = 0;  // the registry's estimate, for what is kept
   };
 
-  void drop_unused(std::size_t i);
+  void drop_unused(std::size_t first);
   void release_entries();
+  void refresh_keys();
   const std::vector<RingEntry<uint64_t>>& entries_for(const Config& c);
   const Ring& ring_for(const Config& c);
   const std::vector<uint32_t>& reference_for(const Config& c);
   Table& table_for(const Config& c);
   Table build_table(const Config& c);
-  void time_changes(const Config& c);
-  void check(const Config& c, const std::vector<uint32_t>* want);
-  void prepare_bounded(const Config& c);
-  void check_bounded(const Config& c, const std::vector<uint32_t>* want);
+  void time_changes(const Config& c, Prepared& p);
+  void check(const Config& c, Prepared& p, const std::vector<uint32_t>* want);
+  void prepare_bounded(const Config& c, Prepared& p);
+  void check_bounded(const Config& c, Prepared& p, const std::vector<uint32_t>* want);
 
   std::span<const Config> configs_;
   const Plan& plan_;
@@ -118,7 +124,8 @@ class Workbench {
   std::map<TableKey, Table> tables_;
   std::vector<TableKey> table_order_;  // oldest first
   std::map<CheckKey, uint64_t> checked_;
-  Prepared prepared_;
+  std::set<TableKey> pinned_;                 // the current group's tables
+  std::map<std::size_t, Prepared> prepared_;  // the current group's members
 };
 
 }  // namespace chbench::bench

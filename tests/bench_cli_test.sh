@@ -98,13 +98,17 @@ expect 2 "Could not convert: --vnodes = 99999999999" --vnodes 99999999999
 expect 2 "--threads: Value -1 not in range" --threads -1
 expect 2 "--max-threads: Value 0 not in range" --max-threads 0
 expect 2 "--max-threads: Value 99999 not in range" --max-threads 99999
-expect 2 "--repetitions: Value 0 not in range" --repetitions 0
-expect 2 "--repetitions: Value -2 not in range" --repetitions -2
+expect 2 "--rounds: Value 0 not in range" --rounds 0
+expect 2 "--rounds: Value -2 not in range" --repetitions -2
+expect 2 "--rounds: Value 1001 not in range" --rounds 1001
 expect 2 "--min-time: Value -1 not in range" --min-time -1
-expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=0
-expect 2 "benchmark_repetitions takes 1 to 1000" --benchmark_repetitions=-4
-expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=-1
-expect 2 "benchmark_min_time takes 0 to 3600" --benchmark_min_time=soon
+# Google Benchmark's own timing does not apply: the rounds replace it.
+expect 2 "--benchmark_repetitions does not apply: .* use --rounds" --benchmark_repetitions=3
+expect 2 "--benchmark_min_time does not apply: .* use --min-time" --benchmark_min_time=0.5
+expect 2 "--benchmark_enable_random_interleaving does not apply" \
+  --benchmark_enable_random_interleaving=true
+expect 2 "--benchmark_enable_random_interleaving does not apply" \
+  --benchmark_enable_random_interleaving
 # The noise canary's margin and an earlier run's baseline.
 expect 2 "--noise-margin: Value 0 not in range" --noise-margin 0
 expect 2 "--noise-margin: Value -0.1 not in range" --noise-margin -0.1
@@ -132,7 +136,7 @@ expect 2 "needs a file name" --benchmark_out= --kernels jump/scalar
 expect 2 "unknown scheme 'ring ' \(known" --schemes "ring ,hrw"
 
 expect 1 "ownership mismatch in custom/jump/scalar" --kernels jump/scalar --nodes 7 --keys 1000 \
-  --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
+  --rounds 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 
 expect 2 "--in-flight: Value 0 not in range" --in-flight 0
 expect 2 "--in-flight for ring/stree must be 1 to 256 \(its lockstep group\)" --kernels ring/stree --in-flight 300
@@ -143,14 +147,14 @@ expect 2 "--in-flight: jump/scalar has no knob" --kernels jump/scalar --in-fligh
 expect 2 "--cluster-window: Value 64 not in range" --cluster-window 64
 expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/inflight:3/window:20" \
   --kernels ring/bucketed --nodes 40 --vnodes 30 --keys 1000 --in-flight 3 --cluster-window 20 \
-  --repetitions 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
+  --rounds 1 --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 # The latency family and the stream baseline, on a small ring, checked and timed.
 expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
-  --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0 "${run_flags[@]}"
+  --benchmark_filter='N:10/V:1/' --rounds 1 --min-time 0 "${run_flags[@]}"
 expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
 expect 2 "not a valid regular expression" '--benchmark_filter=(('
 expect 0 "configurations?," --families latency,clustered --kernels ring/bucketed,ring/stream \
-  --benchmark_filter='N:655/' --repetitions 1 --min-time 0 "${run_flags[@]}"
+  --benchmark_filter='N:655/' --rounds 1 --min-time 0 "${run_flags[@]}"
 
 # Removals (family removals, --removed-fraction): the fleet after a share of
 # its nodes left, each table checked against its scheme's reference over the
@@ -158,7 +162,7 @@ expect 0 "configurations?," --families latency,clustered --kernels ring/bucketed
 # once with one re-add (remove_us, readd_us). A scheme whose removal kind
 # cannot honour the order is refused when named (jump: LIFO only).
 expect 0 "2 configurations," --kernels ring/eytzinger,hrw/scalar --nodes 60 --vnodes 10 --keys 1000 \
-  --removed-fraction 0.5 --repetitions 1 --min-time 0 --benchmark_out="$tmp/removed.json" \
+  --removed-fraction 0.5 --rounds 1 --min-time 0 --benchmark_out="$tmp/removed.json" \
   --benchmark_out_format=json "${run_flags[@]}"
 has "$tmp/removed.json" '"name": "custom/ring/eytzinger/N:60/V:10/K:1000/threads:1/removed:50/order:random/' \
   "a removals run names the share removed and the order"
@@ -170,10 +174,10 @@ done
 has "$tmp/removed.json" '"survivors": 3\.0+e\+01' "a removals run records the nodes left"
 has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
 expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
-  --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --repetitions 1 \
+  --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --rounds 1 \
   --min-time 0 --corrupt-one-owner "${run_flags[@]}"
 expect 0 "1 configuration," --kernels jump/scalar --nodes 60 --keys 1000 --removed-fraction 0.5 \
-  --removal-order lifo --repetitions 1 --min-time 0 "${run_flags[@]}"
+  --removal-order lifo --rounds 1 --min-time 0 "${run_flags[@]}"
 expect 2 "--removed-fraction for jump/scalar: jump hash lets only the last node leave: it takes --removal-order lifo, not random$" \
   --kernels jump/scalar --removed-fraction 0.5
 expect 2 "--removed-fraction for jump/scalar: .* not fifo$" --schemes jump --removed-fraction 0.5 \
@@ -185,13 +189,13 @@ expect 2 "--removal-order needs --removed-fraction" --removal-order lifo
 # --capacity: the bucket capacity of the schemes that keep one, for the
 # public implementations' setting (capacity = N); refused for the others.
 expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1000 --capacity 60 \
-  --removed-fraction 0.5 --repetitions 1 --min-time 0 --benchmark_out="$tmp/capacity.json" \
+  --removed-fraction 0.5 --rounds 1 --min-time 0 --benchmark_out="$tmp/capacity.json" \
   --benchmark_out_format=json "${run_flags[@]}"
 has "$tmp/capacity.json" '"name": "custom/anchor/scalar/N:60/V:100/K:1000/threads:1/removed:50/order:random/capacity:60/' \
   "a run at a chosen capacity names it"
 # None removed at capacity N: timed, with no re-add build (no room for a new node).
 expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1000 --capacity 60 \
-  --repetitions 1 --min-time 0 --benchmark_out="$tmp/full.json" --benchmark_out_format=json \
+  --rounds 1 --min-time 0 --benchmark_out="$tmp/full.json" --benchmark_out_format=json \
   "${run_flags[@]}"
 lacks "$tmp/full.json" '"error_occurred": true' "a full anchor at capacity N times its lookups"
 has "$tmp/full.json" '"ns_per_key"' "a full anchor at capacity N reports ns per key"
@@ -229,16 +233,16 @@ holds() {
 has "$tmp/list" "^custom/jump/scalar/N:5/V:100/K:100/threads:1 +[0-9.]+ MiB +[0-9.]+ s$" \
   "--list gives each configuration's memory and estimated seconds"
 # A scheme that scores every node pays N scores a key, in its timed
-# repetitions, its check and its reference: weighted rendezvous's scalar
-# kernel at 4,096 nodes (12 ns a score: 3 repetitions, the check and the
-# reference of the pool of 100,003 keys, one batch, about 25 s), its SIMD
-# kernel a tenth of that.
+# rounds, its check and its reference: weighted rendezvous's scalar kernel at
+# 4,096 nodes (12 ns a score: a batch of 100,003 keys takes about 5 s, so its
+# group runs the fewest rounds, 10, then the check and the reference of one
+# pool, about 75 s), its SIMD kernel a tenth of that.
 "${bench[@]}" --list --kernels hrw_weighted/scalar,hrw_weighted/simd --nodes 4096 --keys 100003 \
   >"$tmp/list" 2>"$tmp/err"
 scalar_s=$(listed_seconds "$tmp/list" "^custom/hrw_weighted/scalar/")
 simd_s=$(listed_seconds "$tmp/list" "^custom/hrw_weighted/simd/")
-holds "a >= 20 && a <= 30" "$scalar_s" 0 "the estimate counts hrw_weighted/scalar's 4,096 scores a key"
-holds "b <= 5 && b * 5 < a" "$scalar_s" "$simd_s" "the estimate counts SIMD scores as a tenth of scalar ones"
+holds "a >= 60 && a <= 90" "$scalar_s" 0 "the estimate counts hrw_weighted/scalar's 4,096 scores a key"
+holds "b <= 15 && b * 5 < a" "$scalar_s" "$simd_s" "the estimate counts SIMD scores as a tenth of scalar ones"
 # Building from a fleet of named nodes costs per node (a scenario's history
 # replayed, names hashed): AnchorHash at 10^6 nodes, half removed, builds its
 # reference, its table and the two change builds, about a second each; jump
@@ -250,15 +254,25 @@ anchor_s=$(listed_seconds "$tmp/list" "^custom/anchor/scalar/")
   --removal-order lifo --keys 100000 >"$tmp/list" 2>"$tmp/err"
 jump_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
 holds "a >= 3 && b < 1" "$anchor_s" "$jump_s" "the estimate counts builds from 10^6 named nodes"
-# Google Benchmark's search for the iteration count: at 4 ms an iteration it
-# runs 1, then 10 iterations (44 ms) before the repetitions of 17 (68 ms); at
-# 6 ms, 1 iteration then repetitions of 11 (66 ms). So K = 160,000 estimates
-# longer than K = 240,000 (25 ns a key).
-"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 160000 >"$tmp/list" 2>"$tmp/err"
-k160_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
-"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 240000 >"$tmp/list" 2>"$tmp/err"
-k240_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
-holds "a > b + 0.02" "$k160_s" "$k240_s" "the estimate follows Google Benchmark's iteration search"
+# The rounds: each member times a slice of at least --min-time a round, in
+# whole batches: a batch of 10^5 keys at 25 ns a key is 2.5 ms, two to the
+# quick sweep's 5 ms slice, so twice the rounds take about twice the time.
+# A batch of 10^6 keys (25 ms) is longer than the slice: its group runs the
+# fewest rounds, 10.
+"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 100000 >"$tmp/list" 2>"$tmp/err"
+r30_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
+"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 100000 --rounds 60 \
+  >"$tmp/list" 2>"$tmp/err"
+r60_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
+holds "a > 0.15 && a < 0.4 && b > 1.6 * a && b < 2.2 * a" "$r30_s" "$r60_s" \
+  "the estimate counts 30 and 60 rounds of two 2.5 ms batches"
+"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 1000000 >"$tmp/list" 2>"$tmp/err"
+slow_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
+holds "a > 0.25 && a < 0.5" "$slow_s" 0 "the estimate counts 10 rounds of one 25 ms batch"
+"${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 1000 --min-time 0.01 \
+  >"$tmp/list" 2>"$tmp/err"
+slice_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
+holds "a > 0.3 && a < 0.45" "$slice_s" 0 "the estimate counts 30 slices of 10 ms for a short batch"
 
 # --list: each family's count and estimated time, and the total; the quick
 # sweep's estimate stays within 4:30 (five minutes on a slower host); the
@@ -268,8 +282,8 @@ echo "exit $?" >>"$tmp/list"
 has "$tmp/list" "^exit 0$" "--list runs"
 has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}; budget kept [0-9]+ of [0-9]+ points\)$" \
   "--list gives each family's count, estimate and budget"
-has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations: 3 repetitions of at least 0.05 s" \
-  "--list gives the total estimate and the model's repetitions"
+has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds, each member at least 0.005 s a round" \
+  "--list gives the total estimate, the groups and the model's rounds"
 quick_total=$(sed -n 's/^estimated time \([0-9]*\):\([0-9]*\) .*/\1 \2/p' "$tmp/list")
 if [[ -n $quick_total ]] && (($(cut -d' ' -f1 <<<"$quick_total") * 60 + 10#$(cut -d' ' -f2 <<<"$quick_total") <= 270)); then
   passed=$((passed + 1))
@@ -283,30 +297,13 @@ has "$tmp/list" "^targets/maglev/simd@[A-Z0-9_]*/" "the full targets family forc
 has "$tmp/list" "^targets/maglev/scalar/" "the full targets family times maglev/simd's rival"
 has "$tmp/list" "^family targets +[0-9]+ configurations, estimated +[0-9:]+$" "--list of the full sweep names no budget"
 
-# Random interleaving: the estimate prepares every repetition on its own
-# (more time than the shared preparation), and --list says so.
 "${bench[@]}" --list --families tokens >"$tmp/list" 2>"$tmp/err"
-plain_total=$(sed -n 's/^estimated time \([0-9:]*\) .*/\1/p' "$tmp/list")
-has "$tmp/list" "^noise canary: about [0-9.]+ s of it \(4 ms before each configuration\)$" \
+has "$tmp/list" "^noise canary: about [0-9.]+ s of it \(4 ms before each comparison group\)$" \
   "--list gives the noise canary's share of the estimate"
-"${bench[@]}" --list --families tokens --benchmark_enable_random_interleaving=true \
-  >"$tmp/list" 2>"$tmp/err"
-has "$tmp/list" "each repetition prepared on its own \(random interleaving\)$" \
-  "--list models random interleaving"
-has "$tmp/list" "before each repetition\)$" "--list puts a canary before each interleaved repetition"
-interleaved_total=$(sed -n 's/^estimated time \([0-9:]*\) .*/\1/p' "$tmp/list")
-if [[ $(tr -d : <<<"$interleaved_total") -gt $(tr -d : <<<"$plain_total") ]]; then
-  passed=$((passed + 1))
-else
-  failed=$((failed + 1))
-  echo "FAIL: interleaved estimate $interleaved_total is not above the shared one $plain_total" >&2
-fi
-expect 0 "note: random interleaving" --kernels jump/scalar,ring/eytzinger --nodes 5 --keys 100 \
-  --repetitions 2 --min-time 0 --benchmark_enable_random_interleaving=true "${run_flags[@]}"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
 expect 0 "1 configuration," --sweep full --sweep quick --kernels jump/scalar --nodes 5 --keys 100 \
-  --repetitions 1 --min-time 0 "${run_flags[@]}"
+  --rounds 1 --min-time 0 "${run_flags[@]}"
 
 # run.sh with this bench: a sweep that needs more memory than the machine has
 # is refused by the bench's own check (--list) before a results folder exists.
@@ -328,9 +325,9 @@ if ((${#bench[@]} == 1)); then
 fi
 
 # A real run: every kernel of every scheme, tiny, into a JSON file.
-expect 0 "configurations?," --nodes 13 --vnodes 3 --keys 2000 --repetitions 2 --min-time 0 \
+expect 0 "configurations?," --nodes 13 --vnodes 3 --keys 2000 --rounds 2 --min-time 0 \
   --benchmark_out="$tmp/run.json" --benchmark_out_format=json "${run_flags[@]}"
-for field in ns_per_key threads_ran real_time_cv build_ms bytes_per_token; do
+for field in ns_per_key threads_ran manual_time_cv build_ms bytes_per_token; do
   has "$tmp/run.json" "$field" "the results JSON has no $field"
 done
 # The noise record of every repetition, and the canary's calibration.
@@ -345,10 +342,27 @@ noise = json.loads(data["context"]["chbench_noise"])
 assert noise["margin"] == 0.15 and noise["buffer_bytes"] >= 1 << 20, noise
 assert noise["calibration"]["compute_ns"] > 0 and noise["calibration"]["memory_ns"] > 0, noise
 assert noise["baseline"] is None, noise
-runs = [b for b in data["benchmarks"] if b["run_type"] == "iteration"]
+runs = [b for b in data["benchmarks"] if b.get("aggregate_name") == "median"]
 assert runs and all(b["noisy"] in (0, 1) and b["canary_compute_ns"] > 0
                     and b["canary_memory_ns"] > 0 and b["steal_ms"] >= 0
                     and b["canary_ratio"] > 0 for b in runs), runs[0]
+# Aggregates only, each over the rounds; the rounds themselves in chbench_groups.
+assert all(b["run_type"] == "aggregate" for b in data["benchmarks"])
+timing = json.loads(data["context"]["chbench_timing"])
+assert timing["method"] == "interleaved rounds" and timing["rounds"] == 2, timing
+groups = json.loads(data["context"]["chbench_groups"])["groups"]
+assert len(groups) == 1, len(groups)  # a custom run is one comparison group
+names = {b["run_name"].split("/iterations:")[0] for b in runs}
+assert set(groups[0]["members"]) == names, (groups[0]["members"], names)
+for name, ns in zip(groups[0]["members"], groups[0]["ns_per_key"]):
+    median = next(b for b in runs if b["run_name"].startswith(name + "/iterations:"))
+    assert len(ns) == 2 and all(x > 0 for x in ns), (name, ns)
+    assert abs(median["ns_per_key"] - sorted(ns)[0] / 2 - sorted(ns)[1] / 2) <= 1e-3 * max(ns), name
+    assert median["rounds"] == 2 and median["group"] == 0, median
+    assert "ns_per_key_lo" not in median, median  # two rounds give no 95 % interval
+# A SIMD kernel is compared with its scalar rival, round by round.
+simd = next(b for b in runs if b["run_name"].startswith("custom/jump/simd/"))
+assert simd["ratio"] > 0, simd
 PY
   passed=$((passed + 1))
 else
@@ -357,8 +371,8 @@ else
 fi
 # An earlier run's baseline, recorded; family threads records each thread's
 # CPU time.
-expect 0 "1 configuration," --families threads --kernels jump/scalar --benchmark_filter='threads:1/' \
-  --repetitions 1 --min-time 0 --noise-margin 0.5 --canary-baseline 250000.5,400000 \
+expect 0 "1 configuration," --families threads --kernels jump/scalar --benchmark_filter='threads:1$' \
+  --rounds 1 --min-time 0 --noise-margin 0.5 --canary-baseline 250000.5,400000 \
   --benchmark_out="$tmp/threads.json" --benchmark_out_format=json "${run_flags[@]}"
 has "$tmp/threads.json" '"thread_cpu_ms_0": [0-9]' "family threads records the CPU time of thread 0"
 has "$tmp/threads.json" 'chbench_noise.*margin\\": ?0.5' "the JSON records --noise-margin"
@@ -395,7 +409,7 @@ for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_t
 done
 
 # Emulation: refused (3) with its reason before anything runs, or run and marked.
-small=(--kernels jump/scalar --nodes 5 --keys 100 --repetitions 1 --min-time 0)
+small=(--kernels jump/scalar --nodes 5 --keys 100 --rounds 1 --min-time 0)
 if ((${#bench[@]} > 1)); then
   # Really emulated: qemu-user shows the program the host's /proc/cpuinfo.
   has "$tmp/run.json" '"chbench_emulated": "yes: .* binary' "an emulated run is marked"
@@ -431,7 +445,7 @@ fi
 
 # The profiles family: ketama through our kernels and through libmemcached, on
 # the same keys, each checked against the profile's reference before timing.
-expect 0 "configurations?," --families profiles --repetitions 1 --min-time 0 \
+expect 0 "configurations?," --families profiles --rounds 1 --min-time 0 \
   --benchmark_filter='ketama/.*/N:10/' --benchmark_out="$tmp/profiles.json" \
   --benchmark_out_format=json "${run_flags[@]}"
 for field in chbench_libmemcached_version profiles/ketama/libmemcached/N:10 \

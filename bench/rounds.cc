@@ -1,0 +1,250 @@
+#include "rounds.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "batch.h"
+#include "chbench/simd.h"
+
+namespace chbench::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ns_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+// Whether b is a with another kernel (and target) and nothing else.
+bool differs_in_kernel_alone(const Config& a, const Config& b) {
+  Config x = b;
+  x.kernel = a.kernel;
+  x.target = a.target;
+  x.in_flight = a.in_flight;  // a kernel's own knob
+  return x.name() == a.name();
+}
+
+// A member being timed: its configuration, its prepared state, where its
+// batches are in the pool.
+struct Member {
+  std::size_t index = 0;
+  const Config* c = nullptr;
+  Prepared* p = nullptr;
+  uint64_t batches = 1;  // a slice
+  double batch_s = 0;    // a batch, calibrated
+  uint64_t window = 0;   // the pool window of its next batch
+};
+
+// Runs `batches` batches of the member from its window on (the warm-up's
+// keys first when `warmup`, untimed); returns the timed nanoseconds.
+double run_slice(Member& m, uint64_t batches, bool warmup) {
+  const simd::ForcedTarget forced(m.c->target);
+  const uint64_t keys = m.c->keys, windows = pool_windows(keys);
+  return with_batch(m.c->path, *m.p, [&](const auto& batch) {
+    if (warmup) batch(m.window * keys, m.window * keys + std::min(keys, kWarmupKeys));
+    const auto start = Clock::now();
+    for (uint64_t b = 0; b < batches; ++b) {
+      batch(m.window * keys, (m.window + 1) * keys);
+      if (++m.window == windows) m.window = 0;
+    }
+    const double ns = ns_since(start);
+    benchmark::DoNotOptimize(m.p->out.data());
+    return ns;
+  });
+}
+
+// Times a batch of the member (after one that warms it up), and the
+// batches a slice of at least min time then takes.
+void calibrate(Member& m, double min_time_s) {
+  run_slice(m, 1, true);
+  const double batch_ns = std::max(1.0, run_slice(m, 1, false));
+  m.batch_s = batch_ns * 1e-9;
+  m.batches = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(min_time_s * 1e9 / batch_ns)));
+}
+
+// Prepares every member of the group, each at its own target; those that
+// fail are left out of the returned list.
+std::vector<Member> prepare_members(std::span<const Config> configs, GroupSpan g, Workbench& bench,
+                                    std::vector<MemberRounds>& out) {
+  std::vector<Member> members;
+  for (std::size_t i = g.first; i < g.last; ++i) {
+    Prepared* p = nullptr;
+    try {
+      const simd::ForcedTarget forced(configs[i].target);
+      p = &bench.prepare(i);
+    } catch (const std::exception& e) {
+      bench.fail(i, configs[i].name() + ": " + e.what());
+      out[i].error = configs[i].name() + ": " + e.what();
+      continue;
+    }
+    if (!p->error.empty()) {
+      out[i].error = p->error;
+      continue;
+    }
+    members.push_back(Member{i, &configs[i], p});
+  }
+  return members;
+}
+
+// The rounds: every member once a round, in a fresh random order.
+void run_rounds(std::vector<Member>& members, unsigned rounds, std::mt19937_64& rng,
+                std::vector<MemberRounds>& out) {
+  std::vector<std::size_t> order(members.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  for (unsigned r = 0; r < rounds; ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t k : order) {
+      Member& m = members[k];
+      const double ns = run_slice(m, m.batches, true);
+      out[m.index].ns_per_key.push_back(ns / static_cast<double>(m.batches * m.c->keys));
+    }
+  }
+}
+
+// What the counters report of a member, from its prepared state.
+void copy_facts(const Member& m, MemberRounds& r) {
+  const Prepared& p = *m.p;
+  r.batches = m.batches;
+  r.memory_bytes = p.memory_bytes;
+  r.build_ms = p.build_ms;
+  r.build_shared_ms = p.build_shared_ms;
+  r.remove_us = p.remove_us;
+  r.readd_us = p.readd_us;
+  r.capacity = p.loads ? p.loads->capacity() : 0;
+  const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
+  r.threads_ran = team ? p.team->threads_seen() : p.threads_ran;
+  if (m.c->thread_cpu && m.c->path == Path::kThroughput)
+    r.thread_cpu_ns = p.team->cpu_ns_per_slot();
+}
+
+// The intervals and ratios of the group's members.
+void summarise(std::span<const Config> configs, GroupSpan g, std::vector<MemberRounds>& out) {
+  for (std::size_t i = g.first; i < g.last; ++i) {
+    MemberRounds& r = out[i];
+    if (r.ns_per_key.empty()) continue;
+    r.ns_interval = median_interval(r.ns_per_key);
+    r.reference = reference_of(configs, g, i);
+    if (!r.reference || out[*r.reference].ns_per_key.size() != r.ns_per_key.size()) {
+      r.reference.reset();
+      continue;
+    }
+    const auto ratios = paired_ratios(r.ns_per_key, out[*r.reference].ns_per_key);
+    r.ratio = median(ratios);
+    r.ratio_interval = median_interval(ratios);
+  }
+}
+
+// One group: canary, preparation, calibration, rounds, noise record, summary.
+void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group, Workbench& bench,
+                NoiseMonitor& noise, const TimeModel& model, std::mt19937_64& rng,
+                std::vector<MemberRounds>& out) {
+  for (std::size_t i = g.first; i < g.last; ++i) out[i].group = group;
+  // The canary goes first: the members' preparation then brings their own
+  // tables back into the caches the canary's buffer took.
+  noise.before_config(g.first);
+  bench.begin_group(g);
+  std::vector<Member> members = prepare_members(configs, g, bench, out);
+  double slowest_s = 0;
+  for (Member& m : members) {
+    calibrate(m, model.min_time_s);
+    slowest_s = std::max(slowest_s, m.batch_s);
+    const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
+    if (team) m.p->team->reset_threads_seen();
+  }
+  noise.start_repetition();
+  const auto start = Clock::now();
+  run_rounds(members, group_rounds(model, slowest_s), rng, out);
+  const double wall_ms = ns_since(start) * 1e-6;
+  for (const Member& m : members) {
+    // The working set: the tables, the key hashes read and the owners written.
+    const std::size_t working_set =
+        m.p->memory_bytes + m.c->keys * (sizeof(uint64_t) + sizeof(uint32_t));
+    out[m.index].noise = noise.finish_repetition(wall_ms, working_set);
+    copy_facts(m, out[m.index]);
+  }
+  summarise(configs, g, out);
+}
+
+}  // namespace
+
+std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSpan group,
+                                        std::size_t i) {
+  const Config& c = configs[i];
+  if (!c.kernel || c.is_stream()) return std::nullopt;
+  auto find = [&](auto&& wanted) -> std::optional<std::size_t> {
+    for (std::size_t j = group.first; j < group.last; ++j) {
+      const Config& o = configs[j];
+      if (j != i && o.kernel && !o.is_stream() && o.kernel->scheme == c.kernel->scheme &&
+          wanted(o) && differs_in_kernel_alone(c, o))
+        return j;
+    }
+    return std::nullopt;
+  };
+  if (!c.kernel->rival.empty())
+    if (auto j = find(
+            [&](const Config& o) { return o.kernel->name == c.kernel->rival && o.target == 0; }))
+      return j;
+  if (c.kernel->baseline) return std::nullopt;
+  return find([](const Config& o) { return o.kernel->baseline && o.target == 0; });
+}
+
+std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench& bench,
+                                      NoiseMonitor& noise, const TimeModel& model,
+                                      Progress& progress) {
+  std::vector<MemberRounds> out(configs.size());
+  std::mt19937_64 rng(kRoundSeed);
+  const auto groups = comparison_groups(configs);
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    time_group(configs, groups[k], k, bench, noise, model, rng, out);
+    progress.done(groups[k]);
+  }
+  bench.begin_group({});  // what the last group held goes
+  return out;
+}
+
+namespace {
+
+// Five significant digits: what the rounds' spread can tell apart.
+double rounded(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.5g", x);
+  return std::strtod(buf, nullptr);
+}
+
+}  // namespace
+
+std::string groups_json(std::span<const Config> configs, std::span<const MemberRounds> rounds) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const GroupSpan& g : comparison_groups(configs)) {
+    nlohmann::json members = nlohmann::json::array(), ns = nlohmann::json::array();
+    for (std::size_t i = g.first; i < g.last; ++i) {
+      members.push_back(configs[i].name());
+      if (rounds[i].ns_per_key.empty()) {
+        ns.push_back(nullptr);
+        continue;
+      }
+      nlohmann::json values = nlohmann::json::array();
+      for (double x : rounds[i].ns_per_key) values.push_back(rounded(x));
+      ns.push_back(std::move(values));
+    }
+    groups.push_back({{"members", std::move(members)}, {"ns_per_key", std::move(ns)}});
+  }
+  return nlohmann::json{{"groups", std::move(groups)}}.dump();
+}
+
+std::string timing_json(const TimeModel& model) {
+  return nlohmann::json{{"method", "interleaved rounds"}, {"rounds", model.rounds},
+                        {"min_rounds", model.min_rounds}, {"min_slice_s", model.min_time_s},
+                        {"warmup_keys", kWarmupKeys},     {"seed", kRoundSeed},
+                        {"confidence", kConfidence}}
+      .dump();
+}
+
+}  // namespace chbench::bench

@@ -1,0 +1,82 @@
+// Comparison groups timed interleaved. A group is the configurations one
+// plot, table or goal compares at one configuration: one point of a family
+// (families/family.h), or every kernel of a custom run (Config::group). Its
+// members are all prepared and checked first, then timed in rounds: each
+// round runs every member once, for a slice of at least TimeModel::min_time_s
+// (whole batches, after a short warm-up), in a fresh random order, so that a
+// disturbance longer than a round hits every member alike (randomized
+// multiple interleaved trials: Abedi and Brecht, "Conducting Repeatable
+// Experiments in Highly Variable Cloud Computing Environments", ICPE 2017,
+// section 4). From the rounds: each member's median ns/key with its 95 %
+// interval, and its ratio to its group's reference from the per-round
+// ratios, with its own interval (intervals.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "canary.h"
+#include "config.h"
+#include "intervals.h"
+#include "plan.h"
+#include "progress.h"
+#include "workbench.h"
+
+namespace chbench::bench {
+
+// The seed of the rounds' member orders, the same in every run (recorded in
+// the results' chbench_timing).
+inline constexpr uint64_t kRoundSeed = 20170422;
+
+// What the rounds measured of one configuration, with what its counters
+// report (timed.h).
+struct MemberRounds {
+  std::string error;               // non-empty: not timed
+  std::vector<double> ns_per_key;  // one a round, in round order
+  uint64_t batches = 0;            // batches of K keys in each slice
+  std::optional<Interval> ns_interval;
+  // The member of the group it is compared with (reference_of), as an
+  // index into the run's configurations; and the ratio's median and interval.
+  std::optional<std::size_t> reference;
+  std::optional<double> ratio;
+  std::optional<Interval> ratio_interval;
+  std::size_t group = 0;  // the group's index in the run
+  NoiseRecord noise;
+  // From Prepared: what the counters report.
+  std::size_t memory_bytes = 0;
+  double build_ms = 0, build_shared_ms = 0, remove_us = -1, readd_us = -1;
+  uint64_t capacity = 0;  // path kBounded: the capacity of one batch
+  unsigned threads_ran = 0;
+  std::vector<uint64_t> thread_cpu_ns;  // Config::thread_cpu: per slot, all slices
+};
+
+// The member of the group a configuration is compared with, as an index
+// into `configs`: its kernel's scalar rival (KernelInfo::rival) at dispatch
+// in the same group; else its scheme's baseline kernel (KernelInfo::baseline,
+// such as ring/lower_bound) when it is not that kernel itself; else none. The
+// two must differ in kernel and target alone.
+std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSpan group,
+                                        std::size_t i);
+
+// Times every group of the run in order: the canary before each group, its
+// members prepared (Workbench::prepare_group: built, checked), then
+// model.rounds rounds; progress after each group. One entry per
+// configuration. Members that failed carry their error and are not timed.
+std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench& bench,
+                                      NoiseMonitor& noise, const TimeModel& model,
+                                      Progress& progress);
+
+// The results' "chbench_groups": every group's members (configuration
+// names, in run order) and each member's ns/key per round (null for a member
+// not timed), as a JSON text.
+std::string groups_json(std::span<const Config> configs, std::span<const MemberRounds> rounds);
+
+// The results' "chbench_timing": the method, rounds, minimum slice, seed,
+// warm-up keys and confidence, as a JSON text.
+std::string timing_json(const TimeModel& model);
+
+}  // namespace chbench::bench
