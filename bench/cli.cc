@@ -111,6 +111,11 @@ void add_sweep_options(CLI::App& app, Options& o) {
   app.add_option("--kernels", o.kernels,
                  "comma list of scheme/kernel, e.g. " + all_kernels().front()->full_name() +
                      " (the kernels below; default: all)");
+  app.add_option("--interleave", o.interleave,
+                 "what one comparison group interleaves in its rounds: point (the kernels of "
+                 "one point of a family, the default) or family (all of a family's points, up to "
+                 "2 GiB of tables a group)")
+      ->check(CLI::IsMember({"point", "family"}));
   app.add_option("--max-threads", o.max_threads, "thread sweep goes 1 ... this (default: all)")
       ->check(CLI::Range(1u, 1024u));
   app.add_option("--rounds,--repetitions", o.rounds,
@@ -316,6 +321,7 @@ std::vector<FamilySweep> configs_from(const Options& o) {
   SweepOptions so;
   so.full = o.sweep == "full";
   so.max_threads = o.max_threads;
+  so.family_groups = o.interleave == "family";
   for (const auto& name : split_list(o.families.value_or(""))) {
     const Family* f = find_family(name);
     if (!f) fail("unknown family '" + name + "' (known: " + join(family_names()) + ")");

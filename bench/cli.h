@@ -24,6 +24,7 @@ struct Options {
   std::optional<uint32_t> capacity;
   std::string target;
   unsigned max_threads = 1;
+  std::string interleave = "point";  // a comparison group: a family's point, or its family
   std::optional<unsigned> rounds;
   std::optional<double> min_time;
   double noise_margin = 0.15;   // NoiseRule::margin

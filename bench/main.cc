@@ -249,7 +249,8 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
                model.rounds, model.rounds == 1 ? "" : "s", clock_string(plan.seconds()).c_str());
   Workbench bench(configs, plan, o.corrupt_one_owner);
   Progress progress(plan, configs);
-  const std::vector<MemberRounds> rounds = time_groups(configs, bench, noise, model, progress);
+  const std::vector<MemberRounds> rounds =
+      time_groups(configs, bench, noise, plan, model, progress);
   std::vector<unsigned> next;
   register_rounds(configs, rounds, next);
   add_run_context(o.sweep, o.cpuinfo, emulated);

@@ -329,6 +329,7 @@ class Simulation {
     check(c, s);
     s.peak_bytes = sat_add(held_bytes(), sat_add(group_owners_, transient_));
     s.seconds = kConfigSeconds + canary_ + prep_ + timing_seconds(c, model, rounds_);
+    s.rounds = rounds_;
     canary_ = 0;  // once a group
     last_ = last;
     if (i == last) drop_group();

@@ -116,7 +116,10 @@ struct TimeModel {
 // The rounds of a group whose slowest member takes `slowest_batch_s` seconds
 // a batch: model.rounds while that fits in a slice; else as many as keep each
 // member's time near rounds x min_time_s, but at least min_rounds (and never
-// more than rounds).
+// more than rounds). The plan decides each group's from its estimated batch
+// times (Step::rounds), so a configuration runs the same rounds in every run
+// and on every machine, and its benchmark name (which Google Benchmark ends
+// with /repeats:<rounds>) stays the same.
 unsigned group_rounds(const TimeModel& model, double slowest_batch_s);
 
 // Keys a member looks up untimed before each of its slices, so that its
@@ -159,6 +162,7 @@ struct Step {
   std::size_t change_builds = 0;  // tables built for remove_us and readd_us (change_builds)
   double seconds = 0;             // the estimate, preparation and timing
   uint64_t peak_bytes = 0;        // memory held at the peak of this step, caches included
+  unsigned rounds = 0;            // its group's (group_rounds of the estimated batch times)
 };
 
 // The plan of a list of configurations run in this order.

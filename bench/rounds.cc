@@ -143,7 +143,7 @@ void summarise(std::span<const Config> configs, GroupSpan g, std::vector<MemberR
 
 // One group: canary, preparation, calibration, rounds, noise record, summary.
 void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group, Workbench& bench,
-                NoiseMonitor& noise, const TimeModel& model, std::mt19937_64& rng,
+                NoiseMonitor& noise, const Plan& plan, const TimeModel& model, std::mt19937_64& rng,
                 std::vector<MemberRounds>& out) {
   for (std::size_t i = g.first; i < g.last; ++i) out[i].group = group;
   // The canary goes first: the members' preparation then brings their own
@@ -151,16 +151,14 @@ void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group,
   noise.before_config(g.first);
   bench.begin_group(g);
   std::vector<Member> members = prepare_members(configs, g, bench, out);
-  double slowest_s = 0;
   for (Member& m : members) {
     calibrate(m, model.min_time_s);
-    slowest_s = std::max(slowest_s, m.batch_s);
     const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
     if (team) m.p->team->reset_threads_seen();
   }
   noise.start_repetition();
   const auto start = Clock::now();
-  run_rounds(members, group_rounds(model, slowest_s), rng, out);
+  run_rounds(members, plan.step(g.first).rounds, rng, out);
   const double wall_ms = ns_since(start) * 1e-6;
   for (const Member& m : members) {
     // The working set: the tables, the key hashes read and the owners written.
@@ -196,13 +194,13 @@ std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSp
 }
 
 std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench& bench,
-                                      NoiseMonitor& noise, const TimeModel& model,
+                                      NoiseMonitor& noise, const Plan& plan, const TimeModel& model,
                                       Progress& progress) {
   std::vector<MemberRounds> out(configs.size());
   std::mt19937_64 rng(kRoundSeed);
   const auto groups = comparison_groups(configs);
   for (std::size_t k = 0; k < groups.size(); ++k) {
-    time_group(configs, groups[k], k, bench, noise, model, rng, out);
+    time_group(configs, groups[k], k, bench, noise, plan, model, rng, out);
     progress.done(groups[k]);
   }
   bench.begin_group({});  // what the last group held goes

@@ -63,11 +63,12 @@ std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSp
                                         std::size_t i);
 
 // Times every group of the run in order: the canary before each group, its
-// members prepared (Workbench::prepare_group: built, checked), then
-// model.rounds rounds; progress after each group. One entry per
+// members prepared (Workbench::prepare: built, checked), then the group's
+// rounds (Step::rounds of `plan`, made for `configs` and `model`); progress
+// after each group. One entry per
 // configuration. Members that failed carry their error and are not timed.
 std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench& bench,
-                                      NoiseMonitor& noise, const TimeModel& model,
+                                      NoiseMonitor& noise, const Plan& plan, const TimeModel& model,
                                       Progress& progress);
 
 // The results' "chbench_groups": every group's members (configuration

@@ -92,9 +92,10 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
     }
     for (std::size_t i : which) {
       auto configs = narrowed(o, points[i]);
-      assign_groups(configs, group);
+      if (!o.family_groups) assign_groups(configs, group);
       sweep.configs.insert(sweep.configs.end(), configs.begin(), configs.end());
     }
+    if (o.family_groups) assign_groups(sweep.configs, group);
     if (!sweep.configs.empty()) out.push_back(std::move(sweep));
   }
   return out;

@@ -23,6 +23,10 @@ struct SweepOptions {
   std::vector<const Family*> families;     // empty: all
   std::vector<const KernelInfo*> kernels;  // empty: all, the stream baseline included
   unsigned max_threads = 1;                // family threads runs 1 ... max_threads
+  // Each point its own comparison group (false), or a family's points
+  // interleaved together (true), split where their members would hold more
+  // than kMaxGroupBytes: its rounds then spread over longer than one point's.
+  bool family_groups = false;
 };
 
 // The configurations of one family.

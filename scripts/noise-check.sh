@@ -108,7 +108,7 @@ fi
 cmake --preset release && cmake --build --preset release)"
 command -v cc >/dev/null 2>&1 || die "no C compiler (cc) for the hammer"
 if ((tiny)); then
-  selection=(--families tokens --benchmark_filter='N:10/V:1/' --repetitions 1 --min-time 0)
+  selection=(--families tokens --benchmark_filter='N:10/V:1/' --rounds 1 --min-time 0)
   hammer_mib=64
 fi
 if [[ -z $out ]]; then
@@ -191,9 +191,13 @@ import json, statistics, sys
 
 def flagged(path):
     runs = {}
-    for e in json.load(open(path))["benchmarks"]:
-        if e.get("run_type") == "iteration":
-            runs.setdefault(e["run_name"], []).append(e)
+    # Every repetition's row, or (a run timed in rounds: aggregates only) the
+    # median row, whose noise counters are its group's.
+    entries = json.load(open(path))["benchmarks"]
+    kept = [e for e in entries if e.get("run_type") == "iteration"] or [
+        e for e in entries if e.get("aggregate_name") == "median"]
+    for e in kept:
+        runs.setdefault(e["run_name"], []).append(e)
     out = {}
     for name, reps in runs.items():
         family = name.split("/")[0]

@@ -123,7 +123,7 @@ class FullRun(unittest.TestCase):
     def test_success(self):
         earlier = add_earlier_run(self.results, self.machine)
         before = snapshot(earlier)
-        result = self.run_sh("--", "--benchmark_filter=tokens/", "--benchmark_repetitions=3")
+        result = self.run_sh("--", "--benchmark_filter=tokens/", "--rounds=3")
         self.assertEqual(result.returncode, 0, result.stderr)
         new = [n for n in self.run_dirs() if n != earlier.name]
         self.assertEqual(len(new), 1, self.run_dirs())
@@ -141,7 +141,7 @@ class FullRun(unittest.TestCase):
         partial = self.results / self.machine / f".partial-{name}"
         self.assertEqual(args, ["--sweep", "quick", f"--benchmark_out={partial}/bench.json",
                                 "--benchmark_out_format=json", "--benchmark_filter=tokens/",
-                                "--benchmark_repetitions=3"])
+                                "--rounds=3"])
         console = (run_dir / "console.txt").read_text()
         self.assertIn("threads:1/real_time  3.9 ms", console)  # colours stripped
         self.assertNotIn("\033", console)
