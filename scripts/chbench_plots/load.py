@@ -405,7 +405,8 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
 def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     """The noise record: flagged when any repetition says `noisy` (or the
     mean aggregate is above 0 when the repetitions are missing), the worst
-    canary ratio, the steal summed over the repetitions, the load average;
+    canary ratio, the steal summed over the repetitions (in a run timed in
+    rounds: its group's steal over all rounds), the load average;
     and each thread's CPU time (family threads)."""
     mean = aggregates.get("mean")
     rows = iterations or ([mean] if mean else [])
@@ -420,7 +421,13 @@ def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     ratios, steal, load = values("canary_ratio"), values("steal_ms"), values("load_avg_1m")
     result.canary_ratio = max(ratios) if ratios else None
     if steal:
-        result.steal_ms = sum(steal) * (1 if iterations else (result.repetitions or 1))
+        # Without repetitions, the mean row's steal is one repetition's, but in
+        # a run timed in rounds (counter `rounds`) it is the steal of the whole
+        # group over all its rounds, the same for every member (noise.py sums
+        # it once per group).
+        in_rounds = not iterations and number(rows[0].get("rounds")) is not None
+        scale = 1 if iterations or in_rounds else (result.repetitions or 1)
+        result.steal_ms = sum(steal) * scale
     result.load_avg = load[0] if load and load[0] >= 0 else None
     cost = values("canary_ms")
     result.canary_ms = cost[0] if cost else None

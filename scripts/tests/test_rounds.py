@@ -135,6 +135,29 @@ class ReferenceAmongSeveralN(unittest.TestCase):
         self.assertIsNone(self.reference("ring/lower_bound", 1000))
 
 
+class NoiseInRounds(unittest.TestCase):
+    """Every member of a group carries the group's steal over all its
+    rounds: the run's steal counts it once per group; the text says rounds."""
+
+    def test_steal_once_per_group(self):
+        from chbench_plots import noise
+        data = rf.build(rf.SLOWED)
+        for row in data["benchmarks"]:
+            if "group" in row:
+                row["steal_ms"] = 30.0 if row["group"] == 0 else 50.0
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "bench.json"
+            path.write_text(json.dumps(data))
+            bench = load.load(path)
+        self.assertEqual({r.steal_ms for r in bench.results if r.group == 0}, {30.0})
+        summary = noise.summarise(bench)
+        self.assertEqual(summary.steal_ms, 80.0)
+        first = noise.first_lines(bench)[0]
+        self.assertIn("host steal 80.0 ms in all, at most 50.0 ms in one comparison group",
+                      first)
+        self.assertIn("share of a comparison group's rounds", first)
+
+
 class Notes(unittest.TestCase):
     """The plots' subtitles say what the spread is."""
 
