@@ -68,17 +68,19 @@ def summarise(run: Run) -> NoiseSummary:
     return summary
 
 
-def steal_units(recorded: list) -> list:
-    """The Results whose steal_ms add up to the run's: every configuration,
-    but in a run timed in rounds one member per comparison group (each member
-    carries its group's steal over all rounds), the one with the most."""
+def steal_units(recorded: list, key: str = "steal_ms") -> list:
+    """The Results whose `key` (steal_ms, canary_ms) adds up to the run's:
+    every configuration, but in a run timed in rounds one member per
+    comparison group (each member carries its group's figure, the group
+    being timed, and judged, at once), the one with the most."""
     out, by_group = [], {}
     for r in recorded:
-        if r.steal_ms is None:
+        value = getattr(r, key)
+        if value is None:
             continue
         if r.group is None:
             out.append(r)
-        elif r.group not in by_group or r.steal_ms > by_group[r.group].steal_ms:
+        elif r.group not in by_group or value > getattr(by_group[r.group], key):
             by_group[r.group] = r
     return out + list(by_group.values())
 
@@ -140,7 +142,8 @@ def section(run: Run) -> list:
     rule = s.rule or {}
     calibration = rule.get("calibration") or {}
     if calibration:
-        lines += [f"Before every configuration the bench timed a canary: "
+        lines += [f"Before every {'comparison group' if run.has_rounds else 'configuration'} "
+                  f"the bench timed a canary: "
                   f"{integer(rule.get('compute_steps'))} multiply-xorshift steps"
                   + (f" in {rule['compute_chains']} independent chains"
                      if rule.get("compute_chains") else "") + " and "
@@ -161,10 +164,11 @@ def section(run: Run) -> list:
                   f"{rule.get('min_steal_ms', 0):g} ms). Canary ratio = the judged loops' "
                   "time ÷ their best: the slower loop's, or the compute loop's alone where "
                   "the memory loop does not judge.", ""]
-    costs = [r.canary_ms for r in s.recorded if r.canary_ms is not None]
+    costs = [r.canary_ms for r in steal_units(s.recorded, "canary_ms")]
     if costs:
+        unit = "comparison group" if s.per_group else "configuration"
         lines += [f"The canaries took {sig3(sum(costs) / 1e3)} s in all, "
-                  f"{sig3(statistics.median(costs))} ms per configuration (median).", ""]
+                  f"{sig3(statistics.median(costs))} ms per {unit} (median).", ""]
     if not s.flagged:
         return lines + ["No configuration was flagged.", ""]
     lines += ["| configuration | canary ratio | steal ms | load | from retry |",
