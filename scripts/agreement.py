@@ -1,15 +1,16 @@
 #!/usr/bin/python3
 """Do two runs agree? Compares the median ns/key of every configuration two
 bench JSON files both measured (two runs of the same sweep, back to back on
-one machine; a configuration is matched by its bare name, names.config_name): the share that agree within a tolerance, overall, per family
-and on the rings of at most --max-tokens tokens; the worst; and the same
-without the configurations either run flagged noisy (bench/canary.h). Then,
-for runs timed in rounds, the within-group ratios (each member of a
-comparison group ÷ its reference: the bench's ratio counter, or computed
-from the rounds) both runs have, within the tolerance and within 10 %; and
-the goals' verdicts (--goals, default the package's goals.toml): how many
-agree, how many flip between met and not met (each named), how many are
-inconclusive in one run only.
+one machine; a configuration is matched by its bare name, names.config_name):
+the share that agree within a tolerance, overall, per family and on the
+rings of at most --max-tokens tokens; the worst; and the same without the
+configurations either run flagged noisy (bench/canary.h). Then, for runs
+timed in rounds, the within-group ratios (each member of a comparison group
+÷ its reference: the bench's ratio counter, or computed from the rounds)
+both runs have, within the tolerance and within 10 %; and the goals'
+verdicts (--goals, default the package's goals.toml): how many agree, how
+many flip between met and not met (each named), how many are inconclusive
+in one run only.
 
 Usage: /usr/bin/python3 scripts/agreement.py A.json B.json [--tolerance F]
                                              [--max-tokens N] [--goals FILE]

@@ -9,7 +9,9 @@ again on them with the first run's best canary as the standard
 (--canary-baseline), and merges what it measured back into bench.json: a
 configuration's entries (repetitions and aggregates) are replaced by the
 retry's when the retry is quieter: not flagged, or flagged with a smaller
-canary ratio.
+canary ratio. Each replaced entry gets `retry_round`; retries.json records
+every configuration retried, before and after, round by round; `finish`
+writes the summary into the context as `chbench_retries` for the report.
 
 The filters name bare configuration names (chbench_plots.names.config_name:
 without the segments Google Benchmark appends), which the bench matches. A
@@ -18,9 +20,7 @@ group: a flagged member brings its whole group (its ratios pair rounds within
 the group), a filter never splits a group, and a group's rows are replaced
 together, when the retry's group (the one of the same member set) is the
 quieter: its chbench_groups entry then replaces the run's, and its rows'
-`group` counter becomes that entry's index. Each replaced entry gets `retry_round`; retries.json records
-every configuration retried, before and after, round by round; `finish`
-writes the summary into the context as `chbench_retries` for the report.
+`group` counter becomes that entry's index.
 
 Usage: /usr/bin/python3 scripts/retry_noisy.py COMMAND ...
   filters BENCH_JSON [--per-filter N]   one anchored, escaped POSIX ERE per line,

@@ -491,7 +491,8 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
         got = getattr(result, key)
         close = isinstance(got, float) and math.isclose(got, value, rel_tol=1e-9)
         if key != "threads" and got is not None and got != value and not close:
-            warnings.append(f"{result.config_name}: counter {key} = {got} but the name says {value}")
+            warnings.append(f"{result.config_name}: counter {key} = {got} "
+                            f"but the name says {value}")
 
 
 def read_interval(result: Result, median: dict) -> None:

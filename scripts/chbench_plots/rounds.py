@@ -6,9 +6,10 @@ A comparison group is one point of a family: the kernels compared at one
 configuration, timed in R interleaved rounds (each round runs every member
 once, in a fresh random order), so round k of one member pairs with round k
 of another. `chbench_groups` is a JSON string {"groups": [{"members":
-[bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key of round 0, ..., round R-1] or null
-for a member that failed, ...]}, ...]}. A run from before it has neither
-key: its Results have no rounds, and its figures are points (basis "point").
+[bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
+of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
+A run from before it has neither key: its Results have no rounds, and its
+figures are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
 base_label, forced_target, is_floor, ns, rounds, group), so load.py can call
