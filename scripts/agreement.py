@@ -1,15 +1,16 @@
 #!/usr/bin/python3
 """Do two runs agree? Compares the median ns/key of every configuration two
 bench JSON files both measured (two runs of the same sweep, back to back on
-one machine): the share that agree within a tolerance, overall, per family
-and on the rings of at most --max-tokens tokens; the worst; and the same
-without the configurations either run flagged noisy (bench/canary.h). Then,
-for runs timed in rounds, the within-group ratios (each member of a
-comparison group ÷ its reference: the bench's ratio counter, or computed
-from the rounds) both runs have, within the tolerance and within 10 %; and
-the goals' verdicts (--goals, default the package's goals.toml): how many
-agree, how many flip between met and not met (each named), how many are
-inconclusive in one run only.
+one machine; a configuration is matched by its bare name, names.config_name):
+the share that agree within a tolerance, overall, per family and on the
+rings of at most --max-tokens tokens; the worst; and the same without the
+configurations either run flagged noisy (bench/canary.h). Then, for runs
+timed in rounds, the within-group ratios (each member of a comparison group
+÷ its reference: the bench's ratio counter, or computed from the rounds)
+both runs have, within the tolerance and within 10 %; and the goals'
+verdicts (--goals, default the package's goals.toml): how many agree, how
+many flip between met and not met (each named), how many are inconclusive
+in one run only.
 
 Usage: /usr/bin/python3 scripts/agreement.py A.json B.json [--tolerance F]
                                              [--max-tokens N] [--goals FILE]
@@ -56,7 +57,7 @@ def lines(pairs: list, tolerance: float, max_tokens: int) -> list:
         out.append(f"  family {family}: {share(mine, tolerance)}")
     if pairs:
         a, b = max(pairs, key=lambda p: ratio(*p))
-        out.append(f"  worst: {a.run_name.removesuffix('/real_time')}: {sig3(a.ns)} against "
+        out.append(f"  worst: {a.config_name}: {sig3(a.ns)} against "
                    f"{sig3(b.ns)} ns/key ({sig3(b.ns / a.ns)}×)")
     return out
 
@@ -84,7 +85,8 @@ def main(argv: Optional[list] = None) -> int:
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
-    measured = [{r.run_name: r for r in run.results if r.ns} for run in runs]
+    # Paired by configuration name: Google Benchmark's segments (repeats:N) may differ.
+    measured = [{r.config_name: r for r in run.results if r.ns} for run in runs]
     pairs = [(a, measured[1][name]) for name, a in measured[0].items() if name in measured[1]]
     if not pairs:
         print(f"{PROG}: error: {args.a} and {args.b} measured no configuration in common",

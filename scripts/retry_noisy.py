@@ -13,9 +13,20 @@ canary ratio. Each replaced entry gets `retry_round`; retries.json records
 every configuration retried, before and after, round by round; `finish`
 writes the summary into the context as `chbench_retries` for the report.
 
+The filters name bare configuration names (chbench_plots.names.config_name:
+without the segments Google Benchmark appends), which the bench matches. A
+run timed in comparison groups (context chbench_groups) is re-timed group by
+group: a flagged member brings its whole group (its ratios pair rounds within
+the group), a filter never splits a group, and a group's rows are replaced
+together, when the retry's group (the one of the same member set) is the
+quieter: its chbench_groups entry then replaces the run's, and its rows'
+`group` counter becomes that entry's index.
+
 Usage: /usr/bin/python3 scripts/retry_noisy.py COMMAND ...
   filters BENCH_JSON [--per-filter N]   one anchored, escaped POSIX ERE per line,
                                         each naming at most N flagged configurations
+                                        (bare names; whole groups, a group alone
+                                        past N)
   baseline BENCH_JSON                   COMPUTE_NS,MEMORY_NS: the run's best canary
   merge BENCH_JSON RETRY_JSON --round K --record RETRIES_JSON
   finish BENCH_JSON --record RETRIES_JSON --max-rounds N
@@ -37,9 +48,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 import cli
+from chbench_plots.names import config_name
 
 PROG = "retry_noisy.py"
 NOISE_KEY = "chbench_noise"
+GROUPS_KEY = "chbench_groups"
 RETRIES_KEY = "chbench_retries"
 # Characters a POSIX extended regular expression gives a meaning.
 ERE_SPECIAL = set("\\.[]()*+?{}|^$")
@@ -150,6 +163,9 @@ def noise_of(entries: list) -> dict:
     ratios = [v for v in (number(e.get("canary_ratio")) for e in rows) if v is not None]
     steal = [v for v in (number(e.get("steal_ms")) for e in rows) if v is not None]
     ns = [v for v in (number(e.get("ns_per_key")) for e in reps) if v is not None]
+    median = next((e for e in entries if e.get("aggregate_name") == "median"), None)
+    if not ns and median is not None and number(median.get("ns_per_key")) is not None:
+        ns = [number(median.get("ns_per_key"))]
     return {"noisy": any(v > 0 for v in flags), "recorded": bool(flags),
             "canary_ratio": max(ratios) if ratios else None,
             "steal_ms": sum(steal) if steal else None,
@@ -163,15 +179,63 @@ def flagged(data: Pairs) -> list:
             if noise_of(entries)["noisy"] and not noise_of(entries)["error"]]
 
 
+def comparison_groups(data: Pairs) -> Optional[dict]:
+    """The context's chbench_groups object ({"groups": [{"members": [bare
+    name, ...], "ns_per_key": [...]}, ...]}), or None for a run without."""
+    context = data.get("context")
+    text = context.get(GROUPS_KEY) if isinstance(context, Pairs) else None
+    if not isinstance(text, str):
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or not isinstance(value.get("groups"), list):
+        return None
+    return value
+
+
+def members_of(group: Any) -> list:
+    """A chbench_groups entry's members as bare names ([] if malformed)."""
+    members = group.get("members") if isinstance(group, dict) else None
+    return [config_name(str(m)) for m in members] if isinstance(members, list) else []
+
+
+def to_retime(data: Pairs) -> list:
+    """What to re-time, as lists of bare configuration names that one filter
+    must keep together: each flagged configuration alone, or, in a run timed
+    in comparison groups, every group with a flagged member, whole."""
+    names = [config_name(n) for n in flagged(data)]
+    record = comparison_groups(data)
+    if record is None:
+        return [[n] for n in names]
+    wanted, out, seen = set(names), [], set()
+    for group in record["groups"]:
+        members = members_of(group)
+        if wanted & set(members):
+            out.append([m for m in members if m not in seen])
+            seen.update(members)
+    return out + [[n] for n in names if n not in seen]
+
+
 def ere_escape(text: str) -> str:
     """`text` as a POSIX ERE that matches it literally."""
     return "".join("\\" + ch if ch in ERE_SPECIAL else ch for ch in text)
 
 
-def filters(names: list, per_filter: int) -> list:
-    """Anchored alternations of the escaped names, per_filter names each."""
-    return ["^(" + "|".join(ere_escape(n) for n in names[i:i + per_filter]) + ")$"
-            for i in range(0, len(names), per_filter)]
+def filters(batches: list, per_filter: int) -> list:
+    """Anchored alternations of the escaped names of `batches` (lists of
+    names that stay in one filter, to_retime), at most per_filter names a
+    filter unless one batch alone is longer."""
+    out, current = [], []
+    for batch in batches:
+        if current and len(current) + len(batch) > per_filter:
+            out.append(current)
+            current = []
+        current = current + batch
+    if current:
+        out.append(current)
+    return ["^(" + "|".join(ere_escape(n) for n in names) + ")$" for names in out]
 
 
 def baseline(data: Pairs) -> Optional[str]:
@@ -213,7 +277,10 @@ def quieter(new: dict, old: dict) -> bool:
 
 def merge(data: Pairs, retry: Pairs, round_no: int) -> list:
     """Replaces, in `data`, each flagged configuration the retry measured
-    more quietly; returns a record per configuration retried."""
+    more quietly (merge_groups where both runs have comparison groups);
+    returns a record per configuration retried."""
+    if comparison_groups(data) is not None and comparison_groups(retry) is not None:
+        return merge_groups(data, retry, round_no)
     old_groups, new_groups = groups(data), groups(retry)
     wanted = set(flagged(data))
     records, replaced = [], {}
@@ -241,6 +308,88 @@ def merge(data: Pairs, retry: Pairs, round_no: int) -> list:
             continue
         out.append(e)
     data.set("benchmarks", out)
+    return records
+
+
+def by_config(data: Pairs) -> dict:
+    """Bare configuration name -> its entries, in the file's order."""
+    out: dict = {}
+    for name, entries in groups(data).items():
+        out.setdefault(config_name(name), []).extend(entries)
+    return out
+
+
+def group_noise(old: list, new: list) -> tuple:
+    """(old, new) noise of one comparison group from its members' entries
+    (lists of entry lists, member by member): flagged if any member is, the
+    worst canary ratio; the retry errs where a member failed (or is missing)
+    that had not failed before."""
+    def combine(parts: list) -> dict:
+        ratios = [p["canary_ratio"] for p in parts if p["canary_ratio"] is not None]
+        return {"noisy": any(p["noisy"] for p in parts),
+                "recorded": any(p["recorded"] for p in parts),
+                "canary_ratio": max(ratios) if ratios else None}
+    before = [noise_of(e) for e in old]
+    after = [noise_of(e) for e in new]
+    o, n = combine(before), combine(after)
+    o["error"] = False
+    n["error"] = any((a["error"] or not rows) and not b["error"]
+                     for a, b, rows in zip(after, before, new))
+    return o, n
+
+
+def merge_groups(data: Pairs, retry: Pairs, round_no: int) -> list:
+    """merge for runs timed in comparison groups: each retry group whose
+    member set is that of a group of `data` with a flagged member replaces
+    it whole, when quieter: every member's rows (with `retry_round` and
+    `group` = the group's index in data's chbench_groups) and the group's
+    chbench_groups entry. Returns a record per member retried."""
+    old_record, new_record = comparison_groups(data), comparison_groups(retry)
+    old_rows, new_rows = by_config(data), by_config(retry)
+    wanted = {config_name(n) for n in flagged(data)}
+    index_of = {frozenset(members_of(g)): i for i, g in enumerate(old_record["groups"])}
+    records, replaced, merged = [], {}, list(old_record["groups"])
+    for group in new_record["groups"]:
+        members = members_of(group)
+        index = index_of.get(frozenset(members))
+        if index is None or not wanted & set(members):
+            continue
+        old = [old_rows.get(m, []) for m in members]
+        new = [new_rows.get(m, []) for m in members]
+        old_noise, new_noise = group_noise(old, new)
+        swap = quieter(new_noise, old_noise)
+        for m, o, n in zip(members, old, new):
+            before, after = noise_of(o), noise_of(n)
+            records.append({"name": m, "group": index, "round": round_no, "replaced": swap,
+                            "before": {k: before[k] for k in ("noisy", "canary_ratio",
+                                                              "steal_ms", "ns_per_key")},
+                            "after": {k: after[k] for k in ("noisy", "canary_ratio",
+                                                            "steal_ms", "ns_per_key",
+                                                            "error")}})
+        if not swap:
+            continue
+        merged[index] = group
+        for m, entries in zip(members, new):
+            for e in entries:
+                e.set("retry_round", round_no)
+                if number(e.get("group")) is not None:
+                    e.set("group", float(index))
+            replaced[m] = entries
+    out, done = [], set()
+    for e in data.get("benchmarks"):
+        name = run_name(e) if isinstance(e, Pairs) else None
+        bare = config_name(name) if name else None
+        if bare in replaced:
+            if bare not in done:
+                out += replaced[bare]
+                done.add(bare)
+            continue
+        out.append(e)
+    out += [e for m, entries in replaced.items() if m not in done for e in entries]
+    data.set("benchmarks", out)
+    if replaced:
+        old_record["groups"] = merged
+        data.get("context").set(GROUPS_KEY, json.dumps(old_record, separators=(",", ":")))
     return records
 
 
@@ -324,7 +473,7 @@ def main(argv: Optional[list] = None) -> int:
         if args.command == "filters":
             if args.per_filter < 1:
                 raise InputError("--per-filter takes a positive count")
-            for line in filters(flagged(read(args.bench)), args.per_filter):
+            for line in filters(to_retime(read(args.bench)), args.per_filter):
                 print(line)
         elif args.command == "baseline":
             value = baseline(read(args.bench))

@@ -29,14 +29,16 @@ def attach_registry(run: Run, path: Path) -> None:
 
 
 def reference_ratios(run: Run) -> dict:
-    """(member run name, reference run name) -> Estimate of member ÷
-    reference, for every member of a comparison group that has a reference."""
+    """(member's configuration name, its reference's) -> Estimate of member
+    ÷ reference, for every member of a comparison group that has a
+    reference; bare names (names.config_name), so that runs whose Google
+    Benchmark segments differ (repeats:N) still pair."""
     out = {}
     for r in run.results:
         got = run.reference_ratio(r) if r.ns else None
         if got is not None:
             ref, estimate = got
-            out[(r.run_name, ref.run_name)] = estimate
+            out[(r.config_name, ref.config_name)] = estimate
     return out
 
 
@@ -65,13 +67,7 @@ def ratio_lines(a: Run, b: Run, tolerance: float) -> list:
     return [f"{integer(len(both))} within-group ratios (member ÷ its reference) in both runs:",
             f"  within {tolerance:.0%}: {share(spreads, tolerance)}",
             f"  within {WIDE:.0%}: {share(spreads, WIDE)}",
-            f"  worst: {short(member)} ÷ {short(ref)}: {sig3(x.value)}× against "
-            f"{sig3(y.value)}×"]
-
-
-def short(name: str) -> str:
-    """A run name without Google Benchmark's /real_time suffix."""
-    return name.removesuffix("/real_time")
+            f"  worst: {member} ÷ {ref}: {sig3(x.value)}× against {sig3(y.value)}×"]
 
 
 def verdict_pairs(a: Run, b: Run, goals: Goals) -> list:

@@ -5,9 +5,11 @@ Benchmark names follow the bench's contract
 `<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`
 `[/M:<m>][/removed:<percent>/order:<lifo|fifo|random>]`,
 where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`;
-suffixes that Google Benchmark appends itself (`/real_time`, `/repeats:3`, a
-second `threads:`) are ignored. Counters are top-level numeric fields of each
-entry.
+the segments Google Benchmark appends itself (`/real_time`, `/manual_time`,
+`/iterations:1`, `/repeats:10`, ...) are not the configuration's:
+config_name (names.py) strips them, and every name matched between runs, or
+against chbench_groups, or shown in a report, is that bare name. Counters are
+top-level numeric fields of each entry.
 
 A run timed in comparison groups (interleaved rounds; context keys
 `chbench_timing` and `chbench_groups`, read by rounds.py) has aggregate rows
@@ -29,6 +31,7 @@ from typing import Any, Optional
 from . import registry as registry_mod
 from . import rounds as rounds_mod
 from .errors import InputError
+from .names import config_name
 from .numeric import sig3
 
 # The families this package plots, in the report's order; others follow by name.
@@ -177,6 +180,12 @@ class Result:
     # the median wall ms of a repetition's timed iterations beside it.
     thread_cpu_ms: dict = field(default_factory=dict)
     wall_ms: Optional[float] = None
+
+    @property
+    def config_name(self) -> str:
+        """The bare configuration name: run_name without the segments Google
+        Benchmark appends (names.config_name)."""
+        return config_name(self.run_name)
 
     @property
     def label(self) -> str:
@@ -396,7 +405,8 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
 def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     """The noise record: flagged when any repetition says `noisy` (or the
     mean aggregate is above 0 when the repetitions are missing), the worst
-    canary ratio, the steal summed over the repetitions, the load average;
+    canary ratio, the steal summed over the repetitions (in a run timed in
+    rounds: its group's steal over all rounds), the load average;
     and each thread's CPU time (family threads)."""
     mean = aggregates.get("mean")
     rows = iterations or ([mean] if mean else [])
@@ -411,7 +421,13 @@ def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     ratios, steal, load = values("canary_ratio"), values("steal_ms"), values("load_avg_1m")
     result.canary_ratio = max(ratios) if ratios else None
     if steal:
-        result.steal_ms = sum(steal) * (1 if iterations else (result.repetitions or 1))
+        # Without repetitions, the mean row's steal is one repetition's, but in
+        # a run timed in rounds (counter `rounds`) it is the steal of the whole
+        # group over all its rounds, the same for every member (noise.py sums
+        # it once per group).
+        in_rounds = not iterations and number(rows[0].get("rounds")) is not None
+        scale = 1 if iterations or in_rounds else (result.repetitions or 1)
+        result.steal_ms = sum(steal) * scale
     result.load_avg = load[0] if load and load[0] >= 0 else None
     cost = values("canary_ms")
     result.canary_ms = cost[0] if cost else None
@@ -475,7 +491,8 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
         got = getattr(result, key)
         close = isinstance(got, float) and math.isclose(got, value, rel_tol=1e-9)
         if key != "threads" and got is not None and got != value and not close:
-            warnings.append(f"{result.run_name}: counter {key} = {got} but the name says {value}")
+            warnings.append(f"{result.config_name}: counter {key} = {got} "
+                            f"but the name says {value}")
 
 
 def read_interval(result: Result, median: dict) -> None:
@@ -509,7 +526,7 @@ def read_timings(result: Result, iterations: list, aggregates: dict, first: dict
     counted = number(first.get("ns_per_key"))
     timed = real_time_ns_per_key(first)
     if counted and timed and not 0.67 < counted / timed < 1.5:
-        warnings.append(f"{result.run_name}: ns_per_key counter {sig3(counted)} disagrees with "
+        warnings.append(f"{result.config_name}: ns_per_key counter {sig3(counted)} disagrees with "
                         f"real_time / keys = {sig3(timed)} ns; plotted the counter")
     result.repetitions = (int(number(first.get("repetitions")) or 0) or len(iterations) or 1)
     read_interval(result, first)

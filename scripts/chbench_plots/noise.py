@@ -43,6 +43,7 @@ class NoiseSummary:
     worst_steal: Optional[object] = None  # the Result with the most steal
     rule: Optional[dict] = None  # context chbench_noise
     retries: Optional[dict] = None  # context chbench_retries
+    per_group = False  # steal counted once per comparison group (a run timed in rounds)
 
     @property
     def margin(self) -> Optional[float]:
@@ -56,14 +57,32 @@ def summarise(run: Run) -> NoiseSummary:
     recorded = [r for r in run.results if r.noisy is not None]
     summary = NoiseSummary(recorded, [r for r in recorded if r.noisy])
     summary.loads = [r.load_avg for r in recorded if r.load_avg is not None]
-    steals = [r for r in recorded if r.steal_ms is not None]
+    steals = steal_units(recorded)
     summary.steal_ms = sum(r.steal_ms for r in steals)
+    summary.per_group = any(r.group is not None for r in steals)
     if steals:
         worst = max(steals, key=lambda r: r.steal_ms)
         summary.worst_steal = worst if worst.steal_ms > 0 else None
     summary.rule = context_json(run, NOISE_KEY)
     summary.retries = context_json(run, RETRIES_KEY)
     return summary
+
+
+def steal_units(recorded: list, key: str = "steal_ms") -> list:
+    """The Results whose `key` (steal_ms, canary_ms) adds up to the run's:
+    every configuration, but in a run timed in rounds one member per
+    comparison group (each member carries its group's figure, the group
+    being timed, and judged, at once), the one with the most."""
+    out, by_group = [], {}
+    for r in recorded:
+        value = getattr(r, key)
+        if value is None:
+            continue
+        if r.group is None:
+            out.append(r)
+        elif r.group not in by_group or value > getattr(by_group[r.group], key):
+            by_group[r.group] = r
+    return out + list(by_group.values())
 
 
 def load_text(loads: list) -> str:
@@ -98,15 +117,18 @@ def first_lines(run: Run) -> list:
                 "issue 15): a loaded or noisy machine cannot be told from the kernels' own "
                 "cost here.", ""]
     margin = f"{s.margin * 100:g} %" if s.margin is not None else "the margin"
+    unit = "comparison group" if s.per_group else "configuration"
     steal = (f"host steal {sig3(s.steal_ms)} ms in all"
-             + (f", at most {sig3(s.worst_steal.steal_ms)} ms in one configuration"
+             + (f", at most {sig3(s.worst_steal.steal_ms)} ms in one {unit}"
                 if s.worst_steal else "") if s.steal_ms > 0 else "no host steal")
+    # A run timed in rounds is judged once per comparison group, over its rounds.
+    share = ("of a comparison group's rounds" if run.has_rounds else "of a repetition")
     head = (f"**Noise: {integer(len(s.flagged))} of {integer(len(s.recorded))} configurations "
             f"flagged noisy**" if s.flagged else
             f"**Noise: none of {integer(len(s.recorded))} configurations flagged**")
     return [head + f" (canary more than {margin} slower than the run's best: its compute "
             f"loop, and its memory loop where the working set outgrows L2; or the host "
-            f"stealing more than that share of a repetition; marked in the tables and, "
+            f"stealing more than that share {share}; marked in the tables and, "
             f"hollow, in the plots). Load average (1 min) during the run: "
             f"{load_text(s.loads)}; {steal}." + retries_text(s.retries), ""]
 
@@ -120,7 +142,8 @@ def section(run: Run) -> list:
     rule = s.rule or {}
     calibration = rule.get("calibration") or {}
     if calibration:
-        lines += [f"Before every configuration the bench timed a canary: "
+        lines += [f"Before every {'comparison group' if run.has_rounds else 'configuration'} "
+                  f"the bench timed a canary: "
                   f"{integer(rule.get('compute_steps'))} multiply-xorshift steps"
                   + (f" in {rule['compute_chains']} independent chains"
                      if rule.get("compute_chains") else "") + " and "
@@ -135,20 +158,23 @@ def section(run: Run) -> list:
                      f"{sig3(rule['private_cache_bytes'] / 2 ** 20)} MiB L2, "
                      if rule.get("private_cache_bytes") else "") + "took more than "
                   f"{(s.margin or 0) * 100:g} % longer than the run's best so far, or "
-                  f"the host stole more than that share of a repetition (and at least "
+                  f"the host stole more than that share "
+                  + ("of a comparison group's rounds" if run.has_rounds else "of a repetition")
+                  + f" (and at least "
                   f"{rule.get('min_steal_ms', 0):g} ms). Canary ratio = the judged loops' "
                   "time ÷ their best: the slower loop's, or the compute loop's alone where "
                   "the memory loop does not judge.", ""]
-    costs = [r.canary_ms for r in s.recorded if r.canary_ms is not None]
+    costs = [r.canary_ms for r in steal_units(s.recorded, "canary_ms")]
     if costs:
+        unit = "comparison group" if s.per_group else "configuration"
         lines += [f"The canaries took {sig3(sum(costs) / 1e3)} s in all, "
-                  f"{sig3(statistics.median(costs))} ms per configuration (median).", ""]
+                  f"{sig3(statistics.median(costs))} ms per {unit} (median).", ""]
     if not s.flagged:
         return lines + ["No configuration was flagged.", ""]
     lines += ["| configuration | canary ratio | steal ms | load | from retry |",
               "|---|---:|---:|---:|---|"]
     for r in s.flagged:
-        name = r.run_name.removesuffix("/real_time")
+        name = r.config_name
         lines.append(f"| `{name}` | {ratio_cell(r)} | {sig3(r.steal_ms or 0)} | "
                      f"{load_cell(r)} | {retry_cell(r)} |")
     return lines + [""]

@@ -95,6 +95,17 @@ def context_value(key: str, value: Any) -> str:
     return str(value)
 
 
+def figure_text(run: Run) -> str:
+    """What one figure is: the median over the repetitions with its CV, or,
+    for a run timed in rounds, over R interleaved rounds with its interval."""
+    if not run.has_rounds:
+        return "the median over repetitions, with its coefficient of variation (CV)."
+    count = run.rounds_count()
+    rounds = f"{count} interleaved rounds" if count else "interleaved rounds"
+    return (f"the median over {rounds} (each comparison group's members timed once a "
+            "round, in a fresh random order), with its 95 % interval.")
+
+
 def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
            batch_log_y: bool) -> str:
     """The whole report.md text."""
@@ -107,7 +118,7 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
               f"commit `{ctx.get('chbench_commit', '?')}`. "
               "Figures are nanoseconds per key for a batch of K precomputed key hashes "
               "(lookups only) unless the family says it includes hashing; each figure is "
-              "the median over repetitions, with its coefficient of variation (CV).", ""]
+              + figure_text(run), ""]
     emulated = str(ctx.get("chbench_emulated", "no"))
     if emulated != "no":
         lines += [f"**Emulated run: these timings mean nothing about any CPU** "
@@ -171,9 +182,10 @@ def plots_section(plot_texts: dict, plots: dict, batch_log_y: bool) -> list:
 
 def tables_section(run: Run) -> list:
     """One table per family: median ns/key, keys/s, CV, repetitions."""
+    over = "rounds" if run.has_rounds else "repetitions"
     lines = ["## Tables", "",
-             "Median ns/key and keys/s over the repetitions; CV = standard deviation ÷ mean "
-             "of ns/key across repetitions. Parameters that are the same for every row are "
+             f"Median ns/key and keys/s over the {over}; CV = standard deviation ÷ mean "
+             f"of ns/key across {over}. Parameters that are the same for every row are "
              "listed above the table. A family with configurations flagged noisy (see Noise) "
              "has a noise column: **noisy** and the canary ratio where the canary strayed.", ""]
     for family in run.families():
@@ -256,15 +268,16 @@ def checks_section(run: Run) -> list:
     items = []
     for r in run.results:
         if r.error:
-            items.append(f"`{r.run_name}` failed: {r.error}")
+            items.append(f"`{r.config_name}` failed: {r.error}")
     for r in run.results:
         if r.threads_ran is not None and r.threads and r.threads_ran != r.threads:
-            items.append(f"`{r.run_name}`: asked for {r.threads} threads, {r.threads_ran} ran")
+            items.append(f"`{r.config_name}`: asked for {r.threads} threads, "
+                         f"{r.threads_ran} ran")
     noisy = [r for r in run.results if r.cv is not None and r.cv > NOISY_CV]
     if noisy:
         worst = max(noisy, key=lambda r: r.cv)
         items.append(f"{len(noisy)} of {len(run.results)} figures have a CV above "
-                     f"{sig3(NOISY_CV * 100)} % (worst: `{worst.run_name}`, "
+                     f"{sig3(NOISY_CV * 100)} % (worst: `{worst.config_name}`, "
                      f"{sig3(worst.cv * 100)} %); "
                      "treat small differences there as noise")
     single = [r for r in run.results if r.ns is not None and (r.repetitions or 1) < 2]

@@ -6,9 +6,10 @@ A comparison group is one point of a family: the kernels compared at one
 configuration, timed in R interleaved rounds (each round runs every member
 once, in a fresh random order), so round k of one member pairs with round k
 of another. `chbench_groups` is a JSON string {"groups": [{"members":
-[run name, ...], "ns_per_key": [[ns/key of round 0, ..., round R-1] or null
-for a member that failed, ...]}, ...]}. A run from before it has neither
-key: its Results have no rounds, and its figures are points (basis "point").
+[bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
+of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
+A run from before it has neither key: its Results have no rounds, and its
+figures are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
 base_label, forced_target, is_floor, ns, rounds, group), so load.py can call
@@ -23,10 +24,10 @@ from typing import Optional
 
 from . import intervals
 from .intervals import Estimate
+from .names import config_name
 
 TIMING_KEY = "chbench_timing"
 GROUPS_KEY = "chbench_groups"
-SUFFIX = "/real_time"  # Google Benchmark's own, on some names and not others
 
 
 def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
@@ -84,16 +85,15 @@ def groups(context: dict, warnings: list) -> list:
 
 def attach(results: list, group_list: list, warnings: list) -> None:
     """Gives every Result its group index and rounds from group_list
-    (groups()); a member name matches a run name with or without the
-    `/real_time` suffix. Warns once about members no Result has."""
+    (groups()); a member matches the Result of its configuration name
+    (names.config_name of both). Warns once about members no Result has."""
     by_name = {}
     for r in results:
-        by_name[r.run_name] = r
-        by_name.setdefault(r.run_name.removesuffix(SUFFIX), r)
+        by_name.setdefault(config_name(r.run_name), r)
     unknown = 0
     for index, (members, times) in enumerate(group_list):
         for name, rounds in zip(members, times):
-            r = by_name.get(name) or by_name.get(name.removesuffix(SUFFIX))
+            r = by_name.get(config_name(name))
             if r is None:
                 unknown += 1
                 continue
@@ -146,24 +146,46 @@ def ratio(a, b) -> Optional[Estimate]:
     return intervals.unpaired_ratio(a.rounds, b.rounds)
 
 
+def kernel_free_name(name: str) -> tuple:
+    """A configuration name without its kernel segment (the third, with any
+    forced `@TARGET`) and its `inflight:` segment (a kernel's own knob):
+    two members differ in the kernel alone when these are equal (the
+    bench's differs_in_kernel_alone, bench/rounds.cc)."""
+    parts = config_name(name).split("/")
+    return tuple(p for i, p in enumerate(parts) if i != 2 and not p.startswith("inflight:"))
+
+
 def reference(r, members: list, registry) -> Optional[object]:
     """The Result r is compared with in its group (members: the group's
-    Results): its kernel's scalar rival (registry `rival`) when a member
-    runs it with no forced target; else the scheme's baseline kernel
-    (registry `baseline`, never the stream floor) when one is a member and
-    not r itself; else None. None without a registry."""
-    if registry is None:
+    Results, in the group's order), by the bench's rule (reference_of,
+    bench/rounds.cc): the first other member that differs from r in the
+    kernel alone (same family, scheme and every name parameter; inflight
+    aside), is no stream floor, runs with no forced target and is r's
+    kernel's rival (registry `rival`); failing that, unless r's kernel is
+    itself a baseline, the first such member whose kernel is a baseline.
+    None for the stream floor, a kernel the registry lacks, or without a
+    registry."""
+    kernel = registry.kernel(r.base_label) if registry is not None else None
+    if kernel is None or r.is_floor:
         return None
-    plain = {m.label: m for m in members if not m.forced_target and m.ns}
-    rival = registry.rival(r.base_label)
-    if rival is not None and rival in plain:
-        return plain[rival]
-    for m in plain.values():
-        kernel = registry.kernel(m.label)
-        if m is not r and m.scheme == r.scheme and kernel is not None and kernel.baseline \
-                and not m.is_floor:
-            return m
-    return None
+    key = kernel_free_name(r.run_name)
+
+    def find(wanted) -> Optional[object]:
+        for m in members:
+            entry = registry.kernel(m.base_label)
+            if m is not r and entry is not None and not m.is_floor and not entry.stream \
+                    and not m.forced_target and wanted(m, entry) \
+                    and kernel_free_name(m.run_name) == key:
+                return m
+        return None
+
+    if kernel.rival:
+        found = find(lambda m, entry: m.base_label == kernel.rival)
+        if found is not None:
+            return found
+    if kernel.baseline:
+        return None
+    return find(lambda m, entry: entry.baseline)
 
 
 def group_members(results: list) -> dict:

@@ -133,7 +133,7 @@ def pair_up(groups: list, results: list, context: dict, notes: list) -> None:
                          "in family `targets`, so no speed-up")
         for name, r in g.forced.items():
             if r.hwy_label and r.hwy_label != name:
-                notes.append(f"`{r.run_name}` was forced to {name} but reports "
+                notes.append(f"`{r.config_name}` was forced to {name} but reports "
                              f"{r.hwy_label} as the target that ran")
         g.dispatched_target = dispatched_target(g, context)
 

@@ -20,7 +20,8 @@ from typing import Optional
 
 import support  # noqa: F401  (puts scripts/ on sys.path)
 from make_fixture import CONTEXT, registry
-from chbench_plots import intervals
+from chbench_plots import intervals, rounds
+from chbench_plots.names import config_name
 
 ROUNDS = 21
 TIMING = {"method": "interleaved rounds", "rounds": ROUNDS, "min_slice_s": 0.005,
@@ -28,8 +29,10 @@ TIMING = {"method": "interleaved rounds", "rounds": ROUNDS, "min_slice_s": 0.005
 
 
 def name(family: str, label: str, n: int, v: int = 100, k: int = 100000, t: int = 1) -> str:
-    """A bench run name, Google Benchmark's /real_time suffix included."""
-    return f"{family}/{label}/N:{n}/V:{v}/K:{k}/threads:{t}/real_time"
+    """A bench run name with the segments Google Benchmark appends, as the
+    bench writes them (chbench_groups lists the bare names: names.config_name)."""
+    return (f"{family}/{label}/N:{n}/V:{v}/K:{k}/threads:{t}"
+            f"/iterations:1/repeats:{ROUNDS}/manual_time")
 
 
 def drift(k: int) -> float:
@@ -52,24 +55,28 @@ def steady(ns: float, spread: float = 0.01, phase: int = 0) -> list:
 
 
 def reference_name(member: str, members: list, kernels: dict) -> Optional[str]:
-    """The member the bench divides `member` by (rounds.reference's rule)."""
-    label = "/".join(member.split("/")[1:3])
-    plain = {"/".join(m.split("/")[1:3]): m for m in members if "@" not in m.split("/")[2]}
-    rival = kernels[label.partition("@")[0]]["rival"]
-    if rival in plain:
-        return plain[rival]
-    scheme = label.split("/")[0]
-    for other_label, other in plain.items():
-        entry = kernels.get(other_label, {})
-        if other != member and other_label.split("/")[0] == scheme and entry.get("baseline") \
-                and not entry.get("stream"):
-            return other
-    return None
+    """The member the bench divides `member` by (rounds.reference's rule:
+    the first other member differing in the kernel alone, unforced, its
+    rival; else, unless `member` is a baseline, its scheme's baseline)."""
+    def label(m: str) -> str:
+        return "/".join(m.split("/")[1:3]).partition("@")[0]
+
+    entry = kernels.get(label(member))
+    if entry is None or entry.get("stream"):
+        return None
+    key = rounds.kernel_free_name(member)
+    plain = [m for m in members if m != member and "@" not in m.split("/")[2]
+             and rounds.kernel_free_name(m) == key
+             and not kernels.get(label(m), {}).get("stream", True)]
+    rival = next((m for m in plain if entry.get("rival") and label(m) == entry["rival"]), None)
+    if rival is not None or entry.get("baseline"):
+        return rival
+    return next((m for m in plain if kernels[label(m)].get("baseline")), None)
 
 
 def rows(run_name: str, index: int, rounds: list, ref: Optional[list]) -> list:
     """The four aggregate rows of one member."""
-    family, scheme, kernel, *params = run_name.split("/")
+    family, scheme, kernel, *params = config_name(run_name).split("/")
     n, v, k, t = (int(p.split(":")[1]) for p in params[:4])
     lo, hi = intervals.median_interval(rounds) or (None, None)
     median = statistics.median(rounds)
@@ -119,7 +126,8 @@ def build(groups: list) -> dict:
                 continue
             ref = reference_name(member, names, kernels)
             benchmarks += rows(member, index, rounds, times.get(ref) if ref else None)
-        recorded.append({"members": names, "ns_per_key": [times[m] for m in names]})
+        recorded.append({"members": [config_name(m) for m in names],
+                         "ns_per_key": [times[m] for m in names]})
     context = dict(CONTEXT)
     context["chbench_timing"] = json.dumps(TIMING)
     context["chbench_groups"] = json.dumps({"groups": recorded})

@@ -13,6 +13,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import make_rounds_fixture as rf
 from make_fixture import NOISY
 from support import FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, machine_name, run
 from test_plot import bench_json, entry, section, table_rows
@@ -230,8 +231,10 @@ class RetryNoisy(unittest.TestCase):
         lines = self.script("filters", self.bench).splitlines()
         self.assertEqual(len(lines), 1)
         pattern = re.compile(lines[0])
-        names = {e["run_name"] for e in json.loads(FIXTURE.read_text())["benchmarks"]}
-        self.assertEqual(sorted(n for n in names if pattern.search(n)), FLAGGED)
+        # Bare names: the bench matches its filter against those.
+        names = {load.config_name(e["run_name"])
+                 for e in json.loads(FIXTURE.read_text())["benchmarks"]}
+        self.assertEqual(sorted(n for n in names if pattern.search(n)), sorted(NOISY))
         self.assertTrue(lines[0].startswith("^(") and lines[0].endswith(")$"))
         self.assertEqual(len(self.script("filters", self.bench, "--per-filter", "1")
                              .splitlines()), 2)
@@ -290,6 +293,83 @@ class RetryNoisy(unittest.TestCase):
         before = self.bench.read_text()
         line = self.script("merge", self.bench, retry, "--round", 1, "--record", self.record)
         self.assertIn("2 re-timed, 0 replaced by a quieter measurement, 2 still flagged", line)
+        self.assertEqual(json.loads(self.bench.read_text()), json.loads(before))
+
+
+class RetryGroups(unittest.TestCase):
+    """retry_noisy.py on a run timed in comparison groups: a flagged member
+    is re-timed with its whole group, which replaces the group's rows and its
+    chbench_groups entry."""
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = Path(self._tmp.name)
+        self.bench, self.retry = self.tmp / "bench.json", self.tmp / "retry.json"
+        self.record = self.tmp / "retries.json"
+        self.data = rf.build(rf.SLOWED)
+        self.noisy = rf.name("nodes", "hrw/scalar", 100)  # a member of group 1
+        for row in self.data["benchmarks"]:
+            if row["run_name"] == self.noisy:
+                row["noisy"], row["canary_ratio"] = 1.0, 1.4
+        self.bench.write_text(json.dumps(self.data))
+        # The retry holds group 1 alone (its index 0 there), hrw/scalar faster.
+        group = [(m, rf.steady(45.0) if m == self.noisy else t) for m, t in rf.SLOWED[1]]
+        self.retry.write_text(json.dumps(rf.build([group])))
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def script(self, *args) -> str:
+        result = run([PYTHON, RETRY, *map(str, args)])
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return result.stdout
+
+    def test_filter_names_the_whole_group(self):
+        lines = self.script("filters", self.bench).splitlines()
+        self.assertEqual(len(lines), 1)
+        pattern = re.compile(lines[0])
+        bare = [load.config_name(m) for group in rf.SLOWED for m, _ in group]
+        self.assertEqual([n for n in bare if pattern.search(n)], bare[3:])  # group 1, whole
+        # A filter never splits a group, even past --per-filter.
+        self.assertEqual(len(self.script("filters", self.bench, "--per-filter", "1")
+                             .splitlines()), 1)
+
+    def test_merge_replaces_the_group(self):
+        line = self.script("merge", self.bench, self.retry, "--round", 1,
+                           "--record", self.record)
+        self.assertEqual(line.strip(), "round 1: 4 re-timed, 4 replaced by a quieter "
+                                       "measurement, 0 still flagged")
+        merged = json.loads(self.bench.read_text())
+        groups = json.loads(merged["context"]["chbench_groups"])["groups"]
+        old = json.loads(self.data["context"]["chbench_groups"])["groups"]
+        new = json.loads(json.loads(self.retry.read_text())["context"]["chbench_groups"])
+        self.assertEqual(groups, [old[0], new["groups"][0]])
+        self.assertEqual(len(merged["benchmarks"]), len(self.data["benchmarks"]))
+        group1 = {load.config_name(m) for m, _ in rf.SLOWED[1]}
+        for row, before in zip(merged["benchmarks"], self.data["benchmarks"]):
+            if load.config_name(row["run_name"]) in group1:
+                self.assertEqual(row["retry_round"], 1)
+                if "group" in row:
+                    self.assertEqual(row["group"], 1.0)  # the retry's 0, rewritten
+            else:
+                self.assertEqual(row, before)
+        run_data = load.load(self.bench)
+        self.assertFalse([w for w in run_data.warnings if "match no benchmark" in w])
+        hrw = next(r for r in run_data.results if r.run_name == self.noisy)
+        self.assertEqual((hrw.group, hrw.noisy), (1, False))
+        self.assertAlmostEqual(hrw.ns, 45.0, delta=1.0)
+        self.assertEqual(len(hrw.rounds), rf.ROUNDS)
+
+    def test_a_noisier_group_is_not_kept(self):
+        data = json.loads(self.retry.read_text())
+        for row in data["benchmarks"]:
+            if "noisy" in row:
+                row["noisy"], row["canary_ratio"] = 1.0, 3.0
+        self.retry.write_text(json.dumps(data))
+        before = self.bench.read_text()
+        line = self.script("merge", self.bench, self.retry, "--round", 1,
+                           "--record", self.record)
+        self.assertIn("4 re-timed, 0 replaced by a quieter measurement, 1 still flagged", line)
         self.assertEqual(json.loads(self.bench.read_text()), json.loads(before))
 
 

@@ -79,6 +79,85 @@ class Slowed(unittest.TestCase):
         self.assertIsNone(failed.rounds)
 
 
+class ConfigNames(unittest.TestCase):
+    """Google Benchmark's appended segments are no part of a configuration."""
+
+    def test_appended_segments_stripped(self):
+        bare = "clustered/ring/branchless/N:655/V:100/K:300000/threads:1/window:36"
+        for tail in ("/iterations:1/repeats:10/manual_time", "/real_time", "/process_time",
+                     "/min_time:0.5s/min_warmup_time:1", "/repeats:3/real_time", ""):
+            self.assertEqual(load.config_name(bare + tail), bare)
+        # The bench's own segments stay, threads:1 among them.
+        self.assertEqual(load.config_name("nodes/jump/scalar/N:10/V:1/K:5/threads:2"),
+                         "nodes/jump/scalar/N:10/V:1/K:5/threads:2")
+
+    def test_bare_members_match_full_run_names(self):
+        bench = load_groups(rf.SLOWED)
+        self.assertFalse([w for w in bench.warnings if "match no benchmark" in w],
+                         bench.warnings)
+        r = next(r for r in bench.results if r.label == "jump/simd")
+        self.assertTrue(r.run_name.endswith("/manual_time"))
+        self.assertEqual(r.config_name, "nodes/jump/simd/N:1000/V:100/K:100000/threads:1")
+        self.assertEqual(r.group, 0)
+
+
+class ReferenceAmongSeveralN(unittest.TestCase):
+    """One group holding a family's kernels at two N: each member's
+    reference is of its own N (it differs in the kernel alone)."""
+
+    @classmethod
+    def setUpClass(cls):
+        group = [(rf.name("nodes", label, n), rf.steady(ns * (2 if n == 1000 else 1), phase=i))
+                 for i, (label, ns) in enumerate((("ring/lower_bound", 40.0),
+                                                  ("ring/eytzinger", 20.0),
+                                                  ("ring/simd_eytzinger", 10.0)))
+                 for n in (1000, 100)]
+        cls.bench = load_groups([group])
+        cls.by = {(r.label, r.nodes): r for r in cls.bench.results}
+
+    def reference(self, label: str, n: int):
+        got = self.bench.reference_ratio(self.by[(label, n)])
+        return (got[0].label, got[0].nodes, round(got[1].value, 1)) if got else None
+
+    def test_rival_of_the_same_n(self):
+        self.assertEqual(self.reference("ring/simd_eytzinger", 100), ("ring/eytzinger", 100, 0.5))
+        self.assertEqual(self.reference("ring/simd_eytzinger", 1000),
+                         ("ring/eytzinger", 1000, 0.5))
+
+    def test_baseline_of_the_same_n(self):
+        self.assertEqual(self.reference("ring/eytzinger", 100), ("ring/lower_bound", 100, 0.5))
+        self.assertEqual(self.reference("ring/eytzinger", 1000),
+                         ("ring/lower_bound", 1000, 0.5))
+
+    def test_a_baseline_has_none(self):
+        # Not even the baseline at the other N.
+        self.assertIsNone(self.reference("ring/lower_bound", 100))
+        self.assertIsNone(self.reference("ring/lower_bound", 1000))
+
+
+class NoiseInRounds(unittest.TestCase):
+    """Every member of a group carries the group's steal over all its
+    rounds: the run's steal counts it once per group; the text says rounds."""
+
+    def test_steal_once_per_group(self):
+        from chbench_plots import noise
+        data = rf.build(rf.SLOWED)
+        for row in data["benchmarks"]:
+            if "group" in row:
+                row["steal_ms"] = 30.0 if row["group"] == 0 else 50.0
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "bench.json"
+            path.write_text(json.dumps(data))
+            bench = load.load(path)
+        self.assertEqual({r.steal_ms for r in bench.results if r.group == 0}, {30.0})
+        summary = noise.summarise(bench)
+        self.assertEqual(summary.steal_ms, 80.0)
+        first = noise.first_lines(bench)[0]
+        self.assertIn("host steal 80.0 ms in all, at most 50.0 ms in one comparison group",
+                      first)
+        self.assertIn("share of a comparison group's rounds", first)
+
+
 class Notes(unittest.TestCase):
     """The plots' subtitles say what the spread is."""
 
