@@ -31,7 +31,7 @@ hidden DIR/<machine>/.partial-* folder first and renamed into place only when
 bench, plots and report succeeded; an interrupted or failed run leaves nothing.
 
 Options:
-  --full       the full sweep (for target machines; about 7 hours on 2
+  --full       the full sweep (for target machines; about 3 hours on 2
                cores). Default: the quick sweep (under 5 minutes on 2 cores,
                build excluded). The bench estimates either before it starts
                (chbench_bench --list).
