@@ -331,7 +331,10 @@ std::vector<FamilySweep> configs_from(const Options& o) {
   const bool custom = o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits ||
                       !o.target.empty() || o.removed_fraction || o.removal_order || o.capacity;
   if (!custom) return make_sweep(so);
-  return {FamilySweep{nullptr, custom_configs(o, so.kernels)}};
+  auto configs = custom_configs(o, so.kernels);
+  uint32_t group = 0;
+  assign_groups(configs, group);  // one group, split where its tables would not fit together
+  return {FamilySweep{nullptr, std::move(configs)}};
 }
 
 std::pair<double, double> parse_canary_baseline(const std::string& text) {

@@ -107,7 +107,8 @@ struct Config {
   // The comparison group (rounds.h): configurations with the same group,
   // consecutive in the run, are timed together, interleaved in rounds. The
   // sweep gives each point of a family its own (family.h); a custom run's
-  // configurations are one group.
+  // configurations are one group; either is split where its tables would
+  // hold more than kMaxGroupBytes together (assign_groups, sweep.h).
   uint32_t group = 0;
 
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel

@@ -55,7 +55,8 @@ const std::pair<std::string, std::string> kTimingFlags[] = {
     {"--benchmark_repetitions", "--rounds"},
     {"--benchmark_min_time", "--min-time"},
     {"--benchmark_min_warmup_time", "--min-time (every slice is warmed up)"},
-    {"--benchmark_enable_random_interleaving", "nothing: each comparison group is interleaved"}};
+    {"--benchmark_enable_random_interleaving", "nothing: each comparison group is interleaved"},
+    {"--benchmark_list_tests", "--list (the rounds run before Google Benchmark lists anything)"}};
 
 // Our defaults first, then the user's --benchmark_* flags (later flags win in
 // Google Benchmark, so theirs override ours), each checked: Google Benchmark

@@ -154,7 +154,8 @@ std::vector<GroupSpan> comparison_groups(std::span<const Config> configs) {
 // ---- the time model ---------------------------------------------------------------------
 
 unsigned group_rounds(const TimeModel& model, double slowest_batch_s) {
-  if (slowest_batch_s <= model.min_time_s) return model.rounds;
+  // No minimum time: nothing to keep each member near, every round runs.
+  if (model.min_time_s <= 0 || slowest_batch_s <= model.min_time_s) return model.rounds;
   const double fit = model.rounds * model.min_time_s / slowest_batch_s;
   return std::min(model.rounds, std::max(model.min_rounds, static_cast<unsigned>(fit)));
 }

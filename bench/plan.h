@@ -114,7 +114,7 @@ struct TimeModel {
 };
 
 // The rounds of a group whose slowest member takes `slowest_batch_s` seconds
-// a batch: model.rounds while that fits in a slice; else as many as keep each
+// a batch: model.rounds while that fits in a slice (or min_time_s is 0); else as many as keep each
 // member's time near rounds x min_time_s, but at least min_rounds (and never
 // more than rounds). The plan decides each group's from its estimated batch
 // times (Step::rounds), so a configuration runs the same rounds in every run

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -67,6 +68,24 @@ void calibrate(Member& m, double min_time_s) {
   const double batch_ns = std::max(1.0, run_slice(m, 1, false));
   m.batch_s = batch_ns * 1e-9;
   m.batches = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(min_time_s * 1e9 / batch_ns)));
+}
+
+// Calibrates every member's slice (and counts its threads from here on); a
+// member whose kernel throws is left out with its error.
+void calibrate_members(std::vector<Member>& members, const TimeModel& model,
+                       std::vector<MemberRounds>& out) {
+  std::erase_if(members, [&](Member& m) {
+    try {
+      calibrate(m, model.min_time_s);
+    } catch (const std::exception& e) {
+      out[m.index].error = m.c->name() + ": " + e.what();
+      std::cerr << "chbench_bench: " << out[m.index].error << "\n";
+      return true;
+    }
+    const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
+    if (team) m.p->team->reset_threads_seen();
+    return false;
+  });
 }
 
 // Prepares every member of the group, each at its own target; those that
@@ -151,14 +170,19 @@ void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group,
   noise.before_config(g.first);
   bench.begin_group(g);
   std::vector<Member> members = prepare_members(configs, g, bench, out);
-  for (Member& m : members) {
-    calibrate(m, model.min_time_s);
-    const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
-    if (team) m.p->team->reset_threads_seen();
-  }
+  calibrate_members(members, model, out);
   noise.start_repetition();
   const auto start = Clock::now();
-  run_rounds(members, plan.step(g.first).rounds, rng, out);
+  try {
+    run_rounds(members, plan.step(g.first).rounds, rng, out);
+  } catch (const std::exception& e) {  // a kernel that throws mid-round: the group is not timed
+    for (const Member& m : members) {
+      out[m.index].error = configs[m.index].name() + ": " + e.what();
+      out[m.index].ns_per_key.clear();
+    }
+    std::cerr << "chbench_bench: " << out[g.first].error << "\n";
+    return;
+  }
   const double wall_ms = ns_since(start) * 1e-6;
   for (const Member& m : members) {
     // The working set: the tables, the key hashes read and the owners written.

@@ -51,23 +51,21 @@ std::vector<Config> narrowed(const SweepOptions& o, const Point& p) {
   return out;
 }
 
-// A point is a comparison group, split where its members would together
-// hold more than kMaxGroupBytes; `next` is the run's next group number.
+}  // namespace
+
 void assign_groups(std::vector<Config>& configs, uint32_t& next) {
   uint64_t held = 0;
   for (std::size_t i = 0; i < configs.size(); ++i) {
     const uint64_t bytes = group_member_bytes(configs[i]);
-    if (i != 0 && held + bytes > kMaxGroupBytes) {
+    if (i != 0 && bytes > kMaxGroupBytes - std::min(held, kMaxGroupBytes)) {
       ++next;
       held = 0;
     }
-    held += bytes;
+    held = bytes > UINT64_MAX - held ? UINT64_MAX : held + bytes;
     configs[i].group = next;
   }
   ++next;
 }
-
-}  // namespace
 
 std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
   FamilyContext context;

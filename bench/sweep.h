@@ -47,4 +47,10 @@ struct FamilySweep {
 // left are left out.
 std::vector<FamilySweep> make_sweep(const SweepOptions& options);
 
+// Makes `configs` (a point, a family's points, or a custom run's kernels)
+// comparison groups numbered from `next` on, a new one wherever the members
+// so far would hold more than kMaxGroupBytes with the next (one member at
+// least); `next` is left at the number after the last group.
+void assign_groups(std::vector<Config>& configs, uint32_t& next);
+
 }  // namespace chbench::bench

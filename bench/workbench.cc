@@ -195,7 +195,7 @@ Workbench::Table& Workbench::table_for(const Config& c) {
   for (const auto& [k, v] : tables_) kept += v.bytes;
   for (std::size_t j = 0; kept > kKeptTablesBytes && j < table_order_.size();) {
     const TableKey oldest = table_order_[j];
-    if (pinned_.count(oldest)) {
+    if (pinned_.count(oldest) || oldest == key) {
       ++j;
       continue;
     }

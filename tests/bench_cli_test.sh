@@ -109,6 +109,7 @@ expect 2 "--benchmark_enable_random_interleaving does not apply" \
   --benchmark_enable_random_interleaving=true
 expect 2 "--benchmark_enable_random_interleaving does not apply" \
   --benchmark_enable_random_interleaving
+expect 2 "--benchmark_list_tests does not apply: .* use --list" --benchmark_list_tests
 # The noise canary's margin and an earlier run's baseline.
 expect 2 "--noise-margin: Value 0 not in range" --noise-margin 0
 expect 2 "--noise-margin: Value -0.1 not in range" --noise-margin -0.1
