@@ -191,10 +191,10 @@ class NoiseMonitor {
   const NoiseRule& rule() const noexcept { return judge_.rule(); }
   std::size_t buffer_bytes() const noexcept { return canary_.buffer_bytes(); }
 
-  // Before configuration `index` is prepared: runs the canary when `index`
-  // differs from the last one seen (once per configuration; per repetition
-  // under random interleaving, which alternates them), judges it against the
-  // best so far and then keeps the better of the two as the best.
+  // Before comparison group `index` (its first configuration's index) is
+  // prepared: runs the canary when `index` differs from the last one seen,
+  // judges it against the best so far and then keeps the better of the two
+  // as the best.
   void before_config(std::size_t index);
   // Around a repetition's timed loop; `working_set_bytes`: the configuration's
   // tables, key hashes and owners, which decide whether the memory loop judges it.

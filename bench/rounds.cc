@@ -39,7 +39,6 @@ struct Member {
   const Config* c = nullptr;
   Prepared* p = nullptr;
   uint64_t batches = 1;  // a slice
-  double batch_s = 0;    // a batch, calibrated
   uint64_t window = 0;   // the pool window of its next batch
 };
 
@@ -66,7 +65,6 @@ double run_slice(Member& m, uint64_t batches, bool warmup) {
 void calibrate(Member& m, double min_time_s) {
   run_slice(m, 1, true);
   const double batch_ns = std::max(1.0, run_slice(m, 1, false));
-  m.batch_s = batch_ns * 1e-9;
   m.batches = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(min_time_s * 1e9 / batch_ns)));
 }
 
@@ -149,12 +147,10 @@ void summarise(std::span<const Config> configs, GroupSpan g, std::vector<MemberR
     MemberRounds& r = out[i];
     if (r.ns_per_key.empty()) continue;
     r.ns_interval = median_interval(r.ns_per_key);
-    r.reference = reference_of(configs, g, i);
-    if (!r.reference || out[*r.reference].ns_per_key.size() != r.ns_per_key.size()) {
-      r.reference.reset();
-      continue;
-    }
-    const auto ratios = paired_ratios(r.ns_per_key, out[*r.reference].ns_per_key);
+    const auto reference = reference_of(configs, g, i);
+    // A reference that was not timed (its preparation failed) has no rounds.
+    if (!reference || out[*reference].ns_per_key.size() != r.ns_per_key.size()) continue;
+    const auto ratios = paired_ratios(r.ns_per_key, out[*reference].ns_per_key);
     r.ratio = median(ratios);
     r.ratio_interval = median_interval(ratios);
   }

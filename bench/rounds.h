@@ -39,9 +39,8 @@ struct MemberRounds {
   std::vector<double> ns_per_key;  // one a round, in round order
   uint64_t batches = 0;            // batches of K keys in each slice
   std::optional<Interval> ns_interval;
-  // The member of the group it is compared with (reference_of), as an
-  // index into the run's configurations; and the ratio's median and interval.
-  std::optional<std::size_t> reference;
+  // Its per-round ratios to the member of the group it is compared with
+  // (reference_of): their median and interval.
   std::optional<double> ratio;
   std::optional<Interval> ratio_interval;
   std::size_t group = 0;  // the group's index in the run

@@ -27,7 +27,7 @@ from typing import Optional
 import cli
 from chbench_plots import agreeing
 from chbench_plots.errors import InputError
-from chbench_plots.goals import GOALS_FILE, load_goals
+from chbench_plots.goal_specs import GOALS_FILE, load_goals
 from chbench_plots.load import load
 from chbench_plots.numeric import integer, sig3
 

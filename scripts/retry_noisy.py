@@ -45,7 +45,7 @@ import statistics
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import cli
 from chbench_plots.names import config_name
@@ -275,6 +275,37 @@ def quieter(new: dict, old: dict) -> bool:
             and new["canary_ratio"] < old["canary_ratio"])
 
 
+BEFORE_KEYS = ("noisy", "canary_ratio", "steal_ms", "ns_per_key")
+AFTER_KEYS = BEFORE_KEYS + ("error",)
+
+
+def retry_record(name: str, round_no: int, swap: bool, old: dict, new: dict,
+                 **extra: Any) -> dict:
+    """retries.json's record of one configuration retried: its noise (noise_of)
+    before and after, and whether the retry replaced it; `extra` after the name."""
+    return {"name": name, **extra, "round": round_no, "replaced": swap,
+            "before": {k: old[k] for k in BEFORE_KEYS},
+            "after": {k: new[k] for k in AFTER_KEYS}}
+
+
+def splice(data: Pairs, replaced: dict, key: Callable) -> None:
+    """Puts each replaced configuration's new entries (replaced: key ->
+    entries) where its first old entry was, drops its other old entries, and
+    appends those with none; key(run name) names an entry's configuration."""
+    out, done = [], set()
+    for e in data.get("benchmarks"):
+        name = run_name(e) if isinstance(e, Pairs) else None
+        k = key(name) if name else None
+        if k in replaced:
+            if k not in done:
+                out += replaced[k]
+                done.add(k)
+            continue
+        out.append(e)
+    out += [e for k, entries in replaced.items() if k not in done for e in entries]
+    data.set("benchmarks", out)
+
+
 def merge(data: Pairs, retry: Pairs, round_no: int) -> list:
     """Replaces, in `data`, each flagged configuration the retry measured
     more quietly (merge_groups where both runs have comparison groups);
@@ -289,25 +320,12 @@ def merge(data: Pairs, retry: Pairs, round_no: int) -> list:
             continue
         old, new = noise_of(old_groups[name]), noise_of(new_entries)
         swap = quieter(new, old)
-        records.append({"name": name, "round": round_no, "replaced": swap,
-                        "before": {k: old[k] for k in ("noisy", "canary_ratio", "steal_ms",
-                                                       "ns_per_key")},
-                        "after": {k: new[k] for k in ("noisy", "canary_ratio", "steal_ms",
-                                                      "ns_per_key", "error")}})
+        records.append(retry_record(name, round_no, swap, old, new))
         if swap:
             for e in new_entries:
                 e.set("retry_round", round_no)
             replaced[name] = new_entries
-    out, done = [], set()
-    for e in data.get("benchmarks"):
-        name = run_name(e) if isinstance(e, Pairs) else None
-        if name in replaced:
-            if name not in done:
-                out += replaced[name]
-                done.add(name)
-            continue
-        out.append(e)
-    data.set("benchmarks", out)
+    splice(data, replaced, lambda name: name)
     return records
 
 
@@ -360,12 +378,7 @@ def merge_groups(data: Pairs, retry: Pairs, round_no: int) -> list:
         swap = quieter(new_noise, old_noise)
         for m, o, n in zip(members, old, new):
             before, after = noise_of(o), noise_of(n)
-            records.append({"name": m, "group": index, "round": round_no, "replaced": swap,
-                            "before": {k: before[k] for k in ("noisy", "canary_ratio",
-                                                              "steal_ms", "ns_per_key")},
-                            "after": {k: after[k] for k in ("noisy", "canary_ratio",
-                                                            "steal_ms", "ns_per_key",
-                                                            "error")}})
+            records.append(retry_record(m, round_no, swap, before, after, group=index))
         if not swap:
             continue
         merged[index] = group
@@ -375,18 +388,7 @@ def merge_groups(data: Pairs, retry: Pairs, round_no: int) -> list:
                 if number(e.get("group")) is not None:
                     e.set("group", float(index))
             replaced[m] = entries
-    out, done = [], set()
-    for e in data.get("benchmarks"):
-        name = run_name(e) if isinstance(e, Pairs) else None
-        bare = config_name(name) if name else None
-        if bare in replaced:
-            if bare not in done:
-                out += replaced[bare]
-                done.add(bare)
-            continue
-        out.append(e)
-    out += [e for m, entries in replaced.items() if m not in done for e in entries]
-    data.set("benchmarks", out)
+    splice(data, replaced, config_name)
     if replaced:
         old_record["groups"] = merged
         data.get("context").set(GROUPS_KEY, json.dumps(old_record, separators=(",", ":")))

@@ -11,7 +11,8 @@ from typing import Optional
 from . import intervals
 from . import registry as registry_mod
 from .errors import InputError
-from .goals import Goals, evaluate
+from .goal_specs import Goals
+from .goals import evaluate
 from .load import Run, apply_registry
 from .numeric import integer, sig3
 

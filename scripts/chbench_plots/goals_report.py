@@ -4,8 +4,8 @@ verdict, then the tables behind them, one per `table` heading."""
 from __future__ import annotations
 
 from . import intervals, noise, rounds
-from .goals import (NODE_KINDS, REPLICA_KINDS, RING_KINDS, Goals, Verdict, best_name,
-                    reference_name)
+from .goal_specs import NODE_KINDS, REPLICA_KINDS, RING_KINDS, Goals
+from .goals import Verdict, best_name, reference_name
 from .load import Run
 from .numeric import approx_count, cv_cell, integer, sig3
 from .rings import NEAR_FACTOR

@@ -13,7 +13,8 @@ import cli  # scripts/cli.py
 from . import (batch, clustered, dense, hashed, inflight, latency, nodes, output, removals,
                replicas, targets, targets_plot, threads, tokens, weighted)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
-from .goals import GOALS_FILE, Goals, evaluate, load_goals
+from .goal_specs import GOALS_FILE, Goals, load_goals
+from .goals import evaluate
 from .load import Run, load
 from .plot_text import texts
 from .report import Analyses, report

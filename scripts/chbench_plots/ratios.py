@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import intervals, nodes, rounds, threads
-from .goals import Goals, RatioSpec
+from .goal_specs import Goals, RatioSpec
 from .load import Result, Run
 from .numeric import integer, sig3
 

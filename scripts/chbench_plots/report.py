@@ -8,7 +8,7 @@ from typing import Any
 
 from . import (dense, goals_report, inflight, noise, nodes, profiles, ratios, removals, targets,
                threads, tokens)
-from .goals import Goals
+from .goal_specs import Goals
 from .hashed import lookup_only
 from .load import Run, number
 from .numeric import binary_size, cv_cell, integer, sig3, si

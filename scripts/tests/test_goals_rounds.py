@@ -14,7 +14,7 @@ from support import PYTHON, run
 from test_plot import PLOT, section, table_rows
 from test_rounds import load_groups
 
-from chbench_plots import goals  # noqa: E402
+from chbench_plots import goal_specs, goals  # noqa: E402
 
 # jump/interleaved ÷ jump/scalar at N = 1,000: per-round ratios 2.0 in 14
 # rounds, 6.0 in 7; median 2.0, interval (ranks 6 and 16 of 21) 2.0 to 6.0.
@@ -31,7 +31,7 @@ class Verdicts(unittest.TestCase):
         cls.bench = load_groups(rf.SLOWED)
 
     def verdict(self, fields: dict, **threshold) -> goals.Verdict:
-        return goals.evaluate(goals.GoalSpec(**fields, **threshold), self.bench)
+        return goals.evaluate(goal_specs.GoalSpec(**fields, **threshold), self.bench)
 
     def test_met_when_the_whole_interval_is(self):
         v = self.verdict(PAIR, at_least=1.5)

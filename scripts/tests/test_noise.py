@@ -20,7 +20,7 @@ from test_plot import bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 import retry_noisy  # noqa: E402
-from chbench_plots import goals, load, main, noise, style  # noqa: E402
+from chbench_plots import goal_specs, goals, load, main, noise, style  # noqa: E402
 
 PLOT = str(SCRIPTS / "plot.py")
 RETRY = str(SCRIPTS / "retry_noisy.py")
@@ -133,7 +133,7 @@ class Plots(unittest.TestCase):
     def setUpClass(cls):
         cls.run_data = load.load(FIXTURE)
         cls.figs, _, _ = main.figures(cls.run_data, main.analyse(cls.run_data,
-                                                                  goals.load_goals()))
+                                                                  goal_specs.load_goals()))
 
     def hollow(self, fig) -> list:
         return [(list(line.get_xdata()), list(line.get_ydata())) for ax in fig.axes
@@ -204,7 +204,7 @@ class Loading(unittest.TestCase):
                        for k, ns in (("lower_bound", 100.0), ("eytzinger", 10.0))]
             path.write_text(bench_json(entries, context))
             run_data = load.load(path)
-            verdicts = [goals.evaluate(g, run_data) for g in goals.load_goals().goals]
+            verdicts = [goals.evaluate(g, run_data) for g in goal_specs.load_goals().goals]
             self.assertEqual({v.target for v in verdicts}, {"AVX2"})
 
 

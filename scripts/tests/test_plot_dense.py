@@ -16,7 +16,7 @@ from test_plot import (PLOT, OnTheFixture, bench_json, check_rejected, entry, se
                        table_rows)
 
 # support puts scripts/ on sys.path.
-from chbench_plots import dense, goals, load  # noqa: E402
+from chbench_plots import dense, goal_specs, goals, load  # noqa: E402
 
 # make_fixture.DENSE_NS at N = 1,000 and 10^6, and each kernel's worst and
 # best N over the fixture's 12 N.
@@ -108,7 +108,7 @@ class Evaluator(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.goals = {g.kind: g for g in goals.load_goals().goals if g.family == "dense"}
+        cls.goals = {g.kind: g for g in goal_specs.load_goals().goals if g.family == "dense"}
 
     def fixture(self, label: str = "AVX3") -> load.Run:
         """The fixture, its SIMD runs labelled as having run `label`."""

@@ -11,7 +11,7 @@ from support import FIXTURE, PYTHON, run
 from test_plot import PLOT, check_rejected, section, table_rows
 
 # support puts scripts/ on sys.path.
-from chbench_plots import goals, load  # noqa: E402
+from chbench_plots import goal_specs, goals, load  # noqa: E402
 
 # Against the fixture (make_fixture.py): family tokens has lower_bound 140 and
 # eytzinger 30 ns/key at 10^6 tokens, 360 and 60 at 1.6·10^7; family latency
@@ -121,12 +121,12 @@ class Evaluator(unittest.TestCase):
     def setUpClass(cls):
         cls.run_ = load.load(FIXTURE)
 
-    def spec(self, **fields) -> goals.GoalSpec:
+    def spec(self, **fields) -> goal_specs.GoalSpec:
         base = {"title": "t", "family": "tokens", "kind": "ratio_at_ring",
                 "numerator": ("ring/lower_bound",), "denominator": "best",
                 "table": "x", "tokens": 65_536}
         base.update(fields)
-        return goals.GoalSpec(**base)
+        return goal_specs.GoalSpec(**base)
 
     def test_met_and_not_met(self):
         # Best ring kernel at 65,500 tokens: bucketed, 3 ns/key; lower_bound 100.
@@ -144,7 +144,7 @@ class Evaluator(unittest.TestCase):
                                      "with `ring/nosuchkernel`")
 
     def test_the_shipped_file(self):
-        shipped = goals.load_goals()
+        shipped = goal_specs.load_goals()
         self.assertEqual([g.kind for g in shipped.goals], [
             "ratio_at_ring", "ratio_at_ring", "ratio_up_to", "each_vs_reference",
             "simd_vs_rival_at_nodes", "best_at_most_every_n", "pair_at_nodes", "pair_at_nodes",

@@ -14,7 +14,7 @@ from support import FIXTURE, PYTHON, run
 from test_plot import PLOT, bench_json, check_rejected, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
-from chbench_plots import goals, load  # noqa: E402
+from chbench_plots import goal_specs, load  # noqa: E402
 from chbench_plots import main as plot_main  # noqa: E402
 
 NAME = "{}/{}/N:{}/V:100/K:1000/threads:1/real_time"
@@ -23,7 +23,7 @@ NAME = "{}/{}/N:{}/V:100/K:1000/threads:1/real_time"
 def figures(path: Path) -> dict:
     """The matplotlib figures plot.py draws for a bench JSON file."""
     run_ = load.load(path)
-    analyses = plot_main.analyse(run_, goals.load_goals())
+    analyses = plot_main.analyse(run_, goal_specs.load_goals())
     return plot_main.figures(run_, analyses)[0]
 
 

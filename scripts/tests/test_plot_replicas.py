@@ -13,7 +13,7 @@ from support import PYTHON, run
 from test_plot import PLOT, bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
-from chbench_plots import goals, load, replicas  # noqa: E402
+from chbench_plots import goal_specs, goals, load, replicas  # noqa: E402
 from chbench_plots.errors import InputError  # noqa: E402
 from chbench_plots.style import Style, import_matplotlib  # noqa: E402
 
@@ -106,12 +106,12 @@ class ReplicaGoals(unittest.TestCase):
     def setUpClass(cls):
         cls.run_ = load_run(replica_entries())
 
-    def spec(self, **fields) -> goals.GoalSpec:
+    def spec(self, **fields) -> goal_specs.GoalSpec:
         base = {"title": "t", "family": "replicas", "kind": "replicas_ratio", "table": "x",
                 "kernel": "hrw/simd_keys", "r_num": 3, "r_den": 1, "nodes": (1000,),
                 "at_most": 1.5}
         base.update(fields)
-        return goals.GoalSpec(**base)
+        return goal_specs.GoalSpec(**base)
 
     def test_not_met(self):
         # hrw/simd_keys at N = 1,000: 160 ÷ 100 ns/key.
@@ -151,11 +151,11 @@ class ReplicaGoals(unittest.TestCase):
             v = goals.evaluate(spec, self.run_)
             self.assertEqual((v.verdict, v.measured), ("not measured", why))
 
-    def load_text(self, text: str) -> goals.Goals:
+    def load_text(self, text: str) -> goal_specs.Goals:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "goals.toml"
             path.write_text(text)
-            return goals.load_goals(path)
+            return goal_specs.load_goals(path)
 
     def test_record_read(self):
         (spec,) = self.load_text(GOAL).goals
