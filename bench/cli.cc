@@ -179,6 +179,11 @@ void add_custom_options(CLI::App& app, Options& o) {
                  "custom run with the SIMD kernels forced to this Highway target (x86: AVX3, "
                  "AVX2, SSE4, SSSE3, SCALAR; Arm: SVE2_128, SVE_256, SVE2, SVE, NEON; default: "
                  "dispatch picks)");
+  app.add_option("--mul64", o.mul64,
+                 "how the kernels that can choose multiply 64-bit lanes on AVX3 (binomial/simd): "
+                 "native (vpmullq) or split (32-bit products); default: split on Intel, native "
+                 "elsewhere; the results record it (chbench_mul64)")
+      ->check(CLI::IsMember({"native", "split"}));
 }
 
 // The kernels --schemes and --kernels select; empty for all.

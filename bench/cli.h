@@ -23,6 +23,7 @@ struct Options {
   std::optional<std::string> removal_order;
   std::optional<uint32_t> capacity;
   std::string target;
+  std::string mul64;  // "native", "split", or "" for the CPU's (simd::Mul64Path)
   unsigned max_threads = 1;
   std::string interleave = "point";  // a comparison group: a family's point, or its family
   std::optional<unsigned> rounds;

@@ -138,6 +138,7 @@ void add_run_context(const std::string& sweep, const std::string& cpuinfo,
   AddCustomContext("chbench_hwy_targets_compiled", simd::target_names(simd::compiled_targets()));
   AddCustomContext("chbench_hwy_targets_supported", simd::target_names(simd::runnable_targets()));
   AddCustomContext("chbench_hwy_target", simd::dispatched_target_name());
+  AddCustomContext("chbench_mul64", simd::mul64_path_name(simd::mul64_path()));
   AddCustomContext("chbench_tbb_version", TBB_runtime_version());
   AddCustomContext("chbench_benchmark_version", CHBENCH_BENCHMARK_VERSION);
   const unsigned xxh = XXH_versionNumber();  // major * 10000 + minor * 100 + release

@@ -158,7 +158,8 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
       "included)\n",
       std::max(plan.step(peak).peak_bytes, config_bytes(configs[peak])) / 1048576.0,
       configs[peak].name().c_str());
-  std::printf("Highway targets: %s\n", simd::targets_summary().c_str());
+  std::printf("Highway targets: %s; 64-bit lane multiplies %s\n", simd::targets_summary().c_str(),
+              simd::mul64_path_name(simd::mul64_path()));
 }
 
 // Timings under an emulator say nothing about any CPU: refuse them (status
@@ -316,6 +317,10 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&bargc, bargv.data());
   if (bargc > 1) fail(std::string("unknown option '") + bargv[1] + "' (see --help)");
   if (!o.canary_baseline.empty()) parse_canary_baseline(o.canary_baseline);
+  std::optional<chbench::simd::ForcedMul64Path> mul64;
+  if (!o.mul64.empty())
+    mul64.emplace(o.mul64 == "native" ? chbench::simd::Mul64Path::kNative
+                                      : chbench::simd::Mul64Path::kSplit);
 
   std::vector<FamilySweep> sweep;
   try {

@@ -131,17 +131,23 @@ void check_definitions(uint32_t n, std::span<const uint64_t> keys, std::span<con
 }
 
 // Every kernel of the scheme, and simd::binomial_owners, on the dispatched
-// target give `want` for `keys` (one batch with a guard slot, then pieces).
+// target give `want` for `keys` (one batch with a guard slot, then pieces),
+// on both paths of the 64-bit lane multiplies (simd::Mul64Path).
 void check_kernels(uint32_t n, std::span<const uint64_t> keys, std::span<const uint32_t> want) {
-  INFO("N = " << n << ", target " << chbench::simd::dispatched_target_name());
+  using chbench::simd::Mul64Path;
   const Fleet fleet = Fleet::of_buckets(n);
-  for (const KernelInfo* kernel : chbench_test::test_kernels_of(Scheme::kBinomial)) {
-    INFO("kernel " << kernel->full_name());
-    chbench_test::check_table(*kernel->build(fleet), keys, want);
+  for (const Mul64Path path : {Mul64Path::kNative, Mul64Path::kSplit}) {
+    const chbench::simd::ForcedMul64Path forced(path);
+    INFO("N = " << n << ", target " << chbench::simd::dispatched_target_name()
+                << ", 64-bit multiplies " << chbench::simd::mul64_path_name(path));
+    for (const KernelInfo* kernel : chbench_test::test_kernels_of(Scheme::kBinomial)) {
+      INFO("kernel " << kernel->full_name());
+      chbench_test::check_table(*kernel->build(fleet), keys, want);
+    }
+    std::vector<uint32_t> out(keys.size());
+    chbench::simd::binomial_owners(keys, n, out);
+    CHECK(first_mismatch<uint64_t>(keys, want, out) == "");
   }
-  std::vector<uint32_t> out(keys.size());
-  chbench::simd::binomial_owners(keys, n, out);
-  CHECK(first_mismatch<uint64_t>(keys, want, out) == "");
 }
 
 // Values computed from the Java code's arithmetic (BinomialEngine at 68803f8

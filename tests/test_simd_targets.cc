@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <random>
@@ -467,6 +468,28 @@ TEST_CASE("ForcedTarget forces each runnable target and restores dispatch", "[si
                   std::invalid_argument);
   CHECK_THROWS_AS(chbench::simd::ForcedTarget(int64_t{1} << 40), std::invalid_argument);
   CHECK(chbench::simd::dispatched_target() == runnable.front());
+}
+
+TEST_CASE("the 64-bit lane multiplies split on Intel, are native elsewhere, and can be forced",
+          "[simd]") {
+  using chbench::simd::Mul64Path;
+  // The CPU's vendor as /proc/cpuinfo names it (x86 only; elsewhere none).
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, vendor;
+  while (vendor.empty() && std::getline(cpuinfo, line))
+    if (line.rfind("vendor_id", 0) == 0) vendor = line.substr(line.find(':') + 2);
+  INFO("vendor_id '" << vendor << "'");
+  const Mul64Path cpu = vendor == "GenuineIntel" ? Mul64Path::kSplit : Mul64Path::kNative;
+  CHECK(chbench::simd::mul64_path() == cpu);
+  for (const Mul64Path path : {Mul64Path::kNative, Mul64Path::kSplit}) {
+    {
+      const chbench::simd::ForcedMul64Path forced(path);
+      CHECK(chbench::simd::mul64_path() == path);
+    }
+    CHECK(chbench::simd::mul64_path() == cpu);
+  }
+  CHECK(std::string(chbench::simd::mul64_path_name(Mul64Path::kNative)) == "native");
+  CHECK(std::string(chbench::simd::mul64_path_name(Mul64Path::kSplit)) == "split");
 }
 
 TEST_CASE("the SIMD kernels and their building blocks reject bad input", "[simd]") {

@@ -77,4 +77,34 @@ class ForcedTarget {
   bool active_;
 };
 
+// ---- 64-bit lane multiplies --------------------------------------------------
+
+// How a kernel that can choose multiplies 64-bit lanes on a target with a
+// native 64-bit lane multiply (AVX3: vpmullq): kNative uses it; kSplit builds
+// each product from 32 x 32 -> 64 bit multiplies (vpmuludq), or drops it
+// where a factor is 2^j - 1. Both give the same owners. vpmullq is one uop of
+// latency 3 on AMD Zen 4 and Zen 5, three uops of latency 15 on Intel's
+// AVX-512 cores (uops.info), where kernels with chains of dependent products
+// run faster split. Targets without a native 64-bit lane multiply always split;
+// the one-lane SCALAR target always multiplies natively.
+enum class Mul64Path { kNative, kSplit };
+
+// The path in force: the one a ForcedMul64Path names, else the CPU's,
+// kSplit on an Intel x86 CPU and kNative on every other. Never throws.
+Mul64Path mul64_path() noexcept;
+
+// "native" or "split".
+const char* mul64_path_name(Mul64Path path) noexcept;
+
+// Makes mul64_path() return `path` until destroyed, then the CPU's again.
+// Process-global, like ForcedTarget: create and destroy it on one thread,
+// outside any parallel region, and never nest two.
+class ForcedMul64Path {
+ public:
+  explicit ForcedMul64Path(Mul64Path path);
+  ~ForcedMul64Path();
+  ForcedMul64Path(const ForcedMul64Path&) = delete;
+  ForcedMul64Path& operator=(const ForcedMul64Path&) = delete;
+};
+
 }  // namespace chbench::simd

@@ -29,6 +29,7 @@ CONTEXT_ROWS = (
     ("SIMD target that ran (Highway)", "chbench_hwy_target"),
     ("SIMD targets supported", "chbench_hwy_targets_supported"),
     ("SIMD targets compiled", "chbench_hwy_targets_compiled"),
+    ("64-bit lane multiplies (AVX3, binomial/simd)", "chbench_mul64"),
     ("Emulated", "chbench_emulated"),
     ("CMake preset", "chbench_preset"),
     ("Toolchain (toolchains/*.cmake)", "chbench_toolchain"),
