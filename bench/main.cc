@@ -72,8 +72,8 @@ std::vector<std::string> benchmark_args(const char* argv0, const std::vector<std
     for (const auto& [flag, instead] : kTimingFlags)
       if (extra == flag || extra.rfind(flag + "=", 0) == 0)
         fail(flag +
-             " does not apply: the bench times comparison groups in rounds (README, How "
-             "the bench times); use " +
+             " does not apply: the bench times comparison groups in rounds "
+             "(docs/measurement.md); use " +
              instead);
     for (const auto& [prefix, allowed] : enums)
       if (extra.rfind(prefix, 0) == 0 &&
@@ -145,7 +145,7 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
   const std::size_t groups = comparison_groups(configs).size();
   std::printf(
       "estimated time %s for %zu configuration%s in %zu comparison group%s: %u rounds, each "
-      "member at least %g s a round, and building and checking (README, How the bench times)\n",
+      "member at least %g s a round, and building and checking (docs/measurement.md)\n",
       clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s", groups,
       groups == 1 ? "" : "s", model.rounds, model.min_time_s);
   std::printf("noise canary: about %.1f s of it (%.0f ms before each comparison group)\n",

@@ -357,7 +357,7 @@ def intro_section(g: dict, keys: int) -> list:
     w("file as one 64-bit key hash per line (decimal or `0x` hex), given to the scheme unhashed;")
     w("the schemes that place keys by the bucket count alone (mod-N, jump and its successors)")
     w("hold no node names for `--nodes N`, so N goes up to the scheme's limit (2^31 - 1 for")
-    w("jump). The README's lab section gives every input rule.")
+    w("jump). [lab.md](lab.md) gives every input rule.")
     w("")
     w(f"Figures below: {keys:,} keys unless said; ring at V = {RING_V} unless said.")
     w("")

@@ -44,7 +44,7 @@ Options:
   --jobs N     parallel build jobs (default: ninja's choice)
   --retry-noisy N  after the sweep, re-time the configurations the bench
                flagged noisy (its canary strayed from the run's best, or the
-               host stole time: see README, Bench options), at most N rounds
+               host stole time: see docs/measurement.md), at most N rounds
                (0-20, default 0: off). Each round runs the bench on exactly
                those configurations, judged by the first run's best canary,
                and a quieter measurement replaces the flagged one in

@@ -1,8 +1,8 @@
 """Google Benchmark's own compare.py (Debian's libbenchmark-tools) on two
-committed runs: the README's command, run as the README shows it.
+committed runs: the command of docs/comparing.md, run as the page shows it.
 
-The command is the README line that starts with COMMAND and runs its
-`benchmarks` mode (two files), so the README and
+The command is the page's line that starts with COMMAND and runs its
+`benchmarks` mode (two files), so the page and
 this test cannot drift apart. Checks that compare.py exits 0, names both
 files, and prints for the first configuration both runs measured the change
 of its mean real time that this script computes from the two bench.json
@@ -23,6 +23,7 @@ from pathlib import Path
 
 COMPARE = Path("/usr/share/benchmark/compare.py")
 COMMAND = f"/usr/bin/python3 {COMPARE} "
+PAGE = Path("docs/comparing.md")
 
 
 def fail(message: str) -> None:
@@ -30,12 +31,12 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def readme_command(repo: Path) -> list[str]:
-    """The README's compare.py command, split into its words."""
-    lines = [line for line in (repo / "README.md").read_text().splitlines()
+def page_command(repo: Path) -> list[str]:
+    """The page's compare.py command, split into its words."""
+    lines = [line for line in (repo / PAGE).read_text().splitlines()
              if line.startswith(COMMAND) and " benchmarks " in line]
     if len(lines) != 1:
-        fail(f"README.md has {len(lines)} lines '{COMMAND}... benchmarks OLD NEW', expected 1")
+        fail(f"{PAGE} has {len(lines)} lines '{COMMAND}... benchmarks OLD NEW', expected 1")
     return lines[0].split()
 
 
@@ -55,7 +56,7 @@ def main() -> None:
         print(f"gbench_compare_test.py: skipped: {COMPARE} is not installed "
               "(Debian's libbenchmark-tools; scripts/install-deps.sh installs it)")
         sys.exit(77)
-    command = readme_command(repo)
+    command = page_command(repo)
     old, new = (repo / word for word in command[-2:])
     result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
     if result.returncode != 0:

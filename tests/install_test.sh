@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # chbench as an installed library: `cmake --install` of a build into a
-# temporary prefix, then the consumer (tests/consumer, the README's example)
+# temporary prefix, then the consumer (tests/consumer, the example of docs/builds.md)
 # configured and built out of tree against it with find_package(chbench
 # CONFIG), run, and checked; then the same program built with the flags of
 # `pkg-config --cflags --libs chbench`, with every installed header.

@@ -24,7 +24,7 @@ import unittest
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support import FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, machine_name, run, snapshot
+from support import FAKE_BENCH, FIXTURE, PYTHON, REPO, SCRIPTS, machine_name, run, snapshot
 
 
 @dataclass
@@ -218,6 +218,16 @@ CASES = [
     Case("guide.py no run with family nodes", "guide.py",
          ["{results}", "--lab", "/bin/true", "--out", "{out}", "--machine", "no-such-cpu"],
          "holds no run of machine no-such-cpu with family \"nodes\""),
+
+    # ---- gen_docs.py (with --check, so that nothing is written) ----
+    Case("gen_docs.py unknown flag", "gen_docs.py", ["--bogus"], "unrecognized arguments: --bogus"),
+    Case("gen_docs.py missing page", "gen_docs.py", ["--check", "{tmp}/none.md"],
+         "cannot read"),
+    Case("gen_docs.py page is a folder", "gen_docs.py", ["--check", "{out}"], "cannot read"),
+    Case("gen_docs.py missing bench", "gen_docs.py",
+         ["--check", "--bench", "{tmp}/none", str(REPO / "README.md")], "cannot run"),
+    Case("gen_docs.py failing bench", "gen_docs.py",
+         ["--check", "--bench", "/bin/false", str(REPO / "README.md")], "false exited 1"),
 
     # ---- lab_docs.py (fails before running the lab) ----
     Case("lab_docs.py unknown flag", "lab_docs.py", ["--bogus"], "unrecognized arguments"),

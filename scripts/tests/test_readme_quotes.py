@@ -1,7 +1,7 @@
-"""The README's quoted files: every fenced block that follows a line
-`<!-- quoted from PATH -->` must be PATH's text, byte for byte, so that the
-example the README shows is the one a test builds (tests/consumer/main.cc,
-built by tests/install_test.sh)."""
+"""The pages' quoted files: every fenced block of README.md or a page under
+docs/ that follows a line `<!-- quoted from PATH -->` must be PATH's text,
+byte for byte, so that the example a page shows is the one a test builds
+(tests/consumer/main.cc in docs/builds.md, built by tests/install_test.sh)."""
 
 from __future__ import annotations
 
@@ -12,21 +12,28 @@ from pathlib import Path
 from support import REPO
 
 ROOT = REPO
-README = ROOT / "README.md"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 QUOTE = re.compile(r"^<!-- quoted from (\S+) -->\n```[a-z]*\n(.*?)^```$", re.M | re.S)
+
+
+def quotes() -> list[tuple[Path, str, str]]:
+    """(page, quoted path, quoted text) for every quote of every page."""
+    return [(page, path, text) for page in PAGES
+            for path, text in QUOTE.findall(page.read_text())]
 
 
 class ReadmeQuotes(unittest.TestCase):
     def test_quoted_files_are_the_files(self):
-        quotes = QUOTE.findall(README.read_text())
-        self.assertIn("tests/consumer/main.cc", [path for path, _ in quotes])
-        for path, text in quotes:
-            with self.subTest(path=path):
+        found = quotes()
+        self.assertIn(("docs/builds.md", "tests/consumer/main.cc"),
+                      [(page.relative_to(ROOT).as_posix(), path) for page, path, _ in found])
+        for page, path, text in found:
+            with self.subTest(page=page.name, path=path):
                 self.assertEqual(text, (ROOT / path).read_text(),
-                                 f"README.md quotes {path} as it no longer is")
+                                 f"{page.name} quotes {path} as it no longer is")
 
     def test_a_changed_file_is_caught(self):
-        text = README.read_text().replace("int main() {", "int main(void) {", 1)
+        text = (ROOT / "docs/builds.md").read_text().replace("int main() {", "int main(void) {", 1)
         path, quoted = QUOTE.findall(text)[0]
         self.assertNotEqual(quoted, (ROOT / path).read_text())
 
