@@ -1,4 +1,4 @@
-// Node lists and the errors SPEC.md "Inputs" requires: bad input is a
+// Node lists and the errors docs/spec.md §4 requires: bad input is a
 // std::invalid_argument with a message, never UB (the registry's own tests,
 // check() against the references included, are in test_registry.cc).
 #include <catch2/catch.hpp>

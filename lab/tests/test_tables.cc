@@ -37,7 +37,7 @@ TEST_CASE("the lab's fast kernels and batches agree with every scheme's referenc
 
 TEST_CASE("every scheme takes key hashes as given: the owners of the keys they hash") {
   // --key-format hash hands the hashes to the scheme unhashed: the keys
-  // user:1 ... user:K and their SPEC.md hashes given as such place alike.
+  // user:1 ... user:K and their key hashes (docs/spec.md §2) given as such place alike.
   const KeySet counted = KeySet::counted(5'000);
   const KeySet given = KeySet::from_hashes(default_key_hashes(5'000));
   for (Scheme scheme : all_schemes()) {

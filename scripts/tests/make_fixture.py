@@ -100,7 +100,7 @@ def registry(kernels: tuple = KERNELS) -> dict:
                     "summary": "reads each key hash, writes one owner, no lookup",
                     "simd": False, "rival": None, "baseline": True, "rank": None,
                     "stream": True, "knob": None})
-    return {"schemes": [{"name": name, "title": title, "source": "SPEC.md", "aliases": [],
+    return {"schemes": [{"name": name, "title": title, "source": "docs/spec.md", "aliases": [],
                          "params": params, "removal": REMOVAL.get(name, ("any", False))[0],
                          "max_nodes": 4294967295,
                          "buckets_only": REMOVAL.get(name, ("any", False))[1]}
