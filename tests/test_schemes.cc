@@ -151,7 +151,7 @@ TEST_CASE("every kernel matches its reference on random node sets", "[schemes][r
 TEST_CASE("every kernel matches its reference on large rings", "[schemes][reference][large]") {
   std::mt19937_64 rng(kSeed + 10);
   Counts counts;
-  // 10'000 nodes * 1'000 tokens is the largest ring the issue asks for.
+  // 10'000 nodes * 1'000 tokens is the largest ring checked here.
   // Under an emulator or sanitizers the largest and the odd-sized ring only.
   std::vector<std::pair<uint32_t, uint32_t>> rings = {{10'000, 1'000}, {3'001, 1'000}};
   if (!chbench_test::kBrief) rings.push_back({10'000, 333});

@@ -103,7 +103,7 @@ TEST_CASE("a ketama table's estimate counts the continuum's points, not V") {
 
 TEST_CASE("the memory guard names what a profile builds: ketama's points, no V") {
   // Weights 3,000,000 each scale like 1, 1, 1: 160 points a server, 480 in all
-  // (issue 16, defect 1), and the estimate is the one of that continuum.
+  // (the weights add no points), and the estimate is the one of that continuum.
   Setup heavy;
   heavy.scheme = Scheme::kRing;
   heavy.placement = {

@@ -46,8 +46,8 @@ REPS = 3
 OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
 
 # The registry at the library's commit ce2f39d (then kernels/src/schemes.cc; now kernels/chbench/kernels.def), in
-# its order, with the bench's stream baseline; then jump hash's successors of
-# issue 14 (placed by the bucket count alone, only the last bucket leaves).
+# its order, with the bench's stream baseline; then jump hash's successors
+# (placed by the bucket count alone, only the last bucket leaves).
 SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes"]),
            ("hrw", "rendezvous (HRW)", []), ("jump", "jump hash", []),
            ("maglev", "Maglev", ["table_size"]),
