@@ -3,8 +3,9 @@ development machine, no run of an uncommitted tree among the committed runs.
 
 Scans every file git tracks in REPO_DIR (git ls-files) that is text: a file
 with a NUL byte or that is not UTF-8 is binary and skipped, and so are images
-(.png, .svg, .jpg, .jpeg, .gif, .pdf) and the test vector files
-(tests/vectors/, .csv). Three rules, each finding printed as
+(.png, .svg, .jpg, .jpeg, .gif, .pdf), the test vector files
+(tests/vectors/, .csv) and this file, whose examples are what the rules
+find. Three rules, each finding printed as
 `path:line: rule: the line`:
 
 - issue number: the word "issue" or "issues", any case, then a number, with
@@ -42,6 +43,7 @@ from pathlib import Path, PurePosixPath
 
 SKIP_SUFFIXES = {".png", ".svg", ".jpg", ".jpeg", ".gif", ".pdf", ".csv"}
 SKIP_DIRS = ("tests/vectors/",)
+SELF = "tests/product_text_test.py"
 
 ISSUE = re.compile(r"\bissues?[ \t]*(?:\n[^\S\n]*(?:#|//|\*|;|--)?[^\S\n]*)?#?[ \t]*\d+\b",
                    re.IGNORECASE)
@@ -137,7 +139,8 @@ def tracked_files(repo: Path) -> list[str] | None:
 
 
 def skipped(path: str) -> bool:
-    return PurePosixPath(path).suffix.lower() in SKIP_SUFFIXES or path.startswith(SKIP_DIRS)
+    return (PurePosixPath(path).suffix.lower() in SKIP_SUFFIXES or path.startswith(SKIP_DIRS)
+            or path == SELF)
 
 
 def main(argv: list[str]) -> int:
