@@ -5,7 +5,7 @@ Scans every file git tracks in REPO_DIR (git ls-files) that is text: a file
 with a NUL byte or that is not UTF-8 is binary and skipped, and so are images
 (.png, .svg, .jpg, .jpeg, .gif, .pdf), the test vector files
 (tests/vectors/, .csv) and this file, whose examples are what the rules
-find. Three rules, each finding printed as
+find. Four rules, each finding printed as
 `path:line: rule: the line`:
 
 - issue number: the word "issue" or "issues", any case, then a number, with
@@ -24,6 +24,10 @@ find. Three rules, each finding printed as
   and report.md, and the chbench_commit of its bench.json's context) names a
   commit with "-dirty" after it: the run was of uncommitted changes, which no
   one can check out again.
+- spec section: a section sign and a number ("§6") names a section of the
+  placement contract, docs/spec.md, that is there: one of its "## §N"
+  headings (sections keep their numbers, so a citation never goes stale
+  unless it was wrong).
 
 Before the scan the rules are checked on examples (self_check), so a broken
 pattern fails instead of passing everything.
@@ -50,15 +54,22 @@ ISSUE = re.compile(r"\bissues?[ \t]*(?:\n[^\S\n]*(?:#|//|\*|;|--)?[^\S\n]*)?#?[ 
 LOCAL_PATH = re.compile(r"(?:(?<![\w.\-}\)/])|(?<=file://))/(?:(?:work|root)/|home/[^/\s]+/)")
 DIRTY = re.compile(r"\b[0-9a-f]{7,40}-dirty\b")
 RUN_TEXTS = {"command.txt", "console.txt", "report.md"}
+SECTION = re.compile(r"§(\d+)")
+SPEC = "docs/spec.md"
+HEADING = re.compile(r"^## §(\d+) ", re.MULTILINE)
 
 
 def line_of(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def findings_in(path: str, text: str) -> list[tuple[int, str]]:
-    """(line, rule) of every finding in one file's text."""
+def findings_in(path: str, text: str, sections: set[str]) -> list[tuple[int, str]]:
+    """(line, rule) of every finding in one file's text; `sections` are the
+    numbers of docs/spec.md's sections."""
     found: list[tuple[int, str]] = []
+    if "§" in text:
+        found += [(line_of(text, m.start()), "spec section") for m in SECTION.finditer(text)
+                  if m.group(1) not in sections]
     lower = text.lower()
     if "issue" in lower:
         found += [(line_of(text, m.start()), "issue number") for m in ISSUE.finditer(text)]
@@ -98,6 +109,8 @@ def self_check() -> list[str]:
         ("a.md", "logs in `/root/.cache/x`", "local path"),
         ("a.md", "open file:///home/alice/chbench/report.md", "local path"),
         ("a.md", "(/home/bob/src/)", "local path"),
+        ("a.cc", "// the ring of docs/spec.md §3", "spec section"),
+        ("a.md", "docs/spec.md (§1 to §12)", "spec section"),
         ("results/m/r/report.md", "| Commit | 569d2cdf1973-dirty |", "dirty run"),
         ("results/m/r/command.txt", "bench --commit 4797812-dirty", "dirty run"),
         ("results/m/r/bench.json",
@@ -116,15 +129,17 @@ def self_check() -> list[str]:
         ("results/m/r/notes.md", "recorded as 569d2cdf1973-dirty because", "dirty run"),
         ("results/m/r/report.md", 'the commit is recorded as "-dirty" when', "dirty run"),
         ("docs/a.md", "| Commit | 569d2cdf1973-dirty |", "dirty run"),
+        ("a.cc", "// docs/spec.md §1's rule, §2 to §1", "spec section"),
         ("results/m/r/bench.json", '{"context": {"chbench_commit": "441d83de582c"}}',
          "dirty run"),
     ]
     errors = []
+    sections = {"1", "2"}
     for path, text, rule in must:
-        if rule not in [r for _, r in findings_in(path, text)]:
+        if rule not in [r for _, r in findings_in(path, text, sections)]:
             errors.append(f"self-check: {rule} not found in {text!r} ({path})")
     for path, text, rule in allow:
-        if rule in [r for _, r in findings_in(path, text)]:
+        if rule in [r for _, r in findings_in(path, text, sections)]:
             errors.append(f"self-check: {rule} wrongly found in {text!r} ({path})")
     return errors
 
@@ -157,6 +172,10 @@ def main(argv: list[str]) -> int:
     if files is None:
         print(f"product_text_test.py: skipped: {repo} is not a git work tree (or git is missing)")
         return 77
+    try:
+        sections = set(HEADING.findall((repo / SPEC).read_text(encoding="utf-8")))
+    except OSError:
+        sections = set()
     count = 0
     findings = []
     for path in files:
@@ -174,7 +193,7 @@ def main(argv: list[str]) -> int:
             continue
         count += 1
         lines = text.split("\n")
-        for line, rule in findings_in(path, text):
+        for line, rule in findings_in(path, text, sections):
             findings.append(f"{path}:{line}: {rule}: {lines[line - 1].strip()[:160]}")
     for f in findings:
         print(f)
