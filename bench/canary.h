@@ -12,7 +12,7 @@
 //
 // Why both loops: a process hammering memory on the other core slows the
 // lookups that live in L2/L3 by up to 2x while the bench's own CPU time stays
-// at 97% of its wall time (the ring/bucketed at 65,500 tokens), so
+// at 97% of its wall time (measured with ring/bucketed at 65,500 tokens), so
 // time-slicing is not the signal; the memory chase sees the shared cache and
 // memory controller, the compute chains see a slower, time-sliced or shared
 // core. Why several chains: a single dependent chain waits on each multiply's

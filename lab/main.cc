@@ -586,7 +586,7 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                   "a line ends at LF, one "
                   "CR before it is dropped (CRLF), the last line needs no LF, a UTF-8 "
                   "byte-order mark at the start of the file is dropped. text (default): the "
-                  "line's bytes are the key, hashed by the scheme as SPEC.md says or by the "
+                  "line's bytes are the key, hashed by a scheme as docs/spec.md §2 says or by the "
                   "profile its own way; a blank line is skipped, not a key (pose the empty key "
                   "in hex or base64). hex: each line a key's bytes as hex digits (either case, "
                   "two a byte); base64: RFC 4648 (A-Z a-z 0-9 + /, '=' padding optional); in "
@@ -671,7 +671,7 @@ struct TokensOptions {
 CLI::App* add_tokens(CLI::App& app, TokensOptions& t) {
   CLI::App* cmd = app.add_subcommand(
       "tokens", "replicated ownership spread of allocated tokens (Cassandra 4.0) vs random ones");
-  cmd->add_option("--scheme", t.scheme, "ring: SPEC.md's tokens for the random rings");
+  cmd->add_option("--scheme", t.scheme, "ring: the tokens of docs/spec.md §6 for the random rings");
   cmd->add_option("--profile", t.profile, "cassandra: the profile's tokens for the random rings");
   cmd->add_option("--from", t.from, "first node count reported (default 3)");
   cmd->add_option("--to", t.to, "last node count, nodes joining one at a time (default 100)");
@@ -876,7 +876,7 @@ int run(int argc, char** argv) {
   Options o;
   CLI::App app{
       "chbench-lab: what each consistent-hashing scheme does to the data: which keys move when "
-      "nodes\njoin or leave, and how evenly keys spread. Placement as in SPEC.md, looked up with "
+      "nodes\njoin or leave, and how evenly keys spread. Placement: docs/spec.md, looked up with "
       "the\nlibrary's fast kernels on oneTBB. Exit status: 0 ok, 1 internal failure, 2 bad input.",
       kProgram};
   app.require_subcommand(1);

@@ -93,19 +93,25 @@ def scheme_kernels(registry: dict, scheme: str) -> str:
                      for k in kernels)
 
 
-def page_link(path: str, page_dir: Path) -> str:
-    """A repository file named by the registry, linked from the page's folder
-    when it exists, else as code."""
+PAGE = re.compile(r"(\S+\.md)(?: (§\d+))?")
+
+
+def page_link(page: str, page_dir: Path) -> str:
+    """A repository file named by the registry (`FILE.md`, or `FILE.md §N`
+    for a section of it), linked from the page's folder when it exists, else
+    as code."""
+    path, section = PAGE.fullmatch(page).groups()
+    text = Path(path).name + (f" {section}" if section else "")
     if (REPO / path).is_file():
-        return f"[{Path(path).name}]({Path(page_dir, path).as_posix()})"
-    return f"`{path}`"
+        return f"[{text}]({Path(page_dir, path).as_posix()})"
+    return f"`{page}`"
 
 
 def split_source(source: str) -> tuple[str, list[str]]:
     """A registry source: the paper or code it follows, and the pages (the
-    `; FILE.md` parts) that define the scheme exactly."""
+    `; FILE.md` or `; FILE.md §N` parts) that define the scheme exactly."""
     parts = source.split("; ")
-    pages = [p for p in parts if p.endswith(".md") and " " not in p]
+    pages = [p for p in parts if PAGE.fullmatch(p)]
     return "; ".join(p for p in parts if p not in pages), pages
 
 

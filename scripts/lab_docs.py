@@ -350,7 +350,7 @@ def intro_section(g: dict, keys: int) -> list:
     w("`--table-size M` (Maglev; default 65537), `--format text|csv|json`, `--kernel`")
     w("(default: the scheme's fastest, by the registry's rank; `reference` for the plain")
     w("one) and `--threads` (default: all cores). Keys are `user:1` ...")
-    w("`user:K` for a count; nodes `node-0` ... `node-(N-1)`. Placement is SPEC.md's, bit")
+    w("`user:K` for a count; nodes `node-0` ... `node-(N-1)`. Placement is [spec.md](spec.md)'s (§5 to §9), bit")
     w("for bit. Jump numbers its buckets by list position, so only the last node(s) can be")
     w("removed; the lab refuses anything else and says so. Bad input gets one line")
     w("`chbench-lab: error: ...` on stderr and exit status 2. `--key-format hash` reads a key")

@@ -4,7 +4,7 @@
 # (random reads and writes over a large buffer) runs on the other core for a
 # bounded time, and prints how many configurations each run flagged noisy.
 # See usage() or `scripts/noise-check.sh --help`. Run it on an otherwise idle
-# machine: its numbers are the closing note of issue 15.
+# machine: its two flagged counts say whether the noise canary catches the hammer.
 set -euo pipefail
 
 usage() {

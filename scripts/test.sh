@@ -6,9 +6,11 @@ usage() {
   cat <<'EOF'
 Usage: bash scripts/test.sh [--presets LIST] [--no-arm] [--help]
 
-Installs what is missing, then for each native CMake preset configures,
-builds and runs its tests through ctest, then the aarch64 check. Default
-presets:
+Installs what is missing, checks that every tracked C++ file is formatted
+as .clang-format says (clang-format --dry-run --Werror; skipped, with a
+message, where clang-format is not installed), then for each native CMake
+preset configures, builds and runs its tests through ctest, then the aarch64
+check. Default presets:
   release   GCC Release: every test (the Catch2 suites, the lab's and the
             bench's command-line checks, the scripts' tests, the interop tests
             against libmemcached and redis-server), two at a time
@@ -96,6 +98,21 @@ failed=()
 steps=()
 # Prints one row of the closing table: step, build seconds, test seconds, result.
 step_row() { printf '  %-20s %7s %7s   %s\n' "$1" "$2" "$3" "$4"; }
+# The formatter: every tracked C++ file as clang-format leaves it.
+echo "test.sh: === clang-format ===" >&2
+started=$SECONDS
+if ! command -v clang-format >/dev/null 2>&1; then
+  result="skipped: clang-format not installed"
+elif ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  result="skipped: not a git work tree"
+else
+  result=passed
+  git ls-files -z -- '*.cc' '*.h' '*.cpp' '*.hpp' '*.c' |
+    xargs -0 -r clang-format --dry-run --Werror || result=FAILED
+fi
+steps+=("$(step_row clang-format - "$((SECONDS - started)) s" "$result")")
+echo "test.sh: clang-format $result" >&2
+[[ $result != FAILED ]] || failed+=(clang-format)
 for preset in "${native[@]}"; do
   echo "test.sh: === $preset ===" >&2
   started=$SECONDS

@@ -1,5 +1,5 @@
 // Helpers shared by the chbench tests: the fixed seed, an independent model of
-// SPEC.md written from the text (not from the library), key sets that stress a
+// docs/spec.md written from the text (not from the library), key sets that stress a
 // ring's boundaries, and a comparison that reports the first mismatch instead of
 // one assertion per key.
 #pragma once
@@ -104,11 +104,11 @@ inline bool testing_every_kernel() {
   return test_kernels().size() == chbench::all_kernels().size();
 }
 
-// ---- An independent model of SPEC.md ----------------------------------------
+// ---- An independent model of docs/spec.md ------------------------------------
 
 inline uint64_t xxh3(const std::string& bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
-// The MurmurHash3 finalizer written step by step from SPEC.md.
+// The MurmurHash3 finalizer written step by step from docs/spec.md §7.
 inline uint64_t model_fmix64(uint64_t k) {
   const uint64_t c1 = 0xff51afd7ed558ccdULL;
   const uint64_t c2 = 0xc4ceb9fe1a85ec53ULL;
@@ -119,7 +119,7 @@ inline uint64_t model_fmix64(uint64_t k) {
   return d ^ (d >> 33);
 }
 
-// Token list of SPEC.md's ring, sorted by (token value, node index).
+// Token list of docs/spec.md §6's ring, sorted by (token value, node index).
 inline std::vector<std::pair<uint64_t, uint32_t>> model_ring(const chbench::NodeSet& nodes) {
   std::vector<std::pair<uint64_t, uint32_t>> tokens;
   for (uint32_t n = 0; n < nodes.names.size(); ++n) {

@@ -1,5 +1,5 @@
 // Key hashing, fmix64 and jump hash against values fixed outside the library:
-// xxHash's published test vectors, SPEC.md's finalizer written step by step, and
+// xxHash's published test vectors, docs/spec.md §7's finalizer written step by step, and
 // jump-hash vectors shared by several independent implementations.
 #include <xxhash.h>
 
@@ -41,7 +41,7 @@ TEST_CASE("key_hash is XXH3_64bits with seed 0", "[hash]") {
   CHECK(chbench::key_hash(with_nul) != chbench::key_hash("ab"));
 }
 
-TEST_CASE("default keys and node names follow SPEC.md", "[hash]") {
+TEST_CASE("default keys and node names follow docs/spec.md", "[hash]") {
   CHECK(chbench::default_key(1) == "user:1");
   CHECK(chbench::default_key(10) == "user:10");
   CHECK(chbench::default_key(18446744073709551615ULL) == "user:18446744073709551615");

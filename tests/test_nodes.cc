@@ -1,4 +1,4 @@
-// Node lists and the errors SPEC.md "Inputs" requires: bad input is a
+// Node lists and the errors docs/spec.md §4 requires: bad input is a
 // std::invalid_argument with a message, never UB (the registry's own tests,
 // check() against the references included, are in test_registry.cc).
 #include <catch2/catch.hpp>
@@ -81,7 +81,7 @@ TEST_CASE("every kernel and every reference refuses a bad node list", "[registry
       CHECK_THROWS_AS(chbench::build_reference(s, bad.nodes), std::invalid_argument);
     }
   }
-  // The empty node set, as the issue names it.
+  // The empty node set itself, NodeSet{} (N = 0).
   for (const chbench::KernelInfo* k : chbench_test::test_kernels()) {
     INFO(k->full_name());
     CHECK_THROWS_AS(k->build(NodeSet{}), std::invalid_argument);

@@ -653,7 +653,7 @@ TEST_CASE("fleet: bad changes are refused and change nothing", "[fleet][errors]"
 TEST_CASE("fleet: every kernel built from a changed fleet matches the reference over it",
           "[fleet][reference]") {
   // Every kernel places keys as its scheme's reference over the same changed
-  // fleet. The schemes of SPEC.md and Maglev read the node list, not the
+  // fleet. The schemes of docs/spec.md §5 to §8 and Maglev read the node list, not the
   // history: for them a fleet that got here by joins and leaves places every
   // key as a fresh fleet of the same nodes does (schemes that read the
   // history, added later, need not).

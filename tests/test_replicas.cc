@@ -1,6 +1,6 @@
 // Replica sets (ReplicaTable, scheme.h): every replica kernel against its
 // scheme's replica reference, in order, on every Highway target; the
-// references against an independent model of SPEC.md (the ring's walk,
+// references against an independent model of docs/spec.md (the ring's walk,
 // rendezvous' ranking); the first replica is the owner; the refusals.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -47,7 +47,7 @@ std::vector<uint64_t> keys_for(const NodeSet& nodes, std::size_t random, std::mt
   return keys;
 }
 
-// The model: SPEC.md's ring walked entry by entry from the first token >= h,
+// The model: docs/spec.md §6's ring walked entry by entry from the first token >= h,
 // a node taken the first time it is met.
 std::vector<uint32_t> model_ring_walk(const std::vector<std::pair<uint64_t, uint32_t>>& tokens,
                                       uint64_t h, uint32_t r) {

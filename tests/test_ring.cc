@@ -1,6 +1,6 @@
 // The generic ring kernels (ring.h) for 32- and 64-bit tokens on hand-built
 // entry lists: duplicate tokens across nodes, clusters, tiny rings of every
-// Eytzinger shape; and SPEC.md's 64-bit ring checked against tokens computed
+// Eytzinger shape; and docs/spec.md §6's 64-bit ring checked against tokens computed
 // here with XXH3 directly.
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -323,7 +323,7 @@ TEST_CASE("ring: 32-bit tokens from the real ring (top 32 bits) have duplicates"
   check_ring<uint32_t>(std::move(entries), std::move(keys), rng, /*scan=*/false);
 }
 
-TEST_CASE("ring: SPEC.md's 64-bit ring on three nodes, tokens computed here", "[ring][spec]") {
+TEST_CASE("ring: docs/spec.md's 64-bit ring on three nodes, tokens computed here", "[ring][spec]") {
   // Nodes a, b, c with two tokens each: XXH3("a#0"), XXH3("a#1"), ...
   const chbench::NodeSet nodes{{"a", "b", "c"}, 2};
   std::vector<std::pair<uint64_t, uint32_t>> tokens;

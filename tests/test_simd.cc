@@ -1,4 +1,4 @@
-// The Highway kernels on every target this CPU can run (SPEC.md "Kernels"):
+// The Highway kernels on every target this CPU can run (docs/spec.md §10):
 // the registry's SIMD kernels against their references, and the SIMD building
 // blocks of chbench/simd.h directly, on inputs a node list cannot produce
 // (divisors near 2^32, equal seeds, tokens around the sign flip at 2^63).

@@ -151,7 +151,7 @@ std::vector<unsigned> knobs_for(const KernelInfo& kernel, std::size_t index) {
 }
 
 // Every ring kernel of the registry, built over the ring of `entries` with
-// make_over_ring, against SPEC.md's reference over the same entries.
+// make_over_ring, against docs/spec.md §6's reference over the same entries.
 void check_ring(std::vector<RingEntry<uint64_t>> entries, std::span<const uint64_t> keys,
                 std::size_t index) {
   std::sort(entries.begin(), entries.end());

@@ -1,4 +1,4 @@
-// Key hashing and node seeds, exactly as ../shared/SPEC.md "Inputs" fixes them.
+// Key hashing and node seeds, exactly as docs/spec.md §2 and §7 fix them.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 namespace chbench {
 
-// Key hash of SPEC.md: XXH3_64bits over the key's bytes (xxHash 0.8, seed 0).
+// Key hash of docs/spec.md §2: XXH3_64bits over the key's bytes (xxHash 0.8, seed 0).
 // Any byte string is accepted, including the empty one. Never throws.
 uint64_t key_hash(std::string_view bytes) noexcept;
 

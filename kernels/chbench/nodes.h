@@ -1,4 +1,4 @@
-// The node list every scheme is built from (SPEC.md "Inputs").
+// The node list every scheme is built from (docs/spec.md §3, its refusals §4).
 #pragma once
 
 #include <cstdint>

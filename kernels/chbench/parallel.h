@@ -1,4 +1,4 @@
-// Running a kernel over a batch with oneTBB, as SPEC.md "Measurement" fixes it.
+// Running a kernel over a batch with oneTBB, as docs/spec.md §11 fixes it.
 #pragma once
 
 #include <tbb/global_control.h>

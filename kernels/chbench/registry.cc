@@ -40,7 +40,7 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .name = "modn",
      .aliases = {},
      .title = "mod-N",
-     .source = "h % N; SPEC.md",
+     .source = "h % N; docs/spec.md §5",
      .params = 0,
      .removal = Removal::kNone,
      .removal_note = "any change of N moves most keys, between survivors too",
@@ -53,7 +53,8 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .name = "ring",
      .aliases = {},
      .title = "ring (consistent hashing)",
-     .source = "Karger et al., Consistent Hashing and Random Trees, STOC 1997, section 4; SPEC.md",
+     .source = "Karger et al., Consistent Hashing and Random Trees, STOC 1997, section 4; "
+               "docs/spec.md §6",
      .params = kParamVnodes | kParamWeights,
      .removal = Removal::kAnyNode,
      .removal_note = "any node can leave: only its keys move",
@@ -69,7 +70,7 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .aliases = kHrwAliases,
      .title = "rendezvous (HRW)",
      .source = "Thaler and Ravishankar, Using Name-Based Mappings to Increase Hit Rates, "
-               "IEEE/ACM ToN 6(1), 1998, section 3; SPEC.md",
+               "IEEE/ACM ToN 6(1), 1998, section 3; docs/spec.md §7",
      .params = 0,
      .removal = Removal::kAnyNode,
      .removal_note = "any node can leave: only its keys move",
@@ -85,7 +86,7 @@ constexpr SchemeInfo kSchemeInfos[] = {
      .aliases = {},
      .title = "jump hash",
      .source = "Lamping and Veach, A Fast, Minimal Memory, Consistent Hash Algorithm, "
-               "arXiv:1406.2294, figure 1; SPEC.md",
+               "arXiv:1406.2294, figure 1; docs/spec.md §8",
      .params = 0,
      .removal = Removal::kLastOnly,
      .removal_note = "only the last bucket can leave (buckets are 0 ... N-1); any other leave "

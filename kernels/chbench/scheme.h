@@ -21,7 +21,7 @@
 
 namespace chbench {
 
-// The placement schemes of SPEC.md, and Maglev (docs/profiles.md).
+// The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles.md).
 enum class Scheme {
   kModN,
   kRing,
@@ -121,7 +121,7 @@ struct SchemeInfo {
   std::string_view removal_note;  // one line for the lab: what a leave means here
   uint64_t max_nodes;             // most nodes the scheme can represent
 
-  // The scheme's reference: the plainest implementation of SPEC.md (or of the
+  // The scheme's reference: the plainest implementation of docs/spec.md §5 to §8 (or of the
   // scheme's own document), which every kernel must match owner for owner.
   // Throws std::invalid_argument on an invalid fleet (see check()).
   std::unique_ptr<OwnerTable> (*reference)(const Fleet& fleet);
@@ -316,7 +316,7 @@ void check_replica_count(const Fleet& fleet, uint32_t r);
 std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
                                               const SortedRing<uint64_t>& ring, unsigned knob = 0);
 
-// SPEC.md's ring reference over given entries (sorted by (token, node),
+// docs/spec.md §6's ring reference over given entries (sorted by (token, node),
 // non-empty; throws std::invalid_argument otherwise).
 std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>> entries);
 

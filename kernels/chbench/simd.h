@@ -5,7 +5,7 @@
 // build up; on aarch64: NEON, SVE, SVE2, SVE_256, SVE2_128; SVE blocks are one
 // vector, see simd_ops-inl.h), and each call runs the best one the CPU
 // supports, as hwy::SetSupportedTargetsForTest may narrow it. Every kernel
-// returns exactly the owners of its scheme's reference (../shared/SPEC.md) on
+// returns exactly the owners of its scheme's reference (docs/spec.md §1) on
 // every target: scores, LCG steps and divisions are the scalar ones, lane by
 // lane, not cheaper look-alikes.
 //

@@ -106,7 +106,7 @@ HWY_INLINE V64 Mul32x32(V64 a, V64 b) {
 
 // Order-preserving map of uint64_t onto int64_t (flip the top bit), so that the
 // signed compare, native on every x86 target from SSE4 on, orders the lanes as
-// unsigned values. SPEC.md's ring and scores compare unsigned.
+// unsigned values. docs/spec.md's ring (§6) and scores (§7) compare unsigned.
 template <class V>
 HWY_INLINE auto ToOrdered(V v) {
   const hn::DFromV<V> d;

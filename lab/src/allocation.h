@@ -74,11 +74,11 @@ struct AllocationRow {
 
 // The experiment: nodes node-0, node-1, ... join one at a time. With
 // `allocated_tokens` per node, node-0 takes its own random tokens (the
-// profile's or SPEC.md's, below) and every later node allocate_tokens with
+// profile's or docs/spec.md §6's, below) and every later node allocate_tokens with
 // RF = rf; a row per rf and N = from ... to. Beside them, for each count in
 // `random_tokens`, N nodes with that many random tokens each: for the
 // Cassandra profile cassandra_ring() (XXH3 of "<name>#<i>" as Murmur3
-// tokens), for the generic ring SPEC.md's ring_entries(). Throws
+// tokens), for the generic ring docs/spec.md §6's ring_entries(). Throws
 // std::invalid_argument for from < 2, from > to, to > 1000, no rf, an rf
 // outside 1 ... 8, or allocated_tokens outside 1 ... 1024.
 std::vector<AllocationRow> allocation_experiment(bool cassandra, uint32_t from, uint32_t to,

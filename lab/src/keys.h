@@ -56,7 +56,7 @@ void check_time(uint64_t lookups, uint64_t scores, const std::string& what, bool
 inline constexpr uint64_t kNodeBytes = 108;
 
 // How a key file's lines are read (--key-format): kText, each line a key
-// whose bytes the scheme hashes (SPEC.md's key hash) or a profile hashes its
+// whose bytes the scheme hashes (docs/spec.md §2's key hash) or a profile hashes its
 // own way; kHex and kBase64, each line a key's bytes in hex or base64
 // (key_codec.h: any bytes, NUL included; an empty line is the empty key);
 // kHash, each line a 64-bit key hash given to the scheme as it is.
@@ -115,7 +115,7 @@ class KeySet {
   // True for key hashes given as such (from_hash_stream, from_hashes).
   bool is_hashes() const noexcept { return offsets_.empty() && !hashes_.empty(); }
 
-  // Writes the SPEC.md key hashes of keys first ... first + out.size() - 1 to
+  // Writes the key hashes (docs/spec.md §2) of keys first ... first + out.size() - 1 to
   // `out` (0-based key positions), or with a profile that profile's key hashes
   // (profile_key_hashes); for key hashes given as such, those hashes.
   // Precondition: first + out.size() <= size(). Throws what profile_key_hashes

@@ -3,7 +3,7 @@
 // Owners come from the library's kernels (scheme.h), each scheme's default
 // being the registry's (default_kernel(): its fastest); batches run on oneTBB
 // in the current task arena, so a caller limits the threads by running these
-// functions inside its own tbb::task_arena. Placement rules are SPEC.md's.
+// functions inside its own tbb::task_arena. Placement rules are docs/spec.md's (§5 to §9).
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,7 @@ namespace chbench::lab {
 
 // ---- Tables -----------------------------------------------------------------------
 
-// What places the keys: a scheme (keys hashed as SPEC.md says, XXH3) or a
+// What places the keys: a scheme (keys hashed as docs/spec.md §2 says, XXH3) or a
 // production profile of profiles.h (keys hashed as that system hashes them,
 // looked up by kernels of profile_scheme(profile)).
 struct Placement {
@@ -113,7 +113,7 @@ bool bucket_change(Scheme scheme, const Fleet& before, std::span<const std::stri
 // given) and then those of `add` join (Fleet::join, appended in order), so
 // that the result's history() records the change. The survivors keep their
 // order. When the scheme's removal is Removal::kLastOnly (jump: buckets 0 ...
-// N-1 by list position, SPEC.md) only the last remove.size() nodes may leave,
+// N-1 by list position, docs/spec.md §8) only the last remove.size() nodes may leave,
 // in any order; any other removal is refused with a message that says which
 // nodes can go. Throws std::invalid_argument for an unknown node in `remove`,
 // a name listed twice, an added name already present or empty, a refused
@@ -215,12 +215,12 @@ struct Balance {
 // and the circle's. Throws like make_table().
 Balance measure_balance(Scheme scheme, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel = {});
-// For a profile there is no circle share (the shares of SPEC.md's circle do
+// For a profile there is no circle share (the shares of docs/spec.md §6's circle do
 // not describe a profile's own ring): `circle` stays empty.
 Balance measure_balance(const Placement& placement, const Fleet& fleet, const KeySet& keys,
                         std::string_view kernel = {});
 
-// Each node's share of SPEC.md's 64-bit ring: the summed length of the arcs it
+// Each node's share of docs/spec.md §6's 64-bit ring: the summed length of the arcs it
 // owns, an arc running from the previous distinct token (exclusive) to the
 // token (inclusive), the first token's arc wrapping around 2^64, divided by
 // 2^64. A token hidden by an equal token of a lower node index owns nothing.

@@ -575,7 +575,7 @@ bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-s
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
 
 # Options that do not apply are refused, naming every scheme and profile that
-# takes them (issue 16, defect 2).
+# takes them.
 for profile in ketama redis kafka maglev; do
   bad "--vnodes with the $profile profile" "applies to the scheme ring; the profile cassandra only, not to the $profile profile" \
     owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
@@ -596,7 +596,7 @@ run owners --profile cassandra --nodes 3 --vnodes 4 --keys 2
 [[ $status -eq 0 ]] || fail "--vnodes with the cassandra profile: status $status"
 run owners --profile maglev --nodes 3 --table-size 7 --keys 2
 [[ $status -eq 0 ]] || fail "--table-size with the maglev profile: status $status"
-# The Redis profile is itself (defect 3): no Maglev scheme in its report, and a
+# The Redis profile is itself: no Maglev scheme in its report, and a
 # bad kernel's message names the profile.
 run owners --profile redis --nodes 3 --keys 2 --format json
 /usr/bin/python3 -c '
@@ -609,7 +609,7 @@ run owners --profile kafka --nodes 3 --keys 2 --format json
 grep -q '"scheme":"modn","profile":"kafka"' "$tmp/out" || fail "kafka profile JSON: $(head -c 200 "$tmp/out")"
 bad "--kernel bogus with redis" "the redis profile's lookups run on the maglev kernels" \
   owners --profile redis --nodes 3 --keys 2 --kernel bogus
-# Maglev's M is bounded by what builds in seconds (defect 6), and --help says so.
+# Maglev's M is bounded by what builds in seconds, and --help says so.
 bad "M = 2^31 - 1" "above the lab's bound, M <= 67108859" owners --scheme maglev --table-size 2147483647 --nodes 2 --keys 2
 bad "M above the bound, profile" "M <= 67108859" owners --profile maglev --table-size 67108879 --nodes 2 --keys 2
 run owners --help
@@ -638,14 +638,14 @@ done
 run owners --profile redis --nodes 3 --keys 1 --format json
 grep -q '"table_size":null,' "$tmp/out" || fail "redis owners: table_size not null"
 
-# Ketama's weights do not grow its continuum (defect 1): 3,000,000 each is the
+# Ketama's weights do not grow its continuum: 3,000,000 each is the
 # ring of 1, 1, 1.
 run owners --profile ketama --nodes a,b,c --weights 3000000,3000000,3000000 --keys 20
 cp "$tmp/out" "$tmp/heavy.txt"
 run owners --profile ketama --nodes a,b,c --keys 20
 cmp -s "$tmp/out" "$tmp/heavy.txt" || fail "ketama weights 3000000 x 3 differ from weights 1 x 3"
 
-# Every output format recovers the exact key bytes (issue 16, defect 4):
+# Every output format recovers the exact key bytes:
 # two keys that are not UTF-8 stay apart in JSON, as key_hex.
 printf '\x80\n\x81\ncaf\xc3\xa9\n' >"$tmp/latin.txt"
 run owners --profile redis --nodes 3 --keys "$tmp/latin.txt" --format json
@@ -690,7 +690,7 @@ cmp -s "$tmp/out" "$tmp/bom.out" || fail "BOM, CRLF, blank line: $(cat "$tmp/bom
 bad "bad hex line" "line 2 holds '6g', not hex" owners --profile kafka --nodes 3 --key-format hex --keys <(printf '00\n6g\n')
 bad "bad base64 line" "line 1 holds 'Z', not base64" owners --profile kafka --nodes 3 --key-format base64 --keys <(printf 'Z\n')
 bad "hex with a count" "reads key lines from a file" owners --scheme ring --nodes 3 --key-format hex --keys 10
-# Node lists (defect 5): a tab is refused, --nodes-file takes a comma.
+# Node lists: a tab is refused, --nodes-file takes a comma.
 bad "tab in a node name" "node 1 .* holds a control byte" owners --scheme ring --nodes $'a,b\tc' --keys 3
 bad "node name not UTF-8" "node 0 '\\\\x80' is not UTF-8" owners --scheme ring --nodes $'\x80,b' --keys 3
 printf 'db, east\r\ndb, west\n' >"$tmp/nodes.txt"

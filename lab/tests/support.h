@@ -21,7 +21,7 @@ namespace chbench::lab::test {
 
 inline constexpr double kSigmas = 6.0;
 
-// Owners by the scheme's reference, the plainest code of SPEC.md.
+// Owners by the scheme's reference, the plainest code of docs/spec.md (§1).
 inline std::vector<uint32_t> reference_owners(Scheme scheme, const Fleet& fleet,
                                               const std::vector<uint64_t>& hashes) {
   std::vector<uint32_t> out(hashes.size());

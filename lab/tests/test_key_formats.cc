@@ -172,7 +172,7 @@ TEST_CASE("hex and base64 key lines: any bytes, NUL included; an empty line is t
   const std::vector<std::string> want = {"", "f", "fo", "foo", "foob", "\0\0"s, "\0a\0b"s};
   REQUIRE(b64.size() == want.size());
   for (std::size_t i = 0; i < want.size(); ++i) CHECK(b64.key(i) == want[i]);
-  // The empty key hashes as the empty string (SPEC.md's XXH3 of no bytes).
+  // The empty key hashes as the empty string (docs/spec.md §2's XXH3 of no bytes).
   std::vector<uint64_t> h(1);
   b64.hashes(0, h);
   CHECK(h[0] == key_hash(""));

@@ -1,6 +1,6 @@
 // Request popularity (popularity.h) and the load reports of balance and move
 // (commands/load.h): exact loads on hand-checked streams over mod-N (owner =
-// h mod N, SPEC.md), and the Zipf generator's frequencies against its pmf.
+// h mod N, docs/spec.md §5), and the Zipf generator's frequencies against its pmf.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>

@@ -37,7 +37,7 @@ TEST_CASE("the lab's fast kernels and batches agree with every scheme's referenc
 
 TEST_CASE("every scheme takes key hashes as given: the owners of the keys they hash") {
   // --key-format hash hands the hashes to the scheme unhashed: the keys
-  // user:1 ... user:K and their SPEC.md hashes given as such place alike.
+  // user:1 ... user:K and their key hashes (docs/spec.md §2) given as such place alike.
   const KeySet counted = KeySet::counted(5'000);
   const KeySet given = KeySet::from_hashes(default_key_hashes(5'000));
   for (Scheme scheme : all_schemes()) {
@@ -103,7 +103,7 @@ TEST_CASE("a ketama table's estimate counts the continuum's points, not V") {
 
 TEST_CASE("the memory guard names what a profile builds: ketama's points, no V") {
   // Weights 3,000,000 each scale like 1, 1, 1: 160 points a server, 480 in all
-  // (issue 16, defect 1), and the estimate is the one of that continuum.
+  // (the weights add no points), and the estimate is the one of that continuum.
   Setup heavy;
   heavy.scheme = Scheme::kRing;
   heavy.placement = {

@@ -46,8 +46,8 @@ REPS = 3
 OUT = Path(__file__).resolve().parent / "fixtures" / "small_bench.json"
 
 # The registry at the library's commit ce2f39d (then kernels/src/schemes.cc; now kernels/chbench/kernels.def), in
-# its order, with the bench's stream baseline; then jump hash's successors of
-# issue 14 (placed by the bucket count alone, only the last bucket leaves).
+# its order, with the bench's stream baseline; then jump hash's successors
+# (placed by the bucket count alone, only the last bucket leaves).
 SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes"]),
            ("hrw", "rendezvous (HRW)", []), ("jump", "jump hash", []),
            ("maglev", "Maglev", ["table_size"]),
@@ -100,7 +100,7 @@ def registry(kernels: tuple = KERNELS) -> dict:
                     "summary": "reads each key hash, writes one owner, no lookup",
                     "simd": False, "rival": None, "baseline": True, "rank": None,
                     "stream": True, "knob": None})
-    return {"schemes": [{"name": name, "title": title, "source": "SPEC.md", "aliases": [],
+    return {"schemes": [{"name": name, "title": title, "source": "docs/spec.md", "aliases": [],
                          "params": params, "removal": REMOVAL.get(name, ("any", False))[0],
                          "max_nodes": 4294967295,
                          "buckets_only": REMOVAL.get(name, ("any", False))[1]}

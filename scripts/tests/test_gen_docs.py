@@ -19,7 +19,7 @@ import gen_docs
 REGISTRY = {
     "schemes": [
         {"name": "ring", "title": "ring (consistent hashing)",
-         "source": "Karger et al., STOC 1997; SPEC.md"},
+         "source": "Karger et al., STOC 1997; docs/spec.md §6"},
         {"name": "maglev", "title": "Maglev", "source": "Eisenbud et al., NSDI 2016; docs/profiles.md"},
     ],
     "kernels": [
@@ -60,7 +60,7 @@ echo "Schemes: ring, maglev"
 SCHEMES_TABLE = textwrap.dedent("""\
     | scheme | title | source | defined in | kernels (default in bold) |
     |---|---|---|---|---|
-    | `ring` | ring (consistent hashing) | Karger et al., STOC 1997 | `SPEC.md` | lower_bound, **bucketed** |
+    | `ring` | ring (consistent hashing) | Karger et al., STOC 1997 | [spec.md §6](docs/spec.md) | lower_bound, **bucketed** |
     | `maglev` | Maglev | Eisenbud et al., NSDI 2016 | [profiles.md](docs/profiles.md) | **scalar** |
     """)
 

@@ -1,4 +1,4 @@
-// Each scheme's fastest kernel against its reference (SPEC.md) on fleets of
+// Each scheme's fastest kernel against its reference (docs/spec.md) on fleets of
 // 1, 10 and 1,000 nodes: the owners of keys user:1 ... user:1000 must agree.
 #include <chbench/hash.h>
 #include <chbench/registry.h>

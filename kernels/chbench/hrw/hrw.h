@@ -1,7 +1,7 @@
 // Rendezvous / highest random weight hashing: Thaler & Ravishankar, "Using
 // Name-Based Mappings to Increase Hit Rates", IEEE/ACM ToN 6(1), 1998 (tech.
 // report 1996), section 3. Every node scores the key; the highest score wins.
-// Score and ties are SPEC.md's: w(h, n) = fmix64(h ^ seed_n), lower index wins.
+// Score and ties are docs/spec.md §7's: w(h, n) = fmix64(h ^ seed_n), lower index wins.
 // The reference (reference.cc) scores node by node; the kernels are one file
 // each, as kernels.def lists them (the SIMD ones share RendezvousSimd,
 // rendezvous_simd.h).
@@ -30,7 +30,7 @@ inline std::vector<uint64_t> chosen_seeds(std::span<const uint64_t> seeds) {
   return {seeds.begin(), seeds.end()};
 }
 
-// SPEC.md's score of key hash h at a node with seed s.
+// The score of docs/spec.md §7 of key hash h at a node with seed s.
 constexpr uint64_t rendezvous_score(uint64_t h, uint64_t seed) noexcept { return fmix64(h ^ seed); }
 
 // Scalar HRW over contiguous seeds: one pass over the N seeds, keeping the first

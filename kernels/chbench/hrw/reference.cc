@@ -1,4 +1,4 @@
-// Rendezvous' reference (SPEC.md: every node scored from its own record), the
+// Rendezvous' reference (docs/spec.md §7: every node scored from its own record), the
 // node seeds every kernel starts from, and the scheme's registry functions.
 #include <cstddef>
 #include <cstdint>

@@ -13,7 +13,7 @@
 namespace chbench::simd {
 
 // Rendezvous / HRW (Thaler & Ravishankar 1998, section 3) over node seeds, with
-// SPEC.md's full 64-bit score fmix64(h ^ seed) and its tie rule (the lower node
+// docs/spec.md §7's full 64-bit score fmix64(h ^ seed) and its tie rule (the lower node
 // index wins). The first xor-shift of fmix64 distributes over the xor, so the
 // table keeps seed ^ (seed >> 33) per node and each key is pre-mixed once; the
 // scores themselves are unchanged.

@@ -1,5 +1,5 @@
 // Rendezvous replica sets (ReplicaTable, scheme.h): the R highest scores of
-// SPEC.md's w(h, n) = fmix64(h ^ seed_n), highest first, equal scores in
+// docs/spec.md §7's w(h, n) = fmix64(h ^ seed_n), highest first, equal scores in
 // ascending node index (the top-1 rule, applied down the list). Thaler and
 // Ravishankar, IEEE/ACM ToN 6(1), 1998, section 3: the nodes ranked by
 // weight, the first R of them.

@@ -1,5 +1,5 @@
 // Per-target code shared by the SIMD rendezvous kernels (simd_nodes.cc,
-// simd_keys.cc): SPEC.md's score from pre-mixed keys and seeds, and the node
+// simd_keys.cc): docs/spec.md §7's score from pre-mixed keys and seeds, and the node
 // groups. Included from inside those files after <hwy/foreach_target.h>, so it
 // is compiled once per Highway target; the toggling guard below is Highway's
 // idiom for that.
@@ -25,7 +25,7 @@ namespace chbench::simd::HWY_NAMESPACE {
 inline constexpr std::size_t kNodeGroup = 4;
 static_assert(kNodeGroup == 4, "HrwAcrossKeysGrouped multiplies by it with ShiftLeft<2>");
 
-// The rendezvous score of SPEC.md from its pre-mixed input m = x ^ (x >> 33),
+// The rendezvous score of docs/spec.md §7 from its pre-mixed input m = x ^ (x >> 33),
 // x = h ^ seed: the rest of fmix64, returned through ToOrdered so that a signed
 // compare orders the scores as unsigned values.
 HWY_INLINE VI64 ScoreFromMixed(V64 m) {

@@ -63,7 +63,7 @@ HWY_NOINLINE void HrwAcrossKeysEach(const uint64_t* HWY_RESTRICT keys, std::size
 // replaces the best only if strictly greater, so the first group holding the
 // maximum keeps it, and the lane remembers that group; afterwards the first
 // node of the group reaching the maximum is the owner: the lowest index among
-// equal scores, as SPEC.md asks. `mixed` holds n entries rounded up to a
+// equal scores, as docs/spec.md §7 asks. `mixed` holds n entries rounded up to a
 // multiple of kNodeGroup (RendezvousSimd pads to 256), the padding repeating
 // node 0: a padded node ties with node 0, whose earlier group keeps the key.
 HWY_NOINLINE void HrwAcrossKeysGrouped(const uint64_t* HWY_RESTRICT keys, std::size_t count,

@@ -3,7 +3,7 @@
 // node n scores a key -w_n / ln(u_n), u_n uniform in (0, 1) per (key, node);
 // the highest score wins, and node n wins a share w_n / sum(w) of the keys.
 // Here u_n comes from rendezvous' own score fmix64(h ^ seed_n) (hrw/hrw.h,
-// SPEC.md), and the winner is the node of lowest cost L(u_n) * (1 / w_n), L
+// docs/spec.md §7), and the winner is the node of lowest cost L(u_n) * (1 / w_n), L
 // the fixed logarithm of neglog.h, so that every kernel and SIMD target picks
 // the same node; equal costs go to the lower index, weight 0 never wins.
 // docs/schemes/hrw_weighted.md defines it exactly, with L's error.

@@ -1,4 +1,4 @@
-// mod-N (SPEC.md): key hash h belongs to node h % N. The reference
+// mod-N (docs/spec.md §5): key hash h belongs to node h % N. The reference
 // (reference.cc) and modn/scalar compute it with a division; the SIMD exact
 // remainder below (simd.cc) serves modn/simd and Maglev's table lookups.
 #pragma once

@@ -1,4 +1,4 @@
-// mod-N's reference (SPEC.md: h % N) and the scheme's registry functions.
+// mod-N's reference (docs/spec.md §5: h % N) and the scheme's registry functions.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -6,10 +6,10 @@
 // (k = 21 for eps = 0.05), where the ring needs many tokens per node.
 //
 // The exact definition (docs/schemes/multiprobe.md):
-// - node n's token is SPEC.md's ring token 0, XXH3_64bits("<name>#0"): the
+// - node n's token is docs/spec.md §6's ring token 0, XXH3_64bits("<name>#0"): the
 //   circle is the ring's with V = 1 (equal tokens: the lower node index);
 // - probe 0 of key hash h is h itself, probe j (1 <= j < k) is
-//   fmix64(h + j * 0x9e3779b97f4a7c15) (the MurmurHash3 finalizer of SPEC.md
+//   fmix64(h + j * 0x9e3779b97f4a7c15) (the MurmurHash3 finalizer of docs/spec.md §7
 //   at SplitMix64's odd increment): k - 1 distinct values, as fmix64 is a
 //   bijection (double hashing, h + j * (fmix64(h) | 1), measured a worse
 //   balance: docs/schemes/multiprobe.md);

@@ -14,7 +14,7 @@
 //              murmur2(key)) mod partitions, by the mod-N kernels;
 //   cassandra  Murmur3Partitioner tokens on a ring of num_tokens (vnodes)
 //              tokens per node, by the ring kernels;
-//   maglev     the Maglev scheme (maglev.h) with the SPEC.md key hash.
+//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +66,7 @@ unsigned profile_params(Profile profile) noexcept;
 //   redis      the hash slot, 0 ... 16383
 //   kafka      murmur2(key) & 0x7fffffff
 //   cassandra  ordered_token(cassandra_token(key))
-//   maglev     key_hash(key) (XXH3, SPEC.md)
+//   maglev     key_hash(key) (XXH3, docs/spec.md §2)
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 

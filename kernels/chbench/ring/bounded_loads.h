@@ -8,7 +8,7 @@
 // sum; all 1 unweighted) and balance factor c >= 1 node n takes at most
 // capacity_n = ceil(c * R * w_n / W) requests: ceil(c * R / N) unweighted, 0
 // for a node of weight 0 (which holds no token either). Each request goes to
-// its ring owner (SPEC.md: the first token >= its hash, wrapping past the
+// its ring owner (docs/spec.md §6: the first token >= its hash, wrapping past the
 // last) if that node holds fewer than its capacity, else to the next token
 // clockwise whose node has room; a full node's tokens are passed over, so the
 // walk meets the nodes in ring order until one has room. The capacities sum

@@ -5,7 +5,7 @@
 // the S-tree (stree.h), so clustered tokens cost one S-tree descent, never a
 // scan.
 //
-// It answers SPEC.md's ring rule over a SortedRing (ring.h): the owner of the
+// It answers docs/spec.md §6's ring rule over a SortedRing (ring.h): the owner of the
 // first token >= x, wrapping to the first token.
 #pragma once
 

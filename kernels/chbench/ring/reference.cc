@@ -1,4 +1,4 @@
-// The ring's reference (SPEC.md "Ring with V virtual nodes"): the sorted
+// The ring's reference (docs/spec.md §6): the sorted
 // entries searched with std::lower_bound, plus what every ring kernel starts
 // from (ring_entries, clustered rings) and the scheme's registry functions.
 #include <algorithm>

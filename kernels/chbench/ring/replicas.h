@@ -3,11 +3,11 @@
 // of nodes already chosen (DeCandia et al., "Dynamo: Amazon's Highly
 // Available Key-value Store", SOSP 2007, section 4.3, the preference list).
 //
-// The walk goes over SPEC.md's entries sorted by (token, node): from the
+// The walk goes over docs/spec.md §6's entries sorted by (token, node): from the
 // first entry >= h (the ring's owner), then each next entry, closing the ring
 // after the last; an entry whose node is already chosen is skipped. Equal
 // tokens are separate entries here, the lower node first: the owner is
-// SPEC.md's, and the node of an equal token is the next choice.
+// docs/spec.md §6's, and the node of an equal token is the next choice.
 #pragma once
 
 #include <cstdint>

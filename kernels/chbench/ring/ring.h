@@ -3,7 +3,7 @@
 //
 // Scheme: Karger et al., "Consistent Hashing and Random Trees", STOC 1997,
 // section 4: a key belongs to the first token clockwise from its hash. The exact
-// tie and wrap rules are SPEC.md's "Ring with V virtual nodes".
+// tie and wrap rules are docs/spec.md §6's.
 //
 // Every ring kernel (one file each in this folder, named after it) answers
 // the same question over a sorted, duplicate-free token array `tokens` of
@@ -37,7 +37,7 @@ struct RingEntry {
   friend bool operator==(const RingEntry&, const RingEntry&) = default;
 };
 
-// The entries of SPEC.md's 64-bit ring: token i of node n is
+// The entries of docs/spec.md §6's 64-bit ring: token i of node n is
 // XXH3_64bits("<name>#<i>"), sorted ascending by (token, node). Node n places
 // V * w_n tokens, i = 0 ... V w_n - 1 (docs/schemes/hrw_weighted.md, "The
 // weighted ring"): V per unit of weight, so without weights (all 1) N * V,
@@ -95,7 +95,7 @@ uint32_t ring_reference_owner(std::span<const RingEntry<Token>> entries, Token x
   return it == entries.end() ? entries.front().node : it->node;
 }
 
-// An adversarial ring: SPEC.md's tokens squeezed into a window of 2^window_bits
+// An adversarial ring: docs/spec.md §6's tokens squeezed into a window of 2^window_bits
 // values starting at kClusterBase (token -> kClusterBase + (token >> (64 -
 // window_bits))), sorted by (token, node). With a narrow window every token
 // falls in one bucket of a bucket index, and into_cluster() maps key hashes

@@ -22,7 +22,7 @@ class RingSimdBranchless {
   // does).
   explicit RingSimdBranchless(const SortedRing<uint64_t>& ring);
 
-  // Owner of each key hash (SPEC.md's ring rule). Shapes: out.size() ==
+  // Owner of each key hash (docs/spec.md §6's ring rule). Shapes: out.size() ==
   // key_hashes.size(); throws std::invalid_argument if they differ.
   void owners(std::span<const uint64_t> key_hashes, std::span<uint32_t> out) const;
   std::size_t memory_bytes() const noexcept {

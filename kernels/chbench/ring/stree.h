@@ -7,7 +7,7 @@
 // are uniformly spread hashes. Its leaf format, a 64-byte token record that
 // answers a lookup on its own, is shared with ring/bucketed (bucketed.h).
 //
-// It answers SPEC.md's ring rule over a SortedRing (ring.h): the owner of the
+// It answers docs/spec.md §6's ring rule over a SortedRing (ring.h): the owner of the
 // first token >= x, wrapping to the first token.
 #pragma once
 

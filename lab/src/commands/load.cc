@@ -19,7 +19,7 @@ std::vector<uint32_t> plain_owners(const Setup& s, const Fleet& fleet, const Key
   return owners;
 }
 
-// The bounded assignment of the stream over the fleet's ring (SPEC.md's
+// The bounded assignment of the stream over the fleet's ring (docs/spec.md §6's
 // tokens), each node's capacity by its weight.
 BoundedAssignment bounded_over(const Fleet& fleet, const Requests& r, const KeySet& keys,
                                double c) {
