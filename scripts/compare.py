@@ -46,7 +46,7 @@ from typing import Optional
 import cli
 import index
 from cpu_identity import Identity
-from chbench_plots import intervals
+from chbench_plots import bench_file, intervals
 from chbench_plots.errors import InputError
 from chbench_plots.load import FAMILY_ORDER, Result, load
 from chbench_plots.numeric import sig3
@@ -108,7 +108,7 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list,
         run_dir = root / run.machine / run.name
         # The comparison needs no kernel registry: runs from before the bench
         # wrote one compare too (their schemes in the order the JSON shows them).
-        loaded = load(run_dir / "bench.json", need_registry=False)
+        loaded = load(bench_file.in_folder(run_dir), need_registry=False)
         if str(loaded.context.get("chbench_emulated", "no")) != "no" and not include_emulated:
             notes.append(f"left out {run.machine}/{run.name}: an emulated run "
                          "(--include-emulated shows it)")

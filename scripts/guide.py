@@ -38,6 +38,7 @@ from typing import Optional
 
 import cli
 import index
+from chbench_plots import bench_file
 from chbench_plots import guide as guide_data
 from chbench_plots import guide_page, output
 from chbench_plots.errors import InputError
@@ -58,7 +59,7 @@ def newest_run(root: Path, machine: Optional[str]) -> tuple:
         if machine is not None and machine not in (folder.label, folder.machine):
             continue
         try:
-            run = load(root / folder.machine / folder.name / "bench.json")
+            run = load(bench_file.in_folder(root / folder.machine / folder.name))
         except InputError:
             continue  # an older run without a registry: the guide needs one
         if run.family("nodes"):

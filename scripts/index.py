@@ -6,7 +6,7 @@ machines, newest first, with the date, machine, build, commit, sweep and a
 link to the run's report.md. Run folders are named
 `<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]`, with `-2`, `-3`, ... when a name
 was taken; hidden folders (runs still in progress, `.partial-*`) are skipped.
-The sweep and the build come from the run's bench.json context
+The sweep and the build come from the run's bench JSON context
 (`chbench_sweep`, `chbench_preset`); see build_of().
 
 Above the table, one line per machine folder and CPU identity (see
@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Optional
 
 import cli
+from chbench_plots import bench_file
+from chbench_plots.errors import InputError
 from cpu_identity import Identity, group, identity_of
 
 RUN_NAME = re.compile(r"^(?P<date>\d{8})-(?P<time>\d{6})-(?P<commit>[A-Za-z0-9]+)"
@@ -42,8 +44,19 @@ HEADER = """# Results
 
 Benchmark runs of chbench, one folder per run, grouped by machine:
 `<machine>/<UTC date>-<time>-<commit>[-<preset>]/` holds `report.md`
-(context, ratios, tables), the plots, `bench.json` (Google Benchmark's full
-output) and `console.txt`. `<machine>` is the name `scripts/machine-name.sh`
+(context, ratios, tables), the plots as PNG and `bench.json.gz`, the bench's
+Google Benchmark JSON in its committed form: every configuration's median row
+and repetitions (the mean, stddev and cv rows, statistics of the repetitions
+or of the rounds the context keeps, are left out), no absolute local path.
+`scripts/run.sh` also leaves the full `bench.json`, `console.txt` and the SVG
+plots in the folder; `.gitignore` keeps them out of a commit, and
+`scripts/compact_run.py FOLDER` makes the committed form of a folder again.
+Every script reads `bench.json.gz` or `bench.json`. Google Benchmark's own
+`compare.py` reads plain JSON: `gunzip -k <run>/bench.json.gz` first, then
+`/usr/bin/python3 /usr/share/benchmark/compare.py -a benchmarks A/bench.json
+B/bench.json` compares the median rows of two runs.
+
+`<machine>` is the name `scripts/machine-name.sh`
 makes from what the CPU says about itself, not from its model name (which on
 cloud VMs is often a generic "AMD EPYC" for CPUs of different generations):
 vendor, product line, microarchitecture (from the x86 family and model, or the
@@ -54,7 +67,7 @@ the CPU count, e.g. `amd-epyc-zen5-avx512-2c`. The build is the CMake preset
 `/usr/bin/python3 scripts/index.py results`). `scripts/compare.py` compares
 the machines and builds (`comparison/compare.md`).
 
-Each run's `bench.json` records what identifies its CPU: the model name, the
+Each run's bench JSON records what identifies its CPU: the model name, the
 CPU flags, the cache sizes and the CPU count in every run, and in runs made by
 run.sh since it records them also the full identity (context key
 `chbench_cpu`: vendor, family, model and stepping, or Arm implementer, part and
@@ -88,11 +101,12 @@ class RunFolder:
 
 
 def context_of(run_dir: Path) -> dict:
-    """bench.json's context, or {} when it cannot be read."""
+    """The context of the run's bench JSON (bench.json, else bench.json.gz),
+    or {} when it cannot be read."""
     try:
-        with open(run_dir / "bench.json", "rb") as f:
-            context = json.load(f).get("context", {})
-    except (OSError, ValueError, AttributeError, RecursionError):
+        context = json.loads(bench_file.read_bytes(bench_file.in_folder(run_dir)))
+        context = context.get("context", {})
+    except (InputError, ValueError, AttributeError, RecursionError):
         return {}
     return context if isinstance(context, dict) else {}
 

@@ -38,6 +38,7 @@ Exit status: 0; 2 on unusable input (one line on stderr), nothing written.
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import os
@@ -48,6 +49,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 import cli
+from chbench_plots import bench_file
+from chbench_plots.errors import InputError as PlotsInputError
 from chbench_plots.names import config_name
 
 PROG = "retry_noisy.py"
@@ -87,11 +90,12 @@ class Pairs(list):
 
 
 def read(path: Path) -> Pairs:
-    """A bench JSON file as Pairs, with its "benchmarks" list checked."""
+    """A bench JSON file (plain or gzip) as Pairs, with its "benchmarks"
+    list checked."""
     try:
-        data = json.loads(path.read_bytes(), object_pairs_hook=Pairs)
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+        data = json.loads(bench_file.read_bytes(path), object_pairs_hook=Pairs)
+    except PlotsInputError as err:
+        raise InputError(str(err)) from None
     except (ValueError, RecursionError) as err:
         detail = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise InputError(f"{path} is not valid JSON ({detail})") from None
@@ -120,10 +124,14 @@ def dump(value: Any, indent: int = 0) -> str:
 
 
 def write(path: Path, text: str) -> None:
-    """Replaces `path` by `text`, through a temporary file beside it."""
+    """Replaces `path` by `text` (gzipped for a name ending in .gz), through a
+    temporary file beside it."""
+    data = text.encode()
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
 
 
@@ -157,7 +165,10 @@ def noise_of(entries: list) -> dict:
     """A configuration's noise: flagged, worst canary ratio, steal, median
     ns/key, and whether it errored."""
     reps = [e for e in entries if e.get("run_type", "iteration") == "iteration"]
-    mean = next((e for e in entries if e.get("aggregate_name") == "mean"), None)
+    # The committed form has no mean row; in a run timed in rounds the
+    # median row's noise counters are the same (constant over the rounds).
+    mean = next((e for e in entries if e.get("aggregate_name") == "mean"), None) \
+        or next((e for e in entries if e.get("aggregate_name") == "median"), None)
     rows = reps or ([mean] if mean else [])
     flags = [v for v in (number(e.get("noisy")) for e in rows) if v is not None]
     ratios = [v for v in (number(e.get("canary_ratio")) for e in rows) if v is not None]

@@ -13,9 +13,12 @@ draws the plots and writes a report, in a new folder that is never overwritten:
 
   DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]/
       bench.json     Google Benchmark JSON (every repetition and aggregate)
+      bench.json.gz  its committed form (scripts/compact_run.py: the median
+                     rows and repetitions, no absolute local path)
       console.txt    the bench's console table
       report.md      machine and build, noise, ratios, plots, tables, checks
-      *.png          the plots
+      *.png          the plots at the committed size (palette, 100 dpi)
+      *.svg          the plots as vectors
       command.txt    the bench command line
       retries.json   with --retry-noisy: what was re-timed, before and after
       retries/       with --retry-noisy: each retry's JSON and console table
@@ -29,6 +32,8 @@ toolchain and baseline of every run. DIR/README.md,
 the index of all runs, is regenerated afterwards. The run is written to a
 hidden DIR/<machine>/.partial-* folder first and renamed into place only when
 bench, plots and report succeeded; an interrupted or failed run leaves nothing.
+The repository's .gitignore keeps bench.json, console.txt and the SVGs out of
+a commit: `git add` of the folder adds its committed form.
 
 Options:
   --full       the full sweep (for target machines; about 3 hours on 2
@@ -344,6 +349,8 @@ plot_status=0
 "$python" "$here/plot.py" "$partial/bench.json" --out "$partial" || plot_status=$?
 ((plot_status == 0)) || die "plot.py failed (exit status $plot_status); no results kept" "$plot_status"
 [[ -s $partial/report.md ]] || die "plot.py wrote no report.md; no results kept"
+"$python" "$here/compact_run.py" "$partial" >/dev/null ||
+  die "compact_run.py could not make the committed form; no results kept"
 
 # --- Into place; earlier runs are never touched.
 final_name=$(free_name "$name" "")

@@ -1,11 +1,10 @@
 """Google Benchmark's own compare.py (Debian's libbenchmark-tools) on two
-committed runs: the command of docs/comparing.md, run as the page shows it.
+committed runs, the way results/README.md says: gunzip their committed
+bench.json.gz (`gunzip -k`), then compare.py's `benchmarks` mode.
 
-The command is the page's line that starts with COMMAND and runs its
-`benchmarks` mode (two files), so the page and
-this test cannot drift apart. Checks that compare.py exits 0, names both
-files, and prints for the first configuration both runs measured the change
-of its mean real time that this script computes from the two bench.json
+Checks that results/README.md gives both steps, that compare.py exits 0,
+names both files, and prints for the first configuration both runs measured
+the change of its median real time that this script computes from the two
 files: (new - old) / old, to compare.py's four decimals.
 
 Usage: gbench_compare_test.py REPO_DIR
@@ -17,13 +16,17 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 COMPARE = Path("/usr/share/benchmark/compare.py")
-COMMAND = f"/usr/bin/python3 {COMPARE} "
-PAGE = Path("docs/comparing.md")
+COMMAND = ["/usr/bin/python3", str(COMPARE), "-a", "--no-color", "benchmarks"]
+DOCUMENTED = ("gunzip -k", f"{COMPARE} -a benchmarks")
+RUNS = ("results/amd-epyc-zen5-avx512-2c/20261201-104256-5414f1b",
+        "results/amd-epyc-zen5-avx512-2c/20261201-132709-8afd5b0")
 
 
 def fail(message: str) -> None:
@@ -31,20 +34,23 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def page_command(repo: Path) -> list[str]:
-    """The page's compare.py command, split into its words."""
-    lines = [line for line in (repo / PAGE).read_text().splitlines()
-             if line.startswith(COMMAND) and " benchmarks " in line]
-    if len(lines) != 1:
-        fail(f"{PAGE} has {len(lines)} lines '{COMMAND}... benchmarks OLD NEW', expected 1")
-    return lines[0].split()
-
-
-def means(path: Path) -> dict[str, float]:
-    """Each configuration's mean real time in a bench.json, by aggregate name."""
+def medians(path: Path) -> dict[str, float]:
+    """Each configuration's median real time in a bench.json, by aggregate name."""
     runs = json.loads(path.read_text())["benchmarks"]
     return {run["name"]: run["real_time"] for run in runs
-            if run.get("run_type") == "aggregate" and run.get("aggregate_name") == "mean"}
+            if run.get("run_type") == "aggregate" and run.get("aggregate_name") == "median"}
+
+
+def gunzipped(repo: Path, tmp: Path) -> list[Path]:
+    """Each run's bench.json, made by `gunzip -k` from a copy of its bench.json.gz."""
+    out = []
+    for index, run in enumerate(RUNS):
+        folder = tmp / str(index)
+        folder.mkdir()
+        shutil.copy(repo / run / "bench.json.gz", folder)
+        subprocess.run(["gunzip", "-k", str(folder / "bench.json.gz")], check=True)
+        out.append(folder / "bench.json")
+    return out
 
 
 def main() -> None:
@@ -56,19 +62,24 @@ def main() -> None:
         print(f"gbench_compare_test.py: skipped: {COMPARE} is not installed "
               "(Debian's libbenchmark-tools; scripts/install-deps.sh installs it)")
         sys.exit(77)
-    command = page_command(repo)
-    old, new = (repo / word for word in command[-2:])
-    result = subprocess.run(command, cwd=repo, capture_output=True, text=True, check=False)
+    index = (repo / "results" / "README.md").read_text()
+    missing = [step for step in DOCUMENTED if step not in index]
+    if missing:
+        fail(f"results/README.md does not say {missing}")
+    with tempfile.TemporaryDirectory() as tmp:
+        old, new = gunzipped(repo, Path(tmp))
+        result = subprocess.run(COMMAND + [str(old), str(new)], capture_output=True, text=True,
+                                check=False)
+        old_medians, new_medians = medians(old), medians(new)
     if result.returncode != 0:
         fail(f"compare.py exited with {result.returncode}: {result.stderr.strip()}")
     lines = result.stdout.splitlines()
-    if not lines or lines[0] != f"Comparing {command[-2]} to {command[-1]}":
+    if not lines or lines[0] != f"Comparing {old} to {new}":
         fail(f"compare.py's first line: {lines[:1]}")
-    old_means, new_means = means(old), means(new)
-    name = next((n for n in old_means if n in new_means), None)
+    name = next((n for n in old_medians if n in new_medians), None)
     if name is None:
-        fail(f"{old} and {new} share no configuration")
-    change = (new_means[name] - old_means[name]) / old_means[name]
+        fail(f"{RUNS[0]} and {RUNS[1]} share no configuration")
+    change = (new_medians[name] - old_medians[name]) / old_medians[name]
     row = re.compile(rf"^{re.escape(name)}\s+([+-]\d+\.\d{{4}})\s")
     printed = [m.group(1) for m in map(row.match, lines) if m]
     if printed != [f"{change:+.4f}"]:

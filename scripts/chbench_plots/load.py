@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from . import bench_file
 from . import registry as registry_mod
 from . import rounds as rounds_mod
 from .errors import InputError
@@ -272,11 +273,9 @@ class Run:
 
 
 def read_json(path: Path) -> dict:
-    """The top-level object of a JSON file. Raises InputError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot read {path}: {err.strerror or err}") from None
+    """The top-level object of a JSON file, plain or gzip (bench_file.py).
+    Raises InputError."""
+    raw = bench_file.read_bytes(path)
     if not raw.strip():
         raise InputError(f"{path} is empty; did the bench run finish?")
     try:
@@ -404,11 +403,14 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
 
 def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     """The noise record: flagged when any repetition says `noisy` (or the
-    mean aggregate is above 0 when the repetitions are missing), the worst
+    mean aggregate, else the median, is above 0 when the repetitions are
+    missing), the worst
     canary ratio, the steal summed over the repetitions (in a run timed in
     rounds: its group's steal over all rounds), the load average;
     and each thread's CPU time (family threads)."""
-    mean = aggregates.get("mean")
+    # The committed form keeps no mean row: a run timed in rounds has the
+    # same noise counters in every aggregate row (constant over the rounds).
+    mean = aggregates.get("mean") or aggregates.get("median")
     rows = iterations or ([mean] if mean else [])
     flags = [v for v in (number(e.get("noisy")) for e in rows) if v is not None]
     if not flags:

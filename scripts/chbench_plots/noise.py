@@ -114,8 +114,8 @@ def first_lines(run: Run) -> list:
     s = summarise(run)
     if not s.recorded:
         return ["**Noise: not recorded.** This run has no canary (a bench from before "
-                "issue 15): a loaded or noisy machine cannot be told from the kernels' own "
-                "cost here.", ""]
+                "the noise canary): a loaded or noisy machine cannot be told from the "
+                "kernels' own cost here.", ""]
     margin = f"{s.margin * 100:g} %" if s.margin is not None else "the margin"
     unit = "comparison group" if s.per_group else "configuration"
     steal = (f"host steal {sig3(s.steal_ms)} ms in all"

@@ -12,7 +12,7 @@ A run from before it has neither key: its Results have no rounds, and its
 figures are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
-base_label, forced_target, is_floor, ns, rounds, group), so load.py can call
+base_label, forced_target, is_floor, ns, rounds, group, cv), so load.py can call
 it without a cycle.
 """
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from typing import Optional
 
 from . import intervals
@@ -100,6 +101,7 @@ def attach(results: list, group_list: list, warnings: list) -> None:
             r.group = index if r.group is None else r.group
             r.rounds = rounds
             settle_spread(r)
+            settle_cv(r)
     if unknown:
         warnings.append(f"{unknown} group members of {GROUPS_KEY} match no benchmark")
 
@@ -115,6 +117,16 @@ def settle_spread(r) -> None:
         r.ns_lo, r.ns_hi, r.interval = interval[0], interval[1], True
     else:
         r.ns_lo = r.ns_hi = None
+
+
+def settle_cv(r) -> None:
+    """A member with rounds but no CV (the committed form keeps no cv row:
+    compact.py) takes the CV of its rounds, as Google Benchmark computes it
+    over the repetitions (sample standard deviation ÷ mean)."""
+    values = [v for v in r.rounds or [] if v is not None]
+    if r.cv is None and len(values) >= 2:
+        mean = statistics.fmean(values)
+        r.cv = statistics.stdev(values) / mean if mean else None
 
 
 def ns_estimate(r) -> Estimate:

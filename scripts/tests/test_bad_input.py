@@ -31,7 +31,9 @@ from support import FAKE_BENCH, FIXTURE, PYTHON, REPO, SCRIPTS, machine_name, ru
 class Case:
     """One hostile invocation. `args` may use {tmp} (the scratch folder),
     {file} (a regular file in it), {out} (an empty folder), {results} (a
-    results folder holding an earlier run) and {fixture} (a valid bench JSON)."""
+    results folder holding an earlier run), {earlier} (that run's folder),
+    {broken} (a folder whose bench.json is cut short) and {fixture} (a valid
+    bench JSON)."""
 
     name: str
     script: str
@@ -192,6 +194,15 @@ CASES = [
                            ("no-registry.json", "has no kernel registry"),
                            ("bad-registry.json", "\"chbench_registry\" is not valid JSON")]],
 
+    # ---- compact_run.py ----
+    Case("compact_run.py no arguments", "compact_run.py", [], "the following arguments are"),
+    Case("compact_run.py missing folder", "compact_run.py", ["{tmp}/none"], "is not a folder"),
+    Case("compact_run.py a file", "compact_run.py", ["{file}"], "is not a folder"),
+    Case("compact_run.py a run, then a missing folder", "compact_run.py",
+         ["{earlier}", "{tmp}/none"], "none is not a folder"),  # the run is left as it was
+    Case("compact_run.py a broken bench.json", "compact_run.py", ["{broken}"],
+         "bench.json is not valid JSON"),
+
     # ---- index.py ----
     Case("index.py unknown flag", "index.py", ["--bogus"], "unrecognized arguments: --bogus"),
     Case("index.py two folders", "index.py", ["{results}", "{out}"], "unrecognized arguments"),
@@ -346,9 +357,12 @@ class BadInput(unittest.TestCase):
             (earlier / "report.md").write_text("# earlier\n")
             for name, data in BROKEN_JSON.items():
                 (tmp / name).write_bytes(data)
+            (tmp / "broken").mkdir()
+            (tmp / "broken" / "bench.json").write_bytes(BROKEN_JSON["cut50.json"])
             before = snapshot(tmp)
             places = {"tmp": tmp, "file": tmp / "file", "out": tmp / "out",
-                      "results": tmp / "results", "fixture": FIXTURE}
+                      "results": tmp / "results", "fixture": FIXTURE, "earlier": earlier,
+                      "broken": tmp / "broken"}
             args = [a.format(**places) for a in case.args]
             result = run(command(case.script) + args, env=case.env, cwd=tmp, timeout=60)
             lines = result.stderr.splitlines()

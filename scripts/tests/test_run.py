@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import fcntl
+import gzip
 import json
 import os
 import re
@@ -31,6 +32,7 @@ RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_toke
              "jump_family.png", "removals.png", "removals_memory.png", "threads.png",
              "batch.png", "hashed.png", "targets.png"}
 RUN_FILES |= {name.replace(".png", ".svg") for name in RUN_FILES if name.endswith(".png")}
+RUN_FILES |= {"bench.json.gz"}  # the committed form (compact_run.py)
 
 
 def fake_env(**extra) -> dict:
@@ -153,6 +155,10 @@ class FullRun(unittest.TestCase):
         identity = json.loads(context["chbench_cpu"])
         self.assertEqual(identity["name"], self.machine)
         self.assertEqual(context["chbench_cpu_model"], "AMD EPYC")  # the bench's own, kept
+        # The committed form: the same context, PNGs with a palette.
+        committed = json.loads(gzip.decompress((run_dir / "bench.json.gz").read_bytes()))
+        self.assertEqual(committed["context"]["chbench_cpu"], context["chbench_cpu"])
+        self.assertEqual((run_dir / "schemes_nodes.png").read_bytes()[25], 3)  # colour type
 
         index = (self.results / "README.md").read_text()
         lines = [line for line in index.splitlines() if line.startswith("| 20")]
