@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "chbench/profiles/profile_info.h"
 #include "chbench/saturate.h"
 #include "cli/applies.h"
 #include "cli/guards.h"
@@ -261,7 +262,9 @@ Setup setup_from(const Options& o) {
         " profile hashes each key string its own way: give the keys as text, or use --scheme "
         "(every scheme takes key hashes)");
   refuse_inapplicable(s, o);
-  const uint32_t vnodes = o.vnodes.value_or(s.placement.profile == Profile::kCassandra ? 256 : 100);
+  const uint32_t profile_vnodes =
+      s.placement.profile ? profile_info(*s.placement.profile).default_vnodes : 0;
+  const uint32_t vnodes = o.vnodes.value_or(profile_vnodes != 0 ? profile_vnodes : 100);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   std::optional<ScenarioRequest> scenario = scenario_request(o);
   if (scenario) {
