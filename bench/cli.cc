@@ -357,16 +357,8 @@ std::pair<double, double> parse_canary_baseline(const std::string& text) {
 }
 
 void check_fits(const std::string& what, uint64_t bytes) {
-  const uint64_t available = available_memory_bytes();
-  // Leave a tenth for the process itself and the rest of the machine.
-  if (available == 0 || bytes <= available / 10 * 9) return;
-  char msg[512];
-  std::snprintf(msg, sizeof msg,
-                "%s would need about %.1f GiB, more than 90%% of the %.1f GiB of memory "
-                "available; "
-                "lower --nodes, --vnodes or --keys",
-                what.c_str(), bytes / 1073741824.0, available / 1073741824.0);
-  fail(msg);
+  const std::string shortfall = memory_shortfall(bytes);
+  if (!shortfall.empty()) fail(what + shortfall + "; lower --nodes, --vnodes or --keys");
 }
 
 void check_benchmark_number(const std::string& arg, const std::string& flag, double lo, double hi) {

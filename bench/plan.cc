@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "chbench/saturate.h"
 #include "chbench/simd.h"
 
 namespace chbench::bench {
@@ -68,11 +69,6 @@ CheckKey check_key(const Config& c) {
 
 namespace {
 
-uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-uint64_t sat_mul(uint64_t a, uint64_t b) {
-  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
 // Key strings "user:<i>" back to back with their offsets: about 16 bytes a key
 // at the pools' sizes, counted as 24.
 constexpr uint64_t kKeyStringBytes = 24;
@@ -96,7 +92,7 @@ uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
     base.table_size =
         static_cast<uint32_t>((uint64_t{c.table_size} * kEstimateNodes + c.nodes - 1) / c.nodes);
   const uint64_t small = estimate(*config_fleet(base));
-  return sat_mul(small / kEstimateNodes + 1, c.nodes);
+  return saturating_mul(small / kEstimateNodes + 1, c.nodes);
 }
 
 uint64_t reference_bytes(const Config& c) {
@@ -109,7 +105,8 @@ uint64_t table_bytes(const Config& c) {
   if (c.profile) {
     // A ring (cassandra, ketama: 160 points per node) or a table as large as
     // Maglev's, in the reference and the kernel.
-    return sat_add(sat_mul(uint64_t{c.nodes} * std::max<uint64_t>(c.vnodes, 160), 56), 65537 * 16);
+    return saturating_add(saturating_mul(uint64_t{c.nodes} * std::max<uint64_t>(c.vnodes, 160), 56),
+                          65537 * 16);
   }
   return scaled_estimate(c, [&](const Fleet& f) { return c.kernel->table_bytes(f); });
 }
@@ -117,26 +114,27 @@ uint64_t table_bytes(const Config& c) {
 // The pool's own memory: hashes, the kernel's owners, the reference's owners,
 // and key strings where the path needs them.
 uint64_t pool_bytes(const Config& c) {
-  return sat_mul(c.pool(), 8 + 4 + 4 + (c.needs_key_bytes() ? kKeyStringBytes : 0));
+  return saturating_mul(c.pool(), 8 + 4 + 4 + (c.needs_key_bytes() ? kKeyStringBytes : 0));
 }
 
 }  // namespace
 
-uint64_t fleet_name_bytes(uint64_t n) { return sat_mul(n, 32 + 56); }
+uint64_t fleet_name_bytes(uint64_t n) { return saturating_mul(n, 32 + 56); }
 
-uint64_t scenario_name_bytes(uint64_t n) { return sat_mul(n, 2 * (32 + 32 + 40) + 56); }
+uint64_t scenario_name_bytes(uint64_t n) { return saturating_mul(n, 2 * (32 + 32 + 40) + 56); }
 
 uint64_t config_bytes(const Config& c) {
   const uint64_t names = !config_named(c) ? 0
                          : c.removals     ? scenario_name_bytes(c.nodes)
                                           : fleet_name_bytes(c.nodes);
   if (c.profile)
-    return sat_add(names, sat_add(sat_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
+    return saturating_add(
+        names, saturating_add(saturating_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
   if (c.is_stream()) return pool_bytes(c);
   // A change build's table, one at a time beside the configuration's own.
   const uint64_t change = change_builds(c).empty() ? 0 : table_bytes(c);
-  return sat_add(
-      names, sat_add(sat_add(pool_bytes(c), change), sat_add(reference_bytes(c), table_bytes(c))));
+  return saturating_add(names, saturating_add(saturating_add(pool_bytes(c), change),
+                                              saturating_add(reference_bytes(c), table_bytes(c))));
 }
 
 // ---- comparison groups -------------------------------------------------------------
@@ -273,15 +271,15 @@ double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds) {
 // The part of a ring-based table's estimate that the shared sorted ring (and
 // the entries it is made from) already paid for.
 uint64_t shared_ring_bytes(const Config& c) {
-  return ring_key(c) ? sat_mul(c.tokens(), kEntryBytes + kSortedRingBytes) : 0;
+  return ring_key(c) ? saturating_mul(c.tokens(), kEntryBytes + kSortedRingBytes) : 0;
 }
 
 }  // namespace
 
 uint64_t group_member_bytes(const Config& c) {
-  if (c.is_stream()) return sat_mul(c.pool(), 4);
+  if (c.is_stream()) return saturating_mul(c.pool(), 4);
   const uint64_t table = table_bytes(c);
-  return sat_add(table - std::min(table, shared_ring_bytes(c)), sat_mul(c.pool(), 4));
+  return saturating_add(table - std::min(table, shared_ring_bytes(c)), saturating_mul(c.pool(), 4));
 }
 
 namespace {
@@ -321,14 +319,15 @@ class Simulation {
     Step s;
     prep_ = 0;
     transient_ = 0;
-    group_owners_ = sat_add(group_owners_, sat_mul(c.pool(), 4));  // the kernel's owners
+    group_owners_ =
+        saturating_add(group_owners_, saturating_mul(c.pool(), 4));  // the kernel's owners
     keys(c, s);
     ring(c, s);
     reference(c, s);
     table(c, s);
     changes(c, s);
     check(c, s);
-    s.peak_bytes = sat_add(held_bytes(), sat_add(group_owners_, transient_));
+    s.peak_bytes = saturating_add(held_bytes(), saturating_add(group_owners_, transient_));
     s.seconds = kConfigSeconds + canary_ + prep_ + timing_seconds(c, model, rounds_);
     s.rounds = rounds_;
     canary_ = 0;  // once a group
@@ -355,8 +354,8 @@ class Simulation {
     const auto key = ring_key(c);
     if (!key || rings_.count(*key)) return;
     s.new_ring = true;
-    rings_[*key] = sat_mul(c.tokens(), kSortedRingBytes);
-    transient_ = sat_add(transient_, sat_mul(c.tokens(), kEntryBytes));
+    rings_[*key] = saturating_mul(c.tokens(), kSortedRingBytes);
+    transient_ = saturating_add(transient_, saturating_mul(c.tokens(), kEntryBytes));
     prep_ += c.tokens() * kRingTokenNs * 1e-9;
   }
 
@@ -364,9 +363,9 @@ class Simulation {
     const auto key = reference_key(c);
     if (!key || references_.count(*key)) return;
     s.reference_pool = pools_.at(*key);
-    references_[*key] = sat_mul(s.reference_pool, 4);
+    references_[*key] = saturating_mul(s.reference_pool, 4);
     const uint64_t bytes = c.profile ? table_bytes(c) : reference_bytes(c);
-    transient_ = sat_add(transient_, bytes);
+    transient_ = saturating_add(transient_, bytes);
     // A ring reference copies the entries the shared ring was made from.
     prep_ += (ring_key(c) ? c.tokens() * 5.0 : bytes * kBuildNsPerByte) * 1e-9 +
              named_build_seconds(c) + s.reference_pool * reference_key_ns(c) * 1e-9;
@@ -382,7 +381,7 @@ class Simulation {
     tables_[key] = bytes;
     table_order_.push_back(key);
     uint64_t kept = 0;
-    for (const auto& t : tables_) kept = sat_add(kept, t.second);
+    for (const auto& t : tables_) kept = saturating_add(kept, t.second);
     // The oldest go first, but none of the group's own.
     for (std::size_t j = 0; kept > kKeptTablesBytes && j < table_order_.size();) {
       const TableKey oldest = table_order_[j];
@@ -404,14 +403,14 @@ class Simulation {
     const uint64_t bytes = table_bytes(c);
     for (const Config& b : builds) {
       if (const auto key = ring_key(b); key && !rings_.count(*key)) {
-        rings_[*key] = sat_mul(c.tokens(), kSortedRingBytes);
+        rings_[*key] = saturating_mul(c.tokens(), kSortedRingBytes);
         prep_ += c.tokens() * kRingTokenNs * 1e-9;
       }
       prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9 +
                named_build_seconds(b);
     }
     s.change_builds = builds.size();
-    transient_ = sat_add(transient_, bytes);
+    transient_ = saturating_add(transient_, bytes);
   }
 
   void check(const Config& c, Step& s) {
@@ -442,10 +441,11 @@ class Simulation {
   }
 
   uint64_t held_bytes() const {
-    uint64_t b = sat_add(sat_mul(key_hashes_, 8), sat_mul(key_strings_, kKeyStringBytes));
-    for (const auto& r : rings_) b = sat_add(b, r.second);
-    for (const auto& r : references_) b = sat_add(b, r.second);
-    for (const auto& t : tables_) b = sat_add(b, t.second);
+    uint64_t b = saturating_add(saturating_mul(key_hashes_, 8),
+                                saturating_mul(key_strings_, kKeyStringBytes));
+    for (const auto& r : rings_) b = saturating_add(b, r.second);
+    for (const auto& r : references_) b = saturating_add(b, r.second);
+    for (const auto& t : tables_) b = saturating_add(b, t.second);
     return b;
   }
 

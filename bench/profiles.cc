@@ -96,7 +96,7 @@ class LibmemcachedLookup final : public ProfileLookup {
 
 ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
   ProfileCluster cluster{default_nodes(nodes, vnodes), {}};
-  if (profile == Profile::kKetama) cluster.weights.assign(nodes, 1);
+  if (profile_params(profile) & kParamWeights) cluster.weights.assign(nodes, 1);
   return cluster;
 }
 

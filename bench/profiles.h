@@ -22,8 +22,9 @@ struct KeyBytes {
 };
 
 // The cluster a profile configuration runs on: N default names node-0 ...
-// (ketama servers on the default port), every ketama weight 1 (weighted
-// ketama), V tokens per node for cassandra, Maglev's default table.
+// (ketama servers on the default port), every weight 1 for a profile that
+// reads weights (profile_params: weighted ketama), V tokens per node for
+// cassandra, Maglev's default table.
 ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes);
 
 // One side of a profile configuration, from key strings to owners.

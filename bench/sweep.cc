@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "chbench/saturate.h"
 #include "chbench/simd.h"
 
 namespace chbench::bench {
@@ -61,7 +62,7 @@ void assign_groups(std::vector<Config>& configs, uint32_t& next) {
       ++next;
       held = 0;
     }
-    held = bytes > UINT64_MAX - held ? UINT64_MAX : held + bytes;
+    held = saturating_add(held, bytes);
     configs[i].group = next;
   }
   ++next;

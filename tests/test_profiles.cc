@@ -16,6 +16,7 @@
 #include "chbench/hash.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/profiles/profile_hash.h"
+#include "chbench/profiles/profile_info.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/simd.h"
 #include "support.h"
@@ -308,9 +309,10 @@ TEST_CASE("every profile kernel matches the profile's reference", "[profiles][re
     CHECK(plain == fast);
 
     for (uint32_t n : {1u, 3u, 10u, 97u, 1000u}) {
-      ProfileCluster cluster{chbench::default_nodes(n, profile == Profile::kCassandra ? 16 : 1),
+      const unsigned params = chbench::profile_params(profile);
+      ProfileCluster cluster{chbench::default_nodes(n, params & chbench::kParamVnodes ? 16 : 1),
                              {}};
-      if (profile == Profile::kKetama)
+      if (params & chbench::kParamWeights)
         for (uint32_t i = 0; i < n; ++i) cluster.weights.push_back(1 + i % 5);
       const auto reference = chbench::build_profile_reference(profile, cluster);
       const auto want = chbench_test::owners_of(*reference, plain);
@@ -325,6 +327,33 @@ TEST_CASE("every profile kernel matches the profile's reference", "[profiles][re
       }
     }
   }
+}
+
+TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its order", "[profiles]") {
+  const auto infos = chbench::all_profile_infos();
+  const std::vector<std::string> want = {"ketama",    "redis",  "kafka",
+                                         "cassandra", "maglev", "ketama_unweighted"};
+  REQUIRE(infos.size() == want.size());
+  REQUIRE(chbench::all_profiles().size() == want.size());
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const chbench::ProfileInfo& info = *infos[i];
+    INFO("profile " << info.name);
+    CHECK(info.name == want[i]);
+    CHECK(static_cast<std::size_t>(info.id) == i);
+    CHECK(chbench::all_profiles()[i] == info.id);
+    CHECK(&chbench::profile_info(info.id) == &info);
+    CHECK(chbench::parse_profile(info.name) == info.id);
+    CHECK(chbench::profile_name(info.id) == info.name);
+    CHECK(chbench::profile_scheme(info.id) == info.scheme);
+  }
+  CHECK(chbench::profile_scheme(Profile::kKafka) == chbench::Scheme::kModN);
+  CHECK(chbench::profile_scheme(Profile::kRedis) == chbench::Scheme::kMaglev);
+  CHECK(!chbench::profile_placement_scheme(Profile::kRedis));
+  CHECK(chbench::profile_placement_scheme(Profile::kCassandra) == chbench::Scheme::kRing);
+  CHECK(chbench::profile_params(Profile::kKetama) == chbench::kParamWeights);
+  CHECK(chbench::profile_params(Profile::kCassandra) == chbench::kParamVnodes);
+  CHECK(chbench::profile_params(Profile::kMaglev) == chbench::kParamTableSize);
+  CHECK(chbench::profile_params(Profile::kKetamaUnweighted) == 0);
 }
 
 TEST_CASE("profiles refuse bad clusters with one message", "[profiles][errors]") {

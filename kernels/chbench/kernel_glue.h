@@ -14,18 +14,14 @@
 
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
+#include "chbench/saturate.h"
 #include "chbench/scheme.h"
 
 namespace chbench::glue {
 
-// a * b and a + b, UINT64_MAX when the result would not fit: byte estimates
-// for fleets too large to build say "too much", never wrap around to little.
-constexpr uint64_t saturating_mul(uint64_t a, uint64_t b) noexcept {
-  return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-constexpr uint64_t saturating_add(uint64_t a, uint64_t b) noexcept {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
+// The estimates' saturating arithmetic (saturate.h), as glue:: names.
+using ::chbench::saturating_add;
+using ::chbench::saturating_mul;
 
 // The table_bytes / reference_bytes of a scheme that holds no table.
 inline uint64_t no_bytes(const Fleet&) { return 0; }

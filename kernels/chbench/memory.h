@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 
 namespace chbench {
@@ -25,6 +26,14 @@ using TableArray = std::unique_ptr<T[], FreeDeleter>;
 // or 0 when unknown. Tools compare their estimates with it to refuse work that
 // would not fit before allocating anything. Never throws.
 uint64_t available_memory_bytes() noexcept;
+
+// The memory guard of the bench and the lab: "" when `bytes` fit in 90 % of
+// available_memory_bytes() (a tenth is left for the process itself and the
+// rest of the machine) or the available memory is unknown; otherwise the end
+// of a refusal, " would need about 12.3 GiB, more than 90% of the 15.2 GiB of
+// memory available", for the caller to put after what it refuses. Throws
+// std::bad_alloc only.
+std::string memory_shortfall(uint64_t bytes);
 
 // `count` uninitialised elements of a trivially copyable T, aligned to 64 bytes
 // (2 MiB, with huge pages requested, from 2 MiB up). Throws std::bad_alloc.

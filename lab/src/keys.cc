@@ -48,13 +48,8 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 void check_memory(uint64_t bytes, const std::string& what) {
-  const uint64_t available = available_memory_bytes();
-  if (available == 0 || bytes <= available / 10 * 9) return;
-  char msg[160];
-  std::snprintf(msg, sizeof msg,
-                " would need about %.1f GiB, more than 90%% of the %.1f GiB of memory available",
-                static_cast<double>(bytes) / (1 << 30), static_cast<double>(available) / (1 << 30));
-  throw std::invalid_argument(what + msg);
+  const std::string shortfall = memory_shortfall(bytes);
+  if (!shortfall.empty()) throw std::invalid_argument(what + shortfall);
 }
 
 double estimated_seconds(uint64_t lookups, uint64_t scores) {

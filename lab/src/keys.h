@@ -52,7 +52,7 @@ void check_time(uint64_t lookups, uint64_t scores, const std::string& what, bool
 // peak RSS (/usr/bin/time -v) less the 7 MB of an N = 1 run, at N = 10^7 with
 // owners --scheme jump (no table): 88 B a node, rounded up by about a fifth
 // for the margin (longer names, allocator slack). parse_nodes refuses a count
-// past it; main.cc adds each command's own per-node bytes.
+// past it; cli/guards.h adds each command's own per-node bytes.
 inline constexpr uint64_t kNodeBytes = 108;
 
 // How a key file's lines are read (--key-format): kText, each line a key
@@ -120,7 +120,7 @@ class KeySet {
   // (profile_key_hashes); for key hashes given as such, those hashes.
   // Precondition: first + out.size() <= size(). Throws what profile_key_hashes
   // throws, and std::invalid_argument for a profile over key hashes (a
-  // profile hashes key bytes; main.cc refuses the combination first).
+  // profile hashes key bytes; cli/setup_from.cc refuses the combination first).
   void hashes(uint64_t first, std::span<uint64_t> out,
               std::optional<Profile> profile = std::nullopt) const;
 

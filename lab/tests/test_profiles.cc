@@ -17,8 +17,9 @@ TEST_CASE("lab: profile owners are the profile's reference over its own key hash
   const KeySet keys = KeySet::counted(20'000);
   for (Profile profile : all_profiles()) {
     Placement placement{profile_scheme(profile), profile, {}};
-    if (profile == Profile::kKetama) placement.weights = {{"node-0", 3}, {"node-4", 2}};
-    const NodeSet nodes = default_nodes(9, profile == Profile::kCassandra ? 32 : 1);
+    const unsigned params = profile_params(profile);
+    if (params & kParamWeights) placement.weights = {{"node-0", 3}, {"node-4", 2}};
+    const NodeSet nodes = default_nodes(9, params & kParamVnodes ? 32 : 1);
     std::vector<uint32_t> got(keys.size());
     lookup_owners(*make_table(placement, nodes), keys, 0, got, profile);
     std::vector<uint64_t> hashes(keys.size());

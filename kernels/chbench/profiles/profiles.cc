@@ -1,4 +1,6 @@
-// Production placement profiles (see chbench/profiles/profiles.h and docs/profiles.md).
+// Production placement profiles (see chbench/profiles/profiles.h and docs/profiles.md):
+// the functions of profiles.h over the registry of profile_info.h, and the
+// pieces the profiles' files share (profile_glue.h).
 // Compiled with -ffp-contract=off: ketama's point counts and Redis's slot
 // ranges are computed in float exactly as libmemcached and redis-cli do.
 #include "chbench/profiles/profiles.h"
@@ -14,24 +16,18 @@
 
 #include "chbench/hash.h"
 #include "chbench/maglev/maglev.h"
+#include "chbench/profiles/profile_glue.h"
 #include "chbench/profiles/profile_hash.h"
+#include "chbench/profiles/profile_info.h"
 
 namespace chbench {
 
 namespace {
 
-constexpr std::array<Profile, 6> kProfiles = {Profile::kKetama, Profile::kRedis,
-                                              Profile::kKafka,  Profile::kCassandra,
-                                              Profile::kMaglev, Profile::kKetamaUnweighted};
-
 constexpr uint32_t kMemcachedDefaultPort = 11211;
 constexpr uint32_t kKetamaPointsPerServer = 160;  // MEMCACHED_POINTS_PER_SERVER_KETAMA
 
-// ---- ketama reference ------------------------------------------------------------
-
-// libmemcached's dispatch_host for ketama (hash.cc): the first point whose
-// value is >= the key's 32-bit hash, by the same halving search, or the first
-// point when none is.
+// profile_glue::ketama_reference's table.
 class KetamaReference final : public OwnerTable {
  public:
   explicit KetamaReference(std::vector<RingEntry<uint32_t>> continuum)
@@ -58,45 +54,17 @@ class KetamaReference final : public OwnerTable {
   std::vector<RingEntry<uint32_t>> continuum_;
 };
 
-// ---- Redis and Cassandra references -------------------------------------------------
+}  // namespace
 
-class RedisReference final : public OwnerTable {
- public:
-  explicit RedisReference(uint32_t nodes) : slot_owner_(redis_slot_owners(nodes)) {}
-  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    for (std::size_t i = 0; i < h.size(); ++i) out[i] = slot_owner_[h[i] % kRedisSlots];
-  }
-  std::size_t memory_bytes() const noexcept override {
-    return slot_owner_.size() * sizeof(uint32_t);
-  }
+// ---- the pieces of the profiles' files ------------------------------------------------
 
- private:
-  std::vector<uint32_t> slot_owner_;
-};
+namespace profile_glue {
 
-class CassandraReference final : public OwnerTable {
- public:
-  explicit CassandraReference(const NodeSet& nodes) : ring_(cassandra_ring(nodes)) {}
-  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    for (std::size_t i = 0; i < h.size(); ++i) out[i] = ring_reference_owner<uint64_t>(ring_, h[i]);
-  }
-  std::size_t memory_bytes() const noexcept override {
-    return ring_.size() * sizeof(RingEntry<uint64_t>);
-  }
-
- private:
-  std::vector<RingEntry<uint64_t>> ring_;
-};
-
-// ---- kernels over a profile's own ring -------------------------------------------------
-
-// Every ring kernel of the registry, over the profile's own ring.
 std::unique_ptr<OwnerTable> ring_kernel(std::string_view kernel,
                                         const std::vector<RingEntry<uint64_t>>& entries) {
   return build_ring_kernel(kernel, SortedRing<uint64_t>::from_entries(entries));
 }
 
-// Every lookup-table kernel of the registry (Maglev's), over the profile's own table.
 std::unique_ptr<OwnerTable> table_kernel(std::string_view kernel, std::vector<uint32_t> entries) {
   const KernelInfo& k = find_kernel(Scheme::kMaglev, kernel);
   if (k.make_over_table == nullptr)
@@ -104,9 +72,7 @@ std::unique_ptr<OwnerTable> table_kernel(std::string_view kernel, std::vector<ui
   return k.make_over_table(std::move(entries));
 }
 
-// The continuum scaled to the 64-bit circle: p << 32 >= h << 32 exactly when
-// p >= h, and the (value, index) order is kept, so the 64-bit ring kernels
-// find libmemcached's point.
+// p << 32 >= h << 32 exactly when p >= h.
 std::vector<RingEntry<uint64_t>> ketama_entries_64(
     const std::vector<RingEntry<uint32_t>>& continuum) {
   std::vector<RingEntry<uint64_t>> entries;
@@ -115,74 +81,82 @@ std::vector<RingEntry<uint64_t>> ketama_entries_64(
   return entries;
 }
 
+std::unique_ptr<OwnerTable> ketama_reference(std::vector<RingEntry<uint32_t>> continuum) {
+  return std::make_unique<KetamaReference>(std::move(continuum));
+}
+
+std::string decimal_text(uint64_t h) { return std::to_string(h); }
+
+std::string shifted_text(uint64_t h) { return std::to_string(h >> 32); }
+
+std::string token_text(uint64_t h) {
+  return std::to_string(static_cast<int64_t>(h ^ (uint64_t{1} << 63)));
+}
+
+void check_distinct_servers(const NodeSet& nodes) {
+  std::map<std::pair<std::string, uint32_t>, uint32_t> seen;
+  for (uint32_t i = 0; i < nodes.size(); ++i) {
+    KetamaServer server = ketama_server(nodes.names[i]);
+    const auto [it, fresh] = seen.try_emplace({std::move(server.host), server.port}, i);
+    if (!fresh)
+      throw std::invalid_argument("ketama: '" + nodes.names[it->second] + "' and '" +
+                                  nodes.names[i] + "' are one server (host '" + it->first.first +
+                                  "', port " + std::to_string(it->first.second) +
+                                  "): it would own nothing");
+  }
+}
+
+}  // namespace profile_glue
+
+// ---- the registry -----------------------------------------------------------------
+
+namespace {
+
+constexpr const ProfileInfo* kProfileInfos[] = {
+#define CHBENCH_PROFILE(file, enumerator) &profiles::file,
+#include "chbench/profiles/profiles.def"
+#undef CHBENCH_PROFILE
+};
+
+// Profile::k<X> in profiles.def's order, as all_profiles() lists them.
+constexpr Profile kProfiles[] = {
+#define CHBENCH_PROFILE(file, enumerator) Profile::k##enumerator,
+#include "chbench/profiles/profiles.def"
+#undef CHBENCH_PROFILE
+};
+
 }  // namespace
+
+std::span<const ProfileInfo* const> all_profile_infos() noexcept { return kProfileInfos; }
+
+const ProfileInfo& profile_info(Profile profile) noexcept {
+  return *kProfileInfos[static_cast<std::size_t>(profile)];
+}
 
 // ---- names -----------------------------------------------------------------------------
 
-std::string_view profile_name(Profile profile) noexcept {
-  switch (profile) {
-    case Profile::kKetama:
-      return "ketama";
-    case Profile::kRedis:
-      return "redis";
-    case Profile::kKafka:
-      return "kafka";
-    case Profile::kCassandra:
-      return "cassandra";
-    case Profile::kMaglev:
-      return "maglev";
-    case Profile::kKetamaUnweighted:
-      return "ketama_unweighted";
-  }
-  return "?";
-}
+std::string_view profile_name(Profile profile) noexcept { return profile_info(profile).name; }
 
 Profile parse_profile(std::string_view name) {
   std::string known;
-  for (Profile p : kProfiles) {
-    if (profile_name(p) == name) return p;
-    known += (known.empty() ? "" : ", ") + std::string(profile_name(p));
+  for (const ProfileInfo* info : all_profile_infos()) {
+    if (info->name == name) return info->id;
+    known += (known.empty() ? "" : ", ") + std::string(info->name);
   }
   throw std::invalid_argument("unknown profile '" + std::string(name) + "' (known: " + known + ")");
 }
 
 std::span<const Profile> all_profiles() noexcept { return kProfiles; }
 
-Scheme profile_scheme(Profile profile) noexcept {
-  switch (profile) {
-    case Profile::kKetama:
-    case Profile::kKetamaUnweighted:
-    case Profile::kCassandra:
-      return Scheme::kRing;
-    case Profile::kKafka:
-      return Scheme::kModN;
-    case Profile::kRedis:
-    case Profile::kMaglev:
-      return Scheme::kMaglev;
-  }
-  return Scheme::kRing;
-}
+Scheme profile_scheme(Profile profile) noexcept { return profile_info(profile).scheme; }
 
 std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept {
-  if (profile == Profile::kRedis) return std::nullopt;
-  return profile_scheme(profile);
+  const ProfileInfo& info = profile_info(profile);
+  if (!info.follows_scheme) return std::nullopt;
+  return info.scheme;
 }
 
-unsigned profile_params(Profile profile) noexcept {
-  switch (profile) {
-    case Profile::kKetama:
-      return kParamWeights;
-    case Profile::kCassandra:
-      return kParamVnodes;
-    case Profile::kMaglev:
-      return kParamTableSize;
-    case Profile::kRedis:
-    case Profile::kKafka:
-    case Profile::kKetamaUnweighted:
-      return 0;
-  }
-  return 0;
-}
+unsigned profile_params(Profile profile) noexcept { return profile_info(profile).params; }
 
 std::string_view default_profile_kernel(Profile profile) noexcept {
   return default_kernel(profile_scheme(profile)).name;
@@ -191,48 +165,14 @@ std::string_view default_profile_kernel(Profile profile) noexcept {
 // ---- key hashes -----------------------------------------------------------------------------
 
 uint64_t profile_key_hash(Profile profile, std::string_view key) {
-  switch (profile) {
-    case Profile::kKetama:
-      return uint64_t{ketama_key_hash(key)} << 32;
-    case Profile::kRedis:
-      return redis_key_slot(key);
-    case Profile::kKafka:
-      return kafka_positive_hash(key);
-    case Profile::kCassandra:
-      return ordered_token(cassandra_token(key));
-    case Profile::kMaglev:
-      return key_hash(key);
-    case Profile::kKetamaUnweighted:
-      return uint64_t{one_at_a_time(key)} << 32;
-  }
-  return 0;
+  return profile_info(profile).key_hash(key);
 }
 
 void profile_key_hashes(Profile profile, std::span<const std::string_view> keys,
                         std::span<uint64_t> out) {
   if (keys.size() != out.size())
     throw std::invalid_argument("keys and key hashes differ in length");
-  switch (profile) {
-    case Profile::kKetama:
-      ketama_key_hashes_shifted(keys, out);
-      return;
-    case Profile::kRedis:
-      for (std::size_t i = 0; i < keys.size(); ++i) out[i] = redis_key_slot(keys[i]);
-      return;
-    case Profile::kKafka:
-      for (std::size_t i = 0; i < keys.size(); ++i) out[i] = kafka_positive_hash(keys[i]);
-      return;
-    case Profile::kCassandra:
-      for (std::size_t i = 0; i < keys.size(); ++i)
-        out[i] = ordered_token(cassandra_token(keys[i]));
-      return;
-    case Profile::kMaglev:
-      for (std::size_t i = 0; i < keys.size(); ++i) out[i] = key_hash(keys[i]);
-      return;
-    case Profile::kKetamaUnweighted:
-      for (std::size_t i = 0; i < keys.size(); ++i) out[i] = uint64_t{one_at_a_time(keys[i])} << 32;
-      return;
-  }
+  profile_info(profile).key_hashes(keys, out);
 }
 
 // ---- ketama ------------------------------------------------------------------------------
@@ -348,101 +288,24 @@ std::vector<RingEntry<uint64_t>> cassandra_ring(const NodeSet& nodes) {
 
 // ---- clusters -----------------------------------------------------------------------------
 
-namespace {
-
-// Two names of one ketama server (the same host and port as libmemcached
-// reads them, ketama_server) would get identical points, the second owning
-// nothing: refused.
-void check_distinct_servers(const NodeSet& nodes) {
-  std::map<std::pair<std::string, uint32_t>, uint32_t> seen;
-  for (uint32_t i = 0; i < nodes.size(); ++i) {
-    KetamaServer server = ketama_server(nodes.names[i]);
-    const auto [it, fresh] = seen.try_emplace({std::move(server.host), server.port}, i);
-    if (!fresh)
-      throw std::invalid_argument("ketama: '" + nodes.names[it->second] + "' and '" +
-                                  nodes.names[i] + "' are one server (host '" + it->first.first +
-                                  "', port " + std::to_string(it->first.second) +
-                                  "): it would own nothing");
-  }
-}
-
-}  // namespace
-
 void validate_profile(Profile profile, const ProfileCluster& cluster) {
-  const NodeSet& nodes = cluster.nodes;
-  validate(nodes);
+  validate(cluster.nodes);
   if (profile != Profile::kKetama && !cluster.weights.empty())
     throw std::invalid_argument("weights apply to the ketama profile only");
-  switch (profile) {
-    case Profile::kKetama:
-      if (!cluster.weights.empty() && cluster.weights.size() != nodes.size())
-        throw std::invalid_argument("ketama: " + std::to_string(cluster.weights.size()) +
-                                    " weights for " + std::to_string(nodes.size()) + " servers");
-      for (uint32_t w : cluster.weights)
-        if (w == 0 || w > 0x80000000u)
-          throw std::invalid_argument("ketama: every weight must be 1 ... 2^31");
-      check_distinct_servers(nodes);
-      break;
-    case Profile::kRedis:
-      if (nodes.size() > kRedisSlots)
-        throw std::invalid_argument("Redis Cluster takes at most 16384 masters");
-      break;
-    case Profile::kKafka:
-      if (nodes.size() > 0x7fffffffu)
-        throw std::invalid_argument("Kafka takes at most 2^31 - 1 partitions");
-      break;
-    case Profile::kCassandra:
-      if (uint64_t{nodes.size()} * nodes.vnodes > 0xffffffffu)
-        throw std::invalid_argument("N * num_tokens exceeds the 2^32 - 1 tokens a ring indexes");
-      break;
-    case Profile::kMaglev:
-      validate_maglev(nodes);
-      break;
-    case Profile::kKetamaUnweighted:
-      check_distinct_servers(nodes);
-      break;
-  }
+  profile_info(profile).check(cluster);
 }
 
 std::unique_ptr<OwnerTable> build_profile_reference(Profile profile,
                                                     const ProfileCluster& cluster) {
   validate_profile(profile, cluster);
-  switch (profile) {
-    case Profile::kKetama:
-      return std::make_unique<KetamaReference>(ketama_continuum(cluster));
-    case Profile::kKetamaUnweighted:
-      return std::make_unique<KetamaReference>(ketama_unweighted_continuum(cluster));
-    case Profile::kRedis:
-      return std::make_unique<RedisReference>(cluster.nodes.size());
-    case Profile::kKafka:
-      return build_reference(Scheme::kModN, cluster.nodes);
-    case Profile::kCassandra:
-      return std::make_unique<CassandraReference>(cluster.nodes);
-    case Profile::kMaglev:
-      return build_reference(Scheme::kMaglev, cluster.nodes);
-  }
-  throw std::invalid_argument("unknown profile");
+  return profile_info(profile).reference(cluster);
 }
 
 std::unique_ptr<OwnerTable> build_profile_table(Profile profile, const ProfileCluster& cluster,
                                                 std::string_view kernel) {
   validate_profile(profile, cluster);
   if (kernel.empty()) kernel = default_profile_kernel(profile);
-  switch (profile) {
-    case Profile::kKetama:
-      return ring_kernel(kernel, ketama_entries_64(ketama_continuum(cluster)));
-    case Profile::kKetamaUnweighted:
-      return ring_kernel(kernel, ketama_entries_64(ketama_unweighted_continuum(cluster)));
-    case Profile::kRedis:
-      return table_kernel(kernel, redis_slot_owners(cluster.nodes.size()));
-    case Profile::kKafka:
-      return find_kernel(Scheme::kModN, kernel).build(cluster.nodes);
-    case Profile::kCassandra:
-      return ring_kernel(kernel, cassandra_ring(cluster.nodes));
-    case Profile::kMaglev:
-      return find_kernel(Scheme::kMaglev, kernel).build(cluster.nodes);
-  }
-  throw std::invalid_argument("unknown profile");
+  return profile_info(profile).table(cluster, kernel);
 }
 
 }  // namespace chbench

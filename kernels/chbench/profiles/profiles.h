@@ -31,7 +31,13 @@
 
 namespace chbench {
 
-enum class Profile { kKetama, kRedis, kKafka, kCassandra, kMaglev, kKetamaUnweighted };
+// One enumerator per line of profiles.def, in its order; what each profile is
+// lives in its ProfileInfo (profile_info.h).
+enum class Profile {
+#define CHBENCH_PROFILE(file, enumerator) k##enumerator,
+#include "chbench/profiles/profiles.def"
+#undef CHBENCH_PROFILE
+};
 
 // "ketama", "redis", "kafka", "cassandra", "maglev", "ketama_unweighted".
 std::string_view profile_name(Profile profile) noexcept;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "chbench/profiles/profile_info.h"
+
 namespace chbench::lab {
 
 Spread spread_of(const std::vector<double>& values) {
@@ -27,8 +29,7 @@ Spread spread_of(const std::vector<double>& values) {
 }
 
 bool places_by_position(const Setup& s) {
-  if (s.placement.profile)
-    return s.placement.profile == Profile::kKafka || s.placement.profile == Profile::kRedis;
+  if (s.placement.profile) return profile_info(*s.placement.profile).places_by_position;
   return scheme_info(s.scheme).buckets_only;
 }
 

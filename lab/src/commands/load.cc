@@ -79,9 +79,6 @@ void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings, bo
         "--add / --remove)");
   if (rings != 1)
     throw std::invalid_argument("--popularity and --bounded-load measure one ring (no --rings)");
-  if (o.bounded && (s.placement.profile || s.scheme != Scheme::kRing))
-    throw std::invalid_argument("--bounded-load walks the ring: it takes --scheme ring, not " +
-                                placement_name(s) + (s.placement.profile ? " profile" : ""));
   if (o.bounded) bounded_capacity(*o.bounded, 1, 1);  // c's range
 }
 

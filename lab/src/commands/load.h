@@ -35,9 +35,10 @@ inline constexpr uint64_t kDefaultRequests = 1'000'000;
 Requests requests_of(const LoadOptions& o, const KeySet& keys);
 
 // Refuses what the load reports do not take: a removal scenario, --rings,
-// move --list, --bounded-load off the ring scheme (a profile included),
-// --requests or --popularity-seed without --popularity zipf:S. Throws
-// std::invalid_argument with one line.
+// move --list, --requests or --popularity-seed without --popularity zipf:S,
+// c out of range (--bounded-load off the ring scheme is refused with the
+// options that do not apply, cli/applies.h). Throws std::invalid_argument
+// with one line.
 void check_load_options(const Setup& s, const LoadOptions& o, uint32_t rings, bool list);
 
 struct LoadBalanceReport {

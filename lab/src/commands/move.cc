@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "chbench/profiles/profile_info.h"
 #include "commands/owners.h"
 
 namespace chbench::lab {
@@ -85,9 +86,9 @@ ReplicaMove measure_replica_move(const Setup& s, const Fleet& before, const Flee
 }  // namespace
 
 MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& keys) {
-  if (s.placement.profile == Profile::kKafka && !request.remove.empty())
-    throw std::invalid_argument(
-        "Kafka cannot take partitions away from a topic (kafka-topics --alter only adds them)");
+  if (s.placement.profile && !request.remove.empty() &&
+      !profile_info(*s.placement.profile).removal_refusal.empty())
+    throw std::invalid_argument(std::string(profile_info(*s.placement.profile).removal_refusal));
   MoveReport r = report_for(s, request, keys);
   r.list = request.list;
   // Every key may move (mod-N moves almost all): the list must fit as a whole.

@@ -6,20 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "chbench/profiles/profile_info.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
 
-const char* hash_column(Profile p) {
-  return p == Profile::kRedis ? "slot" : p == Profile::kCassandra ? "token" : "hash";
-}
+const char* hash_column(Profile p) { return profile_info(p).hash_name.data(); }
 
-std::string hash_value(Profile p, uint64_t h) {
-  if (p == Profile::kKetama || p == Profile::kKetamaUnweighted) return std::to_string(h >> 32);
-  if (p == Profile::kCassandra)
-    return std::to_string(static_cast<int64_t>(h ^ (uint64_t{1} << 63)));
-  return std::to_string(h);
-}
+std::string hash_value(Profile p, uint64_t h) { return profile_info(p).hash_text(h); }
 
 std::unique_ptr<ReplicaTable> make_replica_table(const Setup& s, const Fleet& f) {
   if (s.kernel == "reference") return build_replica_reference(s.scheme, f, s.replicas);

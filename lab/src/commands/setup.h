@@ -1,5 +1,5 @@
 // What every command of chbench-lab starts from: the command line parsed and
-// checked (main.cc builds it) before the command computes or prints anything.
+// checked (cli/setup_from.cc builds it) before the command computes or prints anything.
 #pragma once
 
 #include <cstdint>

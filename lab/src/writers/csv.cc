@@ -3,6 +3,8 @@
 // or after a removal scenario one row per removed fraction.
 #include <cinttypes>
 
+#include "writers/load.h"
+#include "writers/tokens.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -105,6 +107,14 @@ class CsvWriter final : public Writer {
       b_ += fmt("%.9g,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9g,%.9g,%.9g\n", row.fraction,
                 row.removed, row.nodes, r.keys, row.min, row.max, row.mean,
                 row.stats.busiest_over_mean, row.stats.std_pct);
+  }
+
+  void load_balance(const Setup&, const LoadBalanceReport& r) override {
+    load_balance_csv(out_, r);
+  }
+  void load_move(const Setup&, const LoadMoveReport& r) override { load_move_csv(out_, r); }
+  void tokens(const std::string&, const std::vector<AllocationRow>& rows) override {
+    tokens_csv(out_, rows);
   }
 
  private:

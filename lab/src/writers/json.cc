@@ -10,6 +10,8 @@
 #include "key_codec.h"
 #include "param_options.h"
 #include "writers/json_head.h"
+#include "writers/load.h"
+#include "writers/tokens.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -236,6 +238,14 @@ class JsonWriter final : public Writer {
                                {"busiest_over_mean", row.stats.busiest_over_mean},
                                {"share_std_pct", row.stats.std_pct}});
     out_ << dump(j) << '\n';
+  }
+
+  void load_balance(const Setup& s, const LoadBalanceReport& r) override {
+    load_balance_json(out_, s, r);
+  }
+  void load_move(const Setup& s, const LoadMoveReport& r) override { load_move_json(out_, s, r); }
+  void tokens(const std::string& ring, const std::vector<AllocationRow>& rows) override {
+    tokens_json(out_, ring, rows);
   }
 
  private:

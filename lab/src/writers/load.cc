@@ -21,7 +21,9 @@ std::string stats_text(const char* what, const ShareStats& st, bool weighted) {
              st.busiest_over_mean, st.std_pct);
 }
 
-void balance_text(Out& out, const Setup& s, const LoadBalanceReport& r) {
+}  // namespace
+
+void load_balance_text(Out& out, const Setup& s, const LoadBalanceReport& r) {
   out << "scheme    " << scheme_label(s, s.nodes().vnodes) << ", kernel " << s.kernel_name << "\n";
   out << fmt("nodes     %u\nkeys      %" PRIu64 "\nrequests  %" PRIu64 "\n", r.fleet->size(),
              r.keys, r.requests);
@@ -45,7 +47,7 @@ void balance_text(Out& out, const Setup& s, const LoadBalanceReport& r) {
   }
 }
 
-void balance_csv(Out& out, const LoadBalanceReport& r) {
+void load_balance_csv(Out& out, const LoadBalanceReport& r) {
   out << (r.bounded ? "node,keys,requests,bounded\n" : "node,keys,requests\n");
   for (uint32_t i = 0; i < r.fleet->size(); ++i) {
     append_csv(out.buffer(), owner_name(*r.fleet, i));
@@ -53,6 +55,8 @@ void balance_csv(Out& out, const LoadBalanceReport& r) {
     out << (r.bounded ? fmt(",%" PRIu64 "\n", r.bounded->load[i]) : std::string("\n"));
   }
 }
+
+namespace {
 
 // Appends `members` to object `j`, in their order.
 void append(json& j, const json& members) {
@@ -63,7 +67,9 @@ json stats_json(const ShareStats& st) {
   return {{"busiest_over_mean", st.busiest_over_mean}, {"share_std_pct", st.std_pct}};
 }
 
-void balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
+}  // namespace
+
+void load_balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
   json j = json_head("balance", s);
   const json members = {{"nodes", r.fleet->size()},
                         {"keys", r.keys},
@@ -93,42 +99,33 @@ void balance_json(Out& out, const Setup& s, const LoadBalanceReport& r) {
   out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
-}  // namespace
-
-void write_load_balance(Format format, Out& out, const Setup& s, const LoadBalanceReport& r) {
-  if (format == Format::kCsv) return balance_csv(out, r);
-  if (format == Format::kJson) return balance_json(out, s, r);
-  balance_text(out, s, r);
+void load_move_csv(Out& out, const LoadMoveReport& r) {
+  const double keys = static_cast<double>(r.keys), reqs = static_cast<double>(r.requests);
+  out << "placement,keys_moved,key_share,requests_moved,request_share\n";
+  out << fmt("plain,%" PRIu64 ",%.6f,%" PRIu64 ",%.6f\n", r.plain.keys, r.plain.keys / keys,
+             r.plain.requests, r.plain.requests / reqs);
+  if (r.bounded)
+    out << fmt("bounded,%" PRIu64 ",%.6f,%" PRIu64 ",%.6f\n", r.bounded->keys,
+               r.bounded->keys / keys, r.bounded->requests, r.bounded->requests / reqs);
 }
 
-void write_load_move(Format format, Out& out, const Setup& s, const LoadMoveReport& r) {
+void load_move_json(Out& out, const Setup& s, const LoadMoveReport& r) {
+  auto moved = [&](const LoadMoved& m) { return json{{"keys", m.keys}, {"requests", m.requests}}; };
+  json j = json_head("move", s);
+  const json bounded = r.bounded ? json{{"c", *r.c},
+                                        {"capacity_before", r.capacity_before},
+                                        {"capacity_after", r.capacity_after},
+                                        {"moved", moved(*r.bounded)}}
+                                 : json(nullptr);
+  const json members = {
+      {"nodes_before", r.nodes_before}, {"nodes_after", r.nodes_after}, {"keys", r.keys},
+      {"requests", r.requests},         {"plain", moved(r.plain)},      {"bounded", bounded}};
+  append(j, members);
+  out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+void load_move_text(Out& out, const Setup& s, const LoadMoveReport& r) {
   const double keys = static_cast<double>(r.keys), reqs = static_cast<double>(r.requests);
-  if (format == Format::kCsv) {
-    out << "placement,keys_moved,key_share,requests_moved,request_share\n";
-    out << fmt("plain,%" PRIu64 ",%.6f,%" PRIu64 ",%.6f\n", r.plain.keys, r.plain.keys / keys,
-               r.plain.requests, r.plain.requests / reqs);
-    if (r.bounded)
-      out << fmt("bounded,%" PRIu64 ",%.6f,%" PRIu64 ",%.6f\n", r.bounded->keys,
-                 r.bounded->keys / keys, r.bounded->requests, r.bounded->requests / reqs);
-    return;
-  }
-  if (format == Format::kJson) {
-    auto moved = [&](const LoadMoved& m) {
-      return json{{"keys", m.keys}, {"requests", m.requests}};
-    };
-    json j = json_head("move", s);
-    const json bounded = r.bounded ? json{{"c", *r.c},
-                                          {"capacity_before", r.capacity_before},
-                                          {"capacity_after", r.capacity_after},
-                                          {"moved", moved(*r.bounded)}}
-                                   : json(nullptr);
-    const json members = {
-        {"nodes_before", r.nodes_before}, {"nodes_after", r.nodes_after}, {"keys", r.keys},
-        {"requests", r.requests},         {"plain", moved(r.plain)},      {"bounded", bounded}};
-    append(j, members);
-    out << j.dump(1, ' ', false, json::error_handler_t::replace) << '\n';
-    return;
-  }
   out << "scheme    " << scheme_label(s, s.nodes().vnodes) << ", kernel " << s.kernel_name << "\n";
   out << fmt("nodes     %u -> %u\nkeys      %" PRIu64 "\nrequests  %" PRIu64 "\n", r.nodes_before,
              r.nodes_after, r.keys, r.requests);

@@ -1,5 +1,6 @@
-// The load reports (commands/load.h) in each output format: text, csv (one
-// row per node; move: one row), json (one object, as every command prints).
+// The load reports (commands/load.h) in each output format, for the writers
+// of writers/writer.h: text, csv (one row per node; move: one row), json (one
+// object, as every command prints).
 #pragma once
 
 #include "commands/load.h"
@@ -8,7 +9,12 @@
 
 namespace chbench::lab {
 
-void write_load_balance(Format format, Out& out, const Setup& s, const LoadBalanceReport& r);
-void write_load_move(Format format, Out& out, const Setup& s, const LoadMoveReport& r);
+void load_balance_text(Out& out, const Setup& s, const LoadBalanceReport& r);
+void load_balance_csv(Out& out, const LoadBalanceReport& r);
+void load_balance_json(Out& out, const Setup& s, const LoadBalanceReport& r);
+
+void load_move_text(Out& out, const Setup& s, const LoadMoveReport& r);
+void load_move_csv(Out& out, const LoadMoveReport& r);
+void load_move_json(Out& out, const Setup& s, const LoadMoveReport& r);
 
 }  // namespace chbench::lab

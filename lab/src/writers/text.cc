@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "key_codec.h"
+#include "writers/load.h"
+#include "writers/tokens.h"
 #include "writers/writer.h"
 
 namespace chbench::lab {
@@ -89,6 +91,14 @@ class TextWriter final : public Writer {
                 shortest(row.fraction).c_str(), row.removed, row.nodes, row.min, row.max, row.mean,
                 row.stats.busiest_over_mean, row.stats.std_pct);
     b_ += "(min, max, mean: keys per node in service; share std: % of the fair share)\n";
+  }
+
+  void load_balance(const Setup& s, const LoadBalanceReport& r) override {
+    load_balance_text(out_, s, r);
+  }
+  void load_move(const Setup& s, const LoadMoveReport& r) override { load_move_text(out_, s, r); }
+  void tokens(const std::string& ring, const std::vector<AllocationRow>& rows) override {
+    tokens_text(out_, ring, rows);
   }
 
  private:

@@ -1,18 +1,18 @@
 // chbench-lab tokens: the rows of the token allocation experiment
-// (allocation.h) in each output format.
+// (allocation.h) in each output format, for the writers of writers/writer.h.
+// `ring`, "cassandra profile" or "ring", names the ring in the header.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "allocation.h"
-#include "commands/setup.h"
 #include "writers/out.h"
 
 namespace chbench::lab {
 
-// `ring`: "cassandra profile" or "ring", for the header.
-void write_tokens(Format format, Out& out, const std::string& ring,
-                  const std::vector<AllocationRow>& rows);
+void tokens_text(Out& out, const std::string& ring, const std::vector<AllocationRow>& rows);
+void tokens_csv(Out& out, const std::vector<AllocationRow>& rows);
+void tokens_json(Out& out, const std::string& ring, const std::vector<AllocationRow>& rows);
 
 }  // namespace chbench::lab

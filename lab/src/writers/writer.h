@@ -1,10 +1,16 @@
 // One writer per output format (text, CSV, JSON), each rendering the result
-// of every command. Commands compute; writers only print, into an Out.
+// of every command: owners, move, balance (with --popularity or
+// --bounded-load too: writers/load.*) and tokens (writers/tokens.*).
+// Commands compute; writers only print, into an Out.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "allocation.h"
 #include "commands/balance.h"
+#include "commands/load.h"
 #include "commands/move.h"
 #include "commands/owners.h"
 #include "commands/setup.h"
@@ -26,6 +32,14 @@ class Writer {
   virtual void balance(const Setup& s, const BalanceReport& r) = 0;
   // balance after a removal scenario: a row per removed fraction.
   virtual void balance_removals(const Setup& s, const RemovalBalanceReport& r) = 0;
+
+  // balance and move with requests beside the keys (commands/load.h).
+  virtual void load_balance(const Setup& s, const LoadBalanceReport& r) = 0;
+  virtual void load_move(const Setup& s, const LoadMoveReport& r) = 0;
+
+  // tokens: the allocation experiment's rows; `ring` ("ring", "cassandra
+  // profile") names the ring.
+  virtual void tokens(const std::string& ring, const std::vector<AllocationRow>& rows) = 0;
 };
 
 // The writer of each format (writers/text.cc, csv.cc, json.cc), printing into

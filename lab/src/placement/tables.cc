@@ -1,0 +1,155 @@
+#include "placement/tables.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "chbench/hash.h"
+#include "placement/blocks.h"
+
+namespace chbench::lab {
+
+namespace {
+
+// The kernel of the placement's scheme that make_table builds for `kernel`
+// ("" = default_kernel_name). Throws std::invalid_argument for an unknown one.
+// A profile names itself in the message.
+const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel) {
+  const std::string_view name = kernel.empty() ? default_kernel_name(placement) : kernel;
+  if (!placement.profile) return find_kernel(placement.scheme, name);
+  try {
+    return find_kernel(placement.scheme, name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(
+        "the " + std::string(profile_name(*placement.profile)) + " profile's lookups run on the " +
+        std::string(scheme_name(placement.scheme)) + " kernels or its reference: " + e.what());
+  }
+}
+
+// A node list whose table in the profile's scheme holds as many entries as
+// the profile's own table: ketama's continuum points as ring tokens (rounded
+// up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
+// 16384 slots; the other profiles' tables are their scheme's over as many
+// nodes. The estimates read only N, V and M, so its names are left empty:
+// no name is copied (N empty strings, 32 B each, freed before any table is
+// built).
+NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
+  NodeSet sized;
+  sized.names.resize(nodes.size());
+  sized.vnodes = nodes.vnodes;
+  sized.probes = nodes.probes;
+  sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
+  if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
+  if (placement.profile != Profile::kKetama) return sized;
+  const uint64_t n = nodes.size();
+  const uint64_t points = ketama_point_count(placement, nodes);
+  const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
+  sized.vnodes = static_cast<uint32_t>(std::min<uint64_t>(per_server, 0xffffffffu));
+  return sized;
+}
+
+// Calls f(points) for each server of `nodes` in order: ketama_points_per_server
+// of its weight (placement.weights by name, 1 if not listed).
+template <class F>
+void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, const F& f) {
+  const uint64_t n = nodes.size();
+  if (placement.profile == Profile::kKetamaUnweighted) {
+    for (uint64_t i = 0; i < n; ++i) f(kKetamaUnweightedPoints);
+    return;
+  }
+  if (placement.weights.empty()) {
+    const uint32_t points = ketama_points_per_server(1, n, nodes.size());
+    for (uint64_t i = 0; i < n; ++i) f(points);
+    return;
+  }
+  auto weight = [&](const std::string& name) -> uint64_t {
+    const auto w = placement.weights.find(name);
+    return w == placement.weights.end() ? 1 : w->second;
+  };
+  uint64_t total_weight = 0;
+  for (const auto& name : nodes.names) total_weight += weight(name);
+  for (const auto& name : nodes.names)
+    f(ketama_points_per_server(weight(name), total_weight, nodes.size()));
+}
+
+// The estimate of kernel (or "reference") over `fleet`.
+uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,
+                            std::string_view kernel) {
+  if (kernel == "reference") return scheme_info(placement.scheme).reference_bytes(fleet);
+  return kernel_of(placement, kernel).table_bytes(fleet);
+}
+
+}  // namespace
+
+bool is_ketama(const Placement& placement) noexcept {
+  return placement.profile == Profile::kKetama || placement.profile == Profile::kKetamaUnweighted;
+}
+
+uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {
+  uint64_t points = 0;
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points += p; });
+  return points;
+}
+
+std::vector<uint32_t> ketama_points(const Placement& placement, const NodeSet& nodes) {
+  std::vector<uint32_t> points;
+  points.reserve(nodes.size());
+  for_each_ketama_points(placement, nodes, [&](uint32_t p) { points.push_back(p); });
+  return points;
+}
+
+std::string_view default_kernel_name(const Placement& placement) noexcept {
+  return placement.profile ? default_profile_kernel(*placement.profile)
+                           : default_kernel(placement.scheme).name;
+}
+
+std::string kernel_full_name(const Placement& placement, std::string_view kernel) {
+  if (kernel != "reference") return kernel_of(placement, kernel).full_name();
+  return std::string(placement.profile ? profile_name(*placement.profile)
+                                       : scheme_name(placement.scheme)) +
+         "/reference";
+}
+
+std::unique_ptr<OwnerTable> make_table(Scheme scheme, const Fleet& fleet, std::string_view kernel) {
+  if (kernel == "reference") return build_reference(scheme, fleet);
+  return (kernel.empty() ? default_kernel(scheme) : find_kernel(scheme, kernel)).build(fleet);
+}
+
+ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes) {
+  ProfileCluster cluster{nodes, {}};
+  if (placement.profile == Profile::kKetama && !placement.weights.empty())
+    for (const auto& name : nodes.names) {
+      const auto it = placement.weights.find(name);
+      cluster.weights.push_back(it == placement.weights.end() ? 1 : it->second);
+    }
+  validate_profile(*placement.profile, cluster);
+  return cluster;
+}
+
+std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& fleet,
+                                       std::string_view kernel) {
+  if (!placement.profile) return make_table(placement.scheme, fleet, kernel);
+  const ProfileCluster cluster = profile_cluster(placement, fleet.nodes());
+  if (kernel == "reference") return build_profile_reference(*placement.profile, cluster);
+  return build_profile_table(*placement.profile, cluster, kernel);
+}
+
+uint64_t table_bytes(const Placement& placement, const Fleet& fleet, std::string_view kernel) {
+  // A scheme's estimate reads `fleet` itself: never a copy of it.
+  if (!placement.profile) return scheme_table_bytes(placement, fleet, kernel);
+  return scheme_table_bytes(placement, Fleet(profile_sized_nodes(placement, fleet.nodes())),
+                            kernel);
+}
+
+std::string owner_name(const Fleet& fleet, uint32_t i) {
+  return fleet.named() ? fleet.nodes().names[i] : default_node_name(i);
+}
+
+void lookup_owners(const OwnerTable& table, const KeySet& keys, uint64_t first,
+                   std::span<uint32_t> out, std::optional<Profile> profile) {
+  for_each_block(keys, first, first + out.size(), profile,
+                 [&](uint64_t block_first, std::span<const uint64_t> hashes) {
+                   table.owners(hashes, out.subspan(block_first - first, hashes.size()));
+                 });
+}
+
+}  // namespace chbench::lab
