@@ -62,7 +62,7 @@ json kernel_json(const KernelInfo& k, bool stream) {
           {"kernel", std::string(k.name)},
           {"summary", std::string(k.summary)},
           {"simd", k.simd},
-          {"rival", k.rival.empty() ? json(nullptr) : json(scheme + "/" + std::string(k.rival))},
+          {"rival", k.rival ? json(k.rival->full_name()) : json(nullptr)},
           {"baseline", k.baseline},
           {"rank", stream ? json(nullptr) : json(k.rank)},
           {"stream", stream},
