@@ -5,6 +5,7 @@
 // facts callers once worked out from names, each its own way (which kernels
 // are SIMD, what each is compared with, the ring's default).
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <climits>
 #include <cstdint>
@@ -148,6 +149,26 @@ TEST_CASE("registry: each scheme's entry is its kernels.def line's, at its enume
     CHECK(infos[i].id == lines[i].second);
     CHECK(static_cast<std::size_t>(infos[i].id) == i);
   }
+}
+
+TEST_CASE("registry: kParams names every parameter a scheme reads, once", "[registry]") {
+  unsigned named = 0;
+  std::set<std::string_view> names;
+  for (const chbench::ParamInfo& p : chbench::kParams) {
+    INFO("parameter " << p.name);
+    CHECK(std::popcount(static_cast<unsigned>(p.param)) == 1);
+    CHECK((named & p.param) == 0);
+    CHECK(names.insert(p.name).second);
+    named |= p.param;
+  }
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    CHECK((s.params & ~named) == 0);
+  }
+  CHECK(names ==
+        std::set<std::string_view>{"vnodes", "table_size", "weights", "capacity", "probes"});
+  CHECK(chbench::scheme_info(Scheme::kMultiprobe).takes(chbench::kParamProbes));
+  CHECK(chbench::scheme_info(Scheme::kAnchor).takes(chbench::kParamCapacity));
 }
 
 TEST_CASE("registry: the stream floor is ring/stream, apart from the kernels", "[registry]") {

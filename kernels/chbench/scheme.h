@@ -93,6 +93,17 @@ enum Param : unsigned {
   kParamProbes = 1u << 4,     // NodeSet::probes, multi-probe's probes k per key
 };
 
+// Every Param and its name, the one list of them: the bench's exported
+// registry names a scheme's parameters by it ("params": ["vnodes"]).
+struct ParamInfo {
+  Param param;
+  std::string_view name;  // "vnodes": NodeSet's field
+};
+inline constexpr ParamInfo kParams[] = {
+    {kParamVnodes, "vnodes"},     {kParamTableSize, "table_size"}, {kParamWeights, "weights"},
+    {kParamCapacity, "capacity"}, {kParamProbes, "probes"},
+};
+
 // Which nodes may leave a fleet while the scheme keeps every other key where
 // it was.
 enum class Removal {
