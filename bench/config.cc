@@ -193,41 +193,6 @@ std::shared_ptr<const Fleet> config_fleet(const Config& c) {
   return fleet;
 }
 
-namespace {
-
-class StreamTable final : public OwnerTable {
- public:
-  void owners(std::span<const uint64_t> h, std::span<uint32_t> out) const override {
-    const uint64_t* in = h.data();
-    uint32_t* o = out.data();
-    for (std::size_t i = 0, n = h.size(); i < n; ++i) o[i] = static_cast<uint32_t>(in[i]);
-  }
-  uint32_t owner(uint64_t h) const override { return static_cast<uint32_t>(h); }
-  std::size_t memory_bytes() const noexcept override { return 0; }
-};
-
-std::unique_ptr<OwnerTable> make_stream(const Fleet&, unsigned knob) {
-  if (knob != 0) throw std::invalid_argument("ring/stream has no knob (keys in flight)");
-  return std::make_unique<StreamTable>();
-}
-
-uint64_t no_bytes(const Fleet&) { return 0; }
-
-constinit const KernelInfo kStream{
-    Scheme::kRing,
-    "stream",
-    "no lookup: reads each key hash, writes one owner (the memory floor)",
-    false,
-    "",
-    false,
-    -1,
-    nullptr,
-    &make_stream,
-    &no_bytes,
-    nullptr};
-
-}  // namespace
-
-const KernelInfo& stream_baseline() noexcept { return kStream; }
+const KernelInfo& stream_baseline() noexcept { return stream_floor(); }
 
 }  // namespace chbench::bench

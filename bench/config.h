@@ -174,10 +174,9 @@ std::shared_ptr<const Fleet> config_fleet(const Config& c);
 // but those of the buckets_only schemes without removals or after LIFO ones.
 bool config_named(const Config& c);
 
-// The stream baseline, listed as kernel "ring/stream": reads each key hash and
-// writes one owner (its low 32 bits), no lookup: the memory-bound floor under
-// every ring kernel. Not in the library's registry (it matches no reference),
-// never checked against one; rank -1.
+// The stream baseline, listed as kernel "ring/stream": the registry's
+// stream_floor() (scheme.h), no lookup, the memory-bound floor under every
+// ring kernel; never checked against a reference.
 const KernelInfo& stream_baseline() noexcept;
 
 }  // namespace chbench::bench

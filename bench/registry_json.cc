@@ -28,12 +28,8 @@ json scheme_json(const SchemeInfo& s) {
   json aliases = json::array();
   for (auto a : s.aliases) aliases.push_back(std::string(a));
   json params = json::array();
-  const std::pair<Param, const char*> names[] = {{kParamVnodes, "vnodes"},
-                                                 {kParamTableSize, "table_size"},
-                                                 {kParamWeights, "weights"},
-                                                 {kParamCapacity, "capacity"}};
-  for (auto [p, name] : names)
-    if (s.takes(p)) params.push_back(name);
+  for (const ParamInfo& p : kParams)
+    if (s.takes(p.param)) params.push_back(std::string(p.name));
   return {{"name", std::string(s.name)},
           {"title", std::string(s.title)},
           {"source", std::string(s.source)},
@@ -62,7 +58,7 @@ json kernel_json(const KernelInfo& k, bool stream) {
           {"kernel", std::string(k.name)},
           {"summary", std::string(k.summary)},
           {"simd", k.simd},
-          {"rival", k.rival.empty() ? json(nullptr) : json(scheme + "/" + std::string(k.rival))},
+          {"rival", k.rival ? json(k.rival->full_name()) : json(nullptr)},
           {"baseline", k.baseline},
           {"rank", stream ? json(nullptr) : json(k.rank)},
           {"stream", stream},

@@ -205,9 +205,9 @@ std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSp
     }
     return std::nullopt;
   };
-  if (!c.kernel->rival.empty())
-    if (auto j = find(
-            [&](const Config& o) { return o.kernel->name == c.kernel->rival && o.target == 0; }))
+  if (c.kernel->rival)
+    if (auto j =
+            find([&](const Config& o) { return o.kernel == c.kernel->rival && o.target == 0; }))
       return j;
   if (c.kernel->baseline) return std::nullopt;
   return find([](const Config& o) { return o.kernel->baseline && o.target == 0; });

@@ -389,6 +389,11 @@ assert schemes[:5] == ["modn", "ring", "hrw", "jump", "maglev"], schemes
 assert all(set(s) >= {"title", "source", "aliases", "params", "removal", "max_nodes"}
            for s in registry["schemes"])
 assert kernels["ring/stream"]["stream"] and kernels["ring/stream"]["rank"] is None
+# Every parameter a scheme reads, named (multi-probe's probes were once left out).
+params = {s["name"]: s["params"] for s in registry["schemes"]}
+assert params["ring"] == ["vnodes", "weights"] and params["maglev"] == ["table_size"], params
+assert params["anchor"] == ["capacity"] and params["multiprobe"] == ["probes"], params
+assert params["jump"] == [], params
 for k in kernels.values():
     assert k["scheme"] in schemes and k["name"] == k["scheme"] + "/" + k["kernel"], k
     assert k["rival"] is None or k["rival"] in kernels, k

@@ -165,6 +165,13 @@ inline uint32_t model_multiprobe_owner(const std::vector<std::pair<uint64_t, uin
   return best;
 }
 
+// Rendezvous' node seeds: each name's XXH3.
+inline std::vector<uint64_t> model_seeds(const chbench::NodeSet& nodes) {
+  std::vector<uint64_t> seeds;
+  for (const auto& name : nodes.names) seeds.push_back(xxh3(name));
+  return seeds;
+}
+
 inline uint32_t model_hrw_owner(const std::vector<uint64_t>& seeds, uint64_t h) {
   uint32_t best = 0;
   for (uint32_t n = 1; n < seeds.size(); ++n)

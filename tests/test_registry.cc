@@ -5,6 +5,7 @@
 // facts callers once worked out from names, each its own way (which kernels
 // are SIMD, what each is compared with, the ring's default).
 #include <algorithm>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <climits>
 #include <cstdint>
@@ -130,6 +131,61 @@ TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()",
   CHECK(chbench::scheme_info(Scheme::kMaglev).max_nodes <= chbench::kMaglevMaxTableSize);
   CHECK(chbench::scheme_info(Scheme::kJump).removal == chbench::Removal::kLastOnly);
   CHECK(chbench::scheme_info(Scheme::kModN).removal == chbench::Removal::kNone);
+}
+
+TEST_CASE("registry: each scheme's entry is its kernels.def line's, at its enumerator",
+          "[registry]") {
+  // The scheme lines, expanded here as scheme.h expands them for the enum.
+#define CHBENCH_SCHEME(scheme, enumerator) \
+  std::pair{std::string_view(#scheme), Scheme::k##enumerator},
+  const std::pair<std::string_view, Scheme> lines[] = {
+#include "chbench/kernels.def"
+  };
+  const auto infos = chbench::all_scheme_infos();
+  REQUIRE(infos.size() == std::size(lines));
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    INFO("kernels.def's scheme line " << i << ": " << lines[i].first);
+    CHECK(infos[i].name == lines[i].first);
+    CHECK(infos[i].id == lines[i].second);
+    CHECK(static_cast<std::size_t>(infos[i].id) == i);
+  }
+}
+
+TEST_CASE("registry: kParams names every parameter a scheme reads, once", "[registry]") {
+  unsigned named = 0;
+  std::set<std::string_view> names;
+  for (const chbench::ParamInfo& p : chbench::kParams) {
+    INFO("parameter " << p.name);
+    CHECK(std::popcount(static_cast<unsigned>(p.param)) == 1);
+    CHECK((named & p.param) == 0);
+    CHECK(names.insert(p.name).second);
+    named |= p.param;
+  }
+  for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+    INFO("scheme " << s.name);
+    CHECK((s.params & ~named) == 0);
+  }
+  CHECK(names ==
+        std::set<std::string_view>{"vnodes", "table_size", "weights", "capacity", "probes"});
+  CHECK(chbench::scheme_info(Scheme::kMultiprobe).takes(chbench::kParamProbes));
+  CHECK(chbench::scheme_info(Scheme::kAnchor).takes(chbench::kParamCapacity));
+}
+
+TEST_CASE("registry: the stream floor is ring/stream, apart from the kernels", "[registry]") {
+  const KernelInfo& floor = chbench::stream_floor();
+  CHECK(floor.full_name() == "ring/stream");
+  CHECK(floor.rank == -1);
+  CHECK(floor.rival == nullptr);
+  CHECK_FALSE(floor.simd);
+  const auto all = chbench::all_kernels();
+  CHECK(std::find(all.begin(), all.end(), &floor) == all.end());
+  CHECK_THROWS_AS(chbench::find_kernel("ring/stream"), std::invalid_argument);
+  const auto table = floor.build(chbench::default_nodes(3));
+  const std::vector<uint64_t> keys = {0, 7, 0x1234567800000009u, UINT64_MAX};
+  CHECK(owners_of(*table, keys) == std::vector<uint32_t>{0, 7, 9, 0xffffffffu});
+  CHECK(table->memory_bytes() == 0);
+  CHECK(floor.table_bytes(chbench::default_nodes(3)) == 0);
+  CHECK_THROWS_AS(floor.build(chbench::default_nodes(3), 1), std::invalid_argument);
 }
 
 TEST_CASE("registry: parse_scheme takes names and aliases, and lists the schemes otherwise",
@@ -418,15 +474,16 @@ TEST_CASE("registry: find_kernel's errors name the problem and the choices", "[r
 TEST_CASE("registry: every SIMD kernel has a scalar rival of its scheme", "[registry]") {
   std::size_t simd = 0;
   for (const KernelInfo* k : chbench::all_kernels()) {
-    INFO("kernel " << k->full_name() << ", rival '" << k->rival << "'");
+    INFO("kernel " << k->full_name() << ", rival " << (k->rival ? k->rival->full_name() : "none"));
     simd += k->simd;
     // The targets family forces Highway targets on SIMD kernels only and
     // times each beside its rival; a scalar kernel has nothing to be beside.
-    CHECK(k->rival.empty() == !k->simd);
-    if (k->rival.empty()) continue;
-    const KernelInfo* rival = nullptr;
-    CHECK_NOTHROW(rival = &chbench::find_kernel(k->scheme, k->rival));
+    CHECK((k->rival == nullptr) == !k->simd);
+    const KernelInfo* rival = k->rival;
     if (!rival) continue;
+    const auto all = chbench::all_kernels();
+    CHECK(std::find(all.begin(), all.end(), rival) != all.end());
+    CHECK(rival->scheme == k->scheme);
     CHECK(rival != k);
     CHECK_FALSE(rival->simd);
     CHECK_FALSE(rival->baseline);
@@ -446,7 +503,7 @@ TEST_CASE("registry: every SIMD kernel has a scalar rival of its scheme", "[regi
     INFO(f.kernel);
     const KernelInfo& k = chbench::find_kernel(f.kernel);
     CHECK(k.simd == f.simd);
-    CHECK(k.rival == f.rival);
+    CHECK((k.rival ? k.rival->name : std::string_view()) == f.rival);
   }
 }
 

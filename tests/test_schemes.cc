@@ -18,18 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "anchor_model.h"
 #include "chbench/hash.h"
 #include "chbench/hrw/hrw.h"
 #include "chbench/nodes.h"
-#include "chbench/power/power.h"
 #include "chbench/ring/branchless.h"
 #include "chbench/ring/eytzinger.h"
 #include "chbench/ring/lower_bound.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
-#include "flip_model.h"
-#include "jumpback_model.h"
+#include "models/model.h"
 #include "support.h"
 
 using chbench::KernelInfo;
@@ -211,6 +208,7 @@ TEST_CASE("every kernel accepts an empty batch", "[schemes]") {
   }
 }
 
+// Each scheme's model is its tests/models/<scheme>.cc (models/model.h).
 TEST_CASE("references and kernels follow docs/spec.md (independent model)", "[schemes][spec]") {
   std::mt19937_64 rng(kSeed + 12);
   for (int trial = 0; trial < 40; ++trial) {
@@ -219,15 +217,8 @@ TEST_CASE("references and kernels follow docs/spec.md (independent model)", "[sc
     NodeSet nodes = make_nodes(n, v, trial % 2 == 1, rng);
     nodes.probes = 1 + static_cast<uint32_t>(trial % 25);  // multi-probe's k
 
-    // The model: docs/spec.md's formulas (§5 to §8) on XXH3 computed here.
+    // The boundary keys of the ring's model.
     const auto tokens = chbench_test::model_ring(nodes);
-    NodeSet one_token = nodes;
-    one_token.vnodes = 1;
-    const auto circle = chbench_test::model_ring(one_token);  // multi-probe's
-    std::vector<uint64_t> seeds;
-    for (const auto& name : nodes.names) seeds.push_back(chbench_test::xxh3(name));
-    const auto maglev = chbench_test::model_maglev_table(nodes);
-
     std::vector<uint64_t> keys = {0, 1, std::numeric_limits<uint64_t>::max()};
     for (const auto& [token, node] : tokens) {
       keys.push_back(token - 1);
@@ -239,58 +230,11 @@ TEST_CASE("references and kernels follow docs/spec.md (independent model)", "[sc
       keys.push_back(chbench_test::xxh3("user:" + std::to_string(i)));
 
     for (Scheme s : chbench::all_schemes()) {
+      const chbench_test::SchemeModel model = chbench_test::model_of(s);
+      if (model == nullptr) continue;  // checked against its reference only
+      const chbench_test::ModelOwner owner = model(nodes);
       std::vector<uint32_t> want(keys.size());
-      for (std::size_t i = 0; i < keys.size(); ++i) {
-        const uint64_t h = keys[i];
-        switch (s) {
-          case Scheme::kModN:
-            want[i] = static_cast<uint32_t>(h % n);
-            break;
-          case Scheme::kRing:
-            want[i] = chbench_test::model_ring_owner(tokens, h);
-            break;
-          case Scheme::kRendezvous:
-            want[i] = chbench_test::model_hrw_owner(seeds, h);
-            break;
-          case Scheme::kJump:
-            want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
-            break;
-          case Scheme::kMaglev:
-            want[i] = maglev[h % maglev.size()];
-            break;
-          case Scheme::kPower:  // the crate's own rows: tests/test_power_vectors.cc
-            want[i] = chbench::power_hash(h, chbench::power_buckets(n));
-            break;
-          case Scheme::kFlip:
-            want[i] = chbench_test::model_flip(h, n);
-            break;
-          case Scheme::kBinomial:
-            want[i] = chbench_test::model_binomial(h, n);
-            break;
-          case Scheme::kJumpBack:
-          case Scheme::kJumpBackXorshift:
-            want[i] = chbench_test::model_jumpback(h, n, s == Scheme::kJumpBackXorshift);
-            break;
-          case Scheme::kDx:
-            want[i] = chbench_test::model_dx(h, n);
-            break;
-          case Scheme::kAnchor:
-            want[i] = chbench_test::model_anchor(h, n);
-            break;
-          case Scheme::kMemento:  // no bucket removed: jump hash (tests/test_memento.cc)
-            want[i] = static_cast<uint32_t>(chbench_test::model_jump(h, static_cast<int32_t>(n)));
-            break;
-          case Scheme::kJumpBackAnchor:  // no history: JumpBackHash (test_jumpback_anchor.cc)
-            want[i] = chbench_test::model_jumpback(h, n, false);
-            break;
-          case Scheme::kWeightedRendezvous:  // equal weights: rendezvous (test_hrw_weighted.cc)
-            want[i] = chbench_test::model_hrw_owner(seeds, h);
-            break;
-          case Scheme::kMultiprobe:
-            want[i] = chbench_test::model_multiprobe_owner(circle, h, nodes.probes);
-            break;
-        }
-      }
+      for (std::size_t i = 0; i < keys.size(); ++i) want[i] = owner(keys[i]);
       INFO("seed " << kSeed + 12 << ", trial " << trial << ": N = " << n << ", V = " << v
                    << ", scheme " << chbench::scheme_name(s));
       CHECK(first_mismatch<uint64_t>(keys, want,
@@ -489,4 +433,16 @@ TEST_CASE("every ring kernel on clustered tokens, built over a given ring", "[sc
                   std::invalid_argument);
   CHECK_THROWS_AS(chbench::clustered_ring_entries(chbench::default_nodes(2, 2), 64),
                   std::invalid_argument);
+}
+
+TEST_CASE("the schemes' models are registered", "[schemes][spec]") {
+  std::size_t with_model = 0;
+  for (Scheme s : chbench::all_schemes()) {
+    if (chbench_test::model_of(s) != nullptr)
+      ++with_model;
+    else
+      WARN("scheme " << chbench::scheme_name(s) << " has no model (tests/models/<scheme>.cc)");
+  }
+  // Every scheme of docs/spec.md and docs/schemes/ has one.
+  CHECK(with_model >= 16);
 }

@@ -42,7 +42,7 @@ bool timed_as_scalar(const KernelInfo& k) {
   if (k.simd) return false;
   if (!k.baseline) return true;
   for (const KernelInfo* simd : kernels_of(k.scheme))
-    if (simd->simd && simd->rival == k.name) return true;
+    if (simd->simd && simd->rival == &k) return true;
   return false;
 }
 

@@ -17,29 +17,21 @@
 
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
-#include "chbench/ring/ring.h"
 
 namespace chbench {
 
-// The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles.md).
+// The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles.md): one
+// enumerator k<Enumerator> per CHBENCH_SCHEME(scheme, Enumerator) line of
+// kernels.def, in its order (scheme_info() indexes the registry by it).
 enum class Scheme {
-  kModN,
-  kRing,
-  kRendezvous,
-  kJump,
-  kMaglev,
-  kPower,
-  kFlip,
-  kBinomial,
-  kJumpBack,
-  kJumpBackXorshift,
-  kDx,
-  kAnchor,
-  kMemento,
-  kJumpBackAnchor,
-  kWeightedRendezvous,
-  kMultiprobe,
+#define CHBENCH_SCHEME(scheme, enumerator) k##enumerator,
+#include "chbench/kernels.def"
 };
+
+template <class Token>
+struct RingEntry;  // chbench/ring/ring.h: a token and its node
+template <class Token>
+struct SortedRing;  // chbench/ring/ring.h: the ring's sorted tokens
 
 // A placement table built once from a fleet; answers batches of lookups.
 // Implementations are immutable after construction, so `owners` may be called
@@ -99,6 +91,17 @@ enum Param : unsigned {
   kParamWeights = 1u << 2,    // NodeSet::weights, per-node weights (hrw_weighted, ring)
   kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
   kParamProbes = 1u << 4,     // NodeSet::probes, multi-probe's probes k per key
+};
+
+// Every Param and its name, the one list of them: the bench's exported
+// registry names a scheme's parameters by it ("params": ["vnodes"]).
+struct ParamInfo {
+  Param param;
+  std::string_view name;  // "vnodes": NodeSet's field
+};
+inline constexpr ParamInfo kParams[] = {
+    {kParamVnodes, "vnodes"},     {kParamTableSize, "table_size"}, {kParamWeights, "weights"},
+    {kParamCapacity, "capacity"}, {kParamProbes, "probes"},
 };
 
 // Which nodes may leave a fleet while the scheme keeps every other key where
@@ -201,8 +204,9 @@ struct KernelInfo {
   std::string_view summary;  // one line for --help and reports
   bool simd;                 // dispatches through Highway (family targets forces each target)
   // The kernel of the same scheme this one is compared with in the targets
-  // family and plot (its scalar rival), or "" for none.
-  std::string_view rival;
+  // family and plot (its scalar rival, named as &registry::<scheme>_<kernel>
+  // of registry.h), or nullptr for none.
+  const KernelInfo* rival = nullptr;
   // A slow baseline kept for comparison (std::lower_bound), left out where
   // only the kernels a client would pick are timed (family profiles).
   bool baseline;
@@ -224,10 +228,14 @@ struct KernelInfo {
   // computed without building. Saturates instead of overflowing.
   uint64_t (*table_bytes)(const Fleet& fleet);
 
+  // The builders below take inputs only some schemes have; a kernel that has
+  // none of them leaves them unset.
+
   // Ring kernels only (nullptr elsewhere): the kernel over a given ring rather
   // than one made from node names (clustered tokens, rings of chosen tokens).
   // Throws as make.
-  std::unique_ptr<OwnerTable> (*make_over_ring)(const SortedRing<uint64_t>& ring, unsigned knob);
+  std::unique_ptr<OwnerTable> (*make_over_ring)(const SortedRing<uint64_t>& ring,
+                                                unsigned knob) = nullptr;
 
   // Lookup-table kernels only (Maglev; nullptr elsewhere): the kernel over a
   // given table, owner = entries[h mod entries.size()], for tables not made by
@@ -260,6 +268,12 @@ struct KernelInfo {
 // Every kernel of every scheme (references excluded), grouped by scheme in
 // the registry's scheme order.
 std::span<const KernelInfo* const> all_kernels() noexcept;
+
+// The stream floor, kernel "ring/stream" (rank -1): no lookup, it writes
+// each key hash's low 32 bits as its owner, the memory-bound floor the bench
+// times under every ring kernel. Not in all_kernels(): it matches no
+// reference, and nothing checks it against one.
+const KernelInfo& stream_floor() noexcept;
 
 // The kernels of one scheme, in registry order.
 std::vector<const KernelInfo*> kernels_of(Scheme scheme);

@@ -47,6 +47,18 @@ TEST_CASE("share statistics of known shares") {
   CHECK(replica_nodes(default_nodes(2), 3).names ==
         std::vector<std::string>{"node-0@3", "node-1@3"});
   CHECK(replica_nodes(default_nodes(2), 0).names == default_nodes(2).names);
+  // Every parameter is kept (the capacity was once dropped).
+  NodeSet params = default_nodes(2, 7);
+  params.table_size = 13;
+  params.capacity = 5;
+  params.weights = {3, 4};
+  params.probes = 9;
+  const NodeSet copy = replica_nodes(params, 2);
+  CHECK(copy.vnodes == 7);
+  CHECK(copy.table_size == 13);
+  CHECK(copy.capacity == 5);
+  CHECK(copy.weights == std::vector<uint32_t>{3, 4});
+  CHECK(copy.probes == 9);
 }
 
 TEST_CASE("ring share std across 50 five-node rings falls as 1/sqrt(V)") {

@@ -193,4 +193,23 @@ uint64_t registry::anchor_reference_bytes(const Fleet& f) {
   return saturating_add(saturating_mul(a, 6 * sizeof(uint32_t)), saturating_mul(names, 96));
 }
 
+constinit const SchemeInfo registry::anchor_scheme{
+    .id = Scheme::kAnchor,
+    .name = "anchor",
+    .aliases = {},
+    .title = "AnchorHash",
+    .source =
+        "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 29(2), "
+        "2021, section IV, algorithm 3; docs/schemes/anchor.md",
+    .params = kParamCapacity,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave: only its keys move, and a re-add (last removed first) "
+        "brings exactly them back; joins beyond the capacity are refused",
+    .max_nodes = kAnchorMaxCapacity,
+    .reference = &registry::anchor_reference,
+    .check = &registry::anchor_check,
+    .reference_bytes = &registry::anchor_reference_bytes,
+    .reads_history = true};
+
 }  // namespace chbench

@@ -75,13 +75,11 @@ constinit const KernelInfo registry::anchor_scalar{
     .name = "scalar",
     .summary = "A and K packed in one 8-byte entry per bucket, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &make,
     .table_bytes = &anchor_table_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

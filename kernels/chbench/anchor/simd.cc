@@ -452,13 +452,12 @@ constinit const KernelInfo registry::anchor_simd{
     .name = "simd",
     .summary = "keys in lanes, one entry gather per step, unfinished walks compacted (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::anchor_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &make,
     .table_bytes = &anchor_table_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

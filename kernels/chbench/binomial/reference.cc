@@ -98,4 +98,24 @@ void registry::binomial_check(const Fleet& f) { binomial_buckets(f); }
 
 uint64_t registry::binomial_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 
+constinit const SchemeInfo registry::binomial_scheme{
+    .id = Scheme::kBinomial,
+    .name = "binomial",
+    .aliases = {},
+    .title = "BinomialHash",
+    .source =
+        "Coluzzi, Brocco, Antonucci and Leidi, BinomialHash: A Constant Time, Minimal "
+        "Memory Consistent Hash Algorithm, arXiv:2406.19836, as SUPSI's BinomialEngine "
+        "computes it (java-consistent-hashing-algorithms 68803f8); docs/schemes/binomial.md",
+    .params = 0,
+    .removal = Removal::kLastOnly,
+    .removal_note =
+        "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+        "renumbers buckets",
+    .max_nodes = kBinomialMaxBuckets,
+    .reference = &registry::binomial_reference,
+    .check = &registry::binomial_check,
+    .reference_bytes = &registry::binomial_reference_bytes,
+    .buckets_only = true};
+
 }  // namespace chbench

@@ -37,13 +37,11 @@ constinit const KernelInfo registry::binomial_scalar{
     .name = "scalar",
     .summary = "the engine's draws rearranged, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::binomial_scalar, BinomialScalar, kBinomialMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

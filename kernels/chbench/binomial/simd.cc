@@ -282,13 +282,12 @@ constinit const KernelInfo registry::binomial_simd{
     .name = "simd",
     .summary = "keys in lanes, first draw branch-free, masked redraws (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::binomial_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::binomial_simd, BinomialSimdTable, kBinomialMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -132,4 +132,23 @@ void registry::dx_check(const Fleet& f) { validate_dx(f); }
 
 uint64_t registry::dx_reference_bytes(const Fleet& f) { return dx_state_bytes(f); }
 
+constinit const SchemeInfo registry::dx_scheme{
+    .id = Scheme::kDx,
+    .name = "dx",
+    .aliases = {},
+    .title = "DxHash",
+    .source =
+        "Dong, Feng and Wang, DxHash: A Scalable Consistent Hash Based on the "
+        "Pseudo-Random Sequence, arXiv:2107.07930; docs/schemes/dx.md",
+    .params = kParamCapacity,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave: only its keys move, and a re-add restores the last "
+        "removed bucket, bringing its keys back",
+    .max_nodes = kDxMaxCapacity,
+    .reference = &registry::dx_reference,
+    .check = &registry::dx_check,
+    .reference_bytes = &registry::dx_reference_bytes,
+    .reads_history = true};
+
 }  // namespace chbench

@@ -58,13 +58,11 @@ constinit const KernelInfo registry::dx_scalar{
     .name = "scalar",
     .summary = "one key at a time: its sequence probed until a bucket is active",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &build,
     .table_bytes = &dx_state_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -386,13 +386,12 @@ constinit const KernelInfo registry::dx_simd{
     .name = "simd",
     .summary = "keys in lanes, a list of keys in flight refilled as keys finish (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::dx_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &build,
     .table_bytes = &dx_state_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

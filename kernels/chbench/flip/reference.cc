@@ -87,4 +87,24 @@ void registry::flip_check(const Fleet& f) { flip_buckets(f); }
 
 uint64_t registry::flip_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 
+constinit const SchemeInfo registry::flip_scheme{
+    .id = Scheme::kFlip,
+    .name = "flip",
+    .aliases = {},
+    .title = "FlipHash",
+    .source =
+        "Masson and Lee, FlipHash: A Constant-Time Consistent Range-Hashing Algorithm, "
+        "arXiv:2402.17549; DataDog/fliphash-rs fliphash_64 (00c0ad03cf3c), seed 0; "
+        "docs/schemes/flip.md",
+    .params = 0,
+    .removal = Removal::kLastOnly,
+    .removal_note =
+        "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+        "renumbers buckets",
+    .max_nodes = kFlipMaxBuckets,
+    .reference = &registry::flip_reference,
+    .check = &registry::flip_check,
+    .reference_bytes = &registry::flip_reference_bytes,
+    .buckets_only = true};
+
 }  // namespace chbench

@@ -32,13 +32,11 @@ constinit const KernelInfo registry::flip_scalar{
     .name = "scalar",
     .summary = "the crate's steps, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::flip_scalar, FlipScalar, kFlipMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

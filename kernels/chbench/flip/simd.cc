@@ -296,13 +296,12 @@ constinit const KernelInfo registry::flip_simd{
     .name = "simd",
     .summary = "keys in lanes: the power-of-two step for all, the retries gathered (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::flip_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::flip_simd, FlipSimdTable, kFlipMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -57,13 +57,11 @@ constinit const KernelInfo registry::hrw_interleaved{
     .name = "interleaved",
     .summary = "scores every node for four keys at once, keeps each first maximum",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 30,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_interleaved, RendezvousInterleaved>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
-    .make_over_ring = nullptr,
     .make_over_seeds = &glue::make_over_seeds<RendezvousInterleaved>,
 };
 

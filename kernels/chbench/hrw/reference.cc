@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "chbench/hash.h"
 #include "chbench/hrw/hrw.h"
+#include "chbench/hrw/replicas.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
 #include "chbench/scheme.h"
@@ -63,5 +65,28 @@ void registry::hrw_check(const Fleet& f) { validate(f.nodes()); }
 uint64_t registry::hrw_reference_bytes(const Fleet& f) {
   return glue::saturating_mul(f.size(), 16);
 }
+
+namespace {
+constexpr std::string_view kAliases[] = {"rendezvous"};
+}  // namespace
+
+constinit const SchemeInfo registry::hrw_scheme{
+    .id = Scheme::kRendezvous,
+    .name = "hrw",
+    .aliases = kAliases,
+    .title = "rendezvous (HRW)",
+    .source =
+        "Thaler and Ravishankar, Using Name-Based Mappings to Increase Hit Rates, "
+        "IEEE/ACM ToN 6(1), 1998, section 3; docs/spec.md §7",
+    .params = 0,
+    .removal = Removal::kAnyNode,
+    .removal_note = "any node can leave: only its keys move",
+    .max_nodes = 0xffffffffu,
+    .reference = &registry::hrw_reference,
+    .check = &registry::hrw_check,
+    .reference_bytes = &registry::hrw_reference_bytes,
+    .scores_every_node = true,
+    .replicas_reference = &registry::hrw_replicas_reference,
+    .replicas_note = "the R highest scores, highest first (Thaler and Ravishankar, section 3)"};
 
 }  // namespace chbench

@@ -28,4 +28,11 @@ std::unique_ptr<ReplicaTable> hrw_scalar_replicas(const Fleet& fleet, uint32_t r
 // hrw_scalar_replicas.
 std::unique_ptr<ReplicaTable> hrw_simd_replicas(const Fleet& fleet, uint32_t r);
 
+// Rendezvous' replica reference (SchemeInfo::replicas_reference): the R
+// highest scores, highest first, scored as the reference scores. Throws as
+// hrw_scalar_replicas.
+namespace registry {
+std::unique_ptr<ReplicaTable> hrw_replicas_reference(const Fleet& fleet, uint32_t r);
+}  // namespace registry
+
 }  // namespace chbench

@@ -35,13 +35,11 @@ constinit const KernelInfo registry::hrw_scalar{
     .name = "scalar",
     .summary = "scores every node, keeps the first maximum",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 40,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_scalar, RendezvousScalar>,
     .table_bytes = &registry::hrw_reference_bytes,  // the seeds, as the reference holds them
-    .make_over_ring = nullptr,
     .make_over_seeds = &glue::make_over_seeds<RendezvousScalar>,
     .make_replicas = &hrw_scalar_replicas,
 };

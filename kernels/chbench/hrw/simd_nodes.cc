@@ -183,13 +183,12 @@ constinit const KernelInfo registry::hrw_simd_nodes{
     .name = "simd_nodes",
     .summary = "one key, node seeds in lanes, max-reduction (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::hrw_scalar,
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_with<registry::hrw_simd_nodes, build>,
     .table_bytes = &simd::rendezvous_simd_bytes,
-    .make_over_ring = nullptr,
     .make_over_seeds = &glue::make_over_seeds<SimdNodesTable>,
 };
 

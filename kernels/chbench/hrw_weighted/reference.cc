@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "chbench/hash.h"
@@ -80,5 +81,26 @@ void registry::hrw_weighted_check(const Fleet& f) { validate(f.nodes()); }
 uint64_t registry::hrw_weighted_reference_bytes(const Fleet& f) {
   return glue::saturating_mul(f.size(), 32);
 }
+
+namespace {
+constexpr std::string_view kAliases[] = {"weighted_rendezvous"};
+}  // namespace
+
+constinit const SchemeInfo registry::hrw_weighted_scheme{
+    .id = Scheme::kWeightedRendezvous,
+    .name = "hrw_weighted",
+    .aliases = kAliases,
+    .title = "weighted rendezvous",
+    .source =
+        "Schindelhauer and Schomaker, Weighted Distributed Hash Tables, SPAA 2005, "
+        "section 3 (the logarithmic method); docs/schemes/hrw_weighted.md",
+    .params = kParamWeights,
+    .removal = Removal::kAnyNode,
+    .removal_note = "any node can leave, or change its weight: only its keys move",
+    .max_nodes = 0xffffffffu,
+    .reference = &registry::hrw_weighted_reference,
+    .check = &registry::hrw_weighted_check,
+    .reference_bytes = &registry::hrw_weighted_reference_bytes,
+    .scores_every_node = true};
 
 }  // namespace chbench

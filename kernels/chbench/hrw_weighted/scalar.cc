@@ -52,13 +52,11 @@ constinit const KernelInfo registry::hrw_weighted_scalar{
     .name = "scalar",
     .summary = "every node's cost in turn, keeps the first minimum",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_weighted_scalar, WeightedScalar>,
     .table_bytes = &registry::hrw_weighted_reference_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

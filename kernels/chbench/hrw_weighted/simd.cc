@@ -143,13 +143,12 @@ constinit const KernelInfo registry::hrw_weighted_simd{
     .name = "simd",
     .summary = "keys in lanes, loop over nodes, fixed-order double logarithm (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::hrw_weighted_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_plain<registry::hrw_weighted_simd, WeightedSimd>,
     .table_bytes = &registry::hrw_weighted_reference_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -41,13 +41,11 @@ constinit const KernelInfo registry::jump_interleaved{
     .name = "interleaved",
     .summary = "the paper's loop, four keys interleaved",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jump_interleaved, JumpInterleaved, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

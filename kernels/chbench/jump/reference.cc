@@ -51,4 +51,26 @@ void registry::jump_check(const Fleet& f) { jump_buckets(f); }
 
 uint64_t registry::jump_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 
+constinit const SchemeInfo registry::jump_scheme{
+    .id = Scheme::kJump,
+    .name = "jump",
+    .aliases = {},
+    .title = "jump hash",
+    .source =
+        "Lamping and Veach, A Fast, Minimal Memory, Consistent Hash Algorithm, "
+        "arXiv:1406.2294, figure 1; docs/spec.md §8",
+    .params = 0,
+    .removal = Removal::kLastOnly,
+    .removal_note =
+        "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+        "renumbers buckets",
+    .max_nodes = kJumpMaxBuckets,
+    .reference = &registry::jump_reference,
+    .check = &registry::jump_check,
+    .reference_bytes = &registry::jump_reference_bytes,
+    .buckets_only = true,
+    .replicas_note =
+        "the paper's algorithm returns one bucket and defines no replicas "
+        "(arXiv:1406.2294)"};
+
 }  // namespace chbench

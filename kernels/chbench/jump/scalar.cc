@@ -31,13 +31,11 @@ constinit const KernelInfo registry::jump_scalar{
     .name = "scalar",
     .summary = "the paper's loop, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 30,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jump_scalar, JumpScalar, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -73,13 +73,12 @@ constinit const KernelInfo registry::jump_simd{
     .name = "simd",
     .summary = "keys in lanes, per-lane masks, bit-identical steps (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::jump_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jump_simd, JumpSimdTable, kJumpMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -63,13 +63,12 @@ constinit const KernelInfo registry::jumpback_simd{
     .name = "simd",
     .summary = "keys in lanes, buckets in 32-bit lanes, masked draws (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::jumpback_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jumpback_simd, JumpBackSimd, kJumpBackMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

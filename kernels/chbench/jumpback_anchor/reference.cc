@@ -152,4 +152,25 @@ uint64_t registry::jumpback_anchor_reference_bytes(const Fleet& f) {
   return glue::saturating_add(memento_replay_bytes(f), arrays);
 }
 
+constinit const SchemeInfo registry::jumpback_anchor_scheme{
+    .id = Scheme::kJumpBackAnchor,
+    .name = "jumpback_anchor",
+    .aliases = {},
+    .title = "JumpBackAnchor",
+    .source =
+        "hash4j 41d814f94c52, ConsistentHashing.jumpBackAnchorHash(splitMix64_V1()): "
+        "JumpBackHash (Ertl, arXiv:2403.18682) over the historic maximum with AnchorHash's "
+        "replacement (Mendelson et al., IEEE/ACM ToN 29(2), 2021, section IV); "
+        "docs/schemes/jumpback_anchor.md",
+    .params = 0,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave, with no capacity fixed: only its keys move; a join "
+        "restores the last removed bucket, or adds a new one when none is removed",
+    .max_nodes = kJumpBackAnchorMaxBuckets,
+    .reference = &registry::jumpback_anchor_reference,
+    .check = &registry::jumpback_anchor_check,
+    .reference_bytes = &registry::jumpback_anchor_reference_bytes,
+    .reads_history = true};
+
 }  // namespace chbench

@@ -65,13 +65,11 @@ constinit const KernelInfo registry::jumpback_anchor_scalar{
     .name = "scalar",
     .summary = "JumpBackHash, then A and K in one 8-byte entry per bucket, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &make,
     .table_bytes = &jumpback_anchor_table_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -330,13 +330,12 @@ constinit const KernelInfo registry::jumpback_anchor_simd{
         "keys in lanes: JumpBackHash, an entry gather for all, the removed buckets' walks "
         "in full vectors under masks (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::jumpback_anchor_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &make,
     .table_bytes = &jumpback_anchor_table_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

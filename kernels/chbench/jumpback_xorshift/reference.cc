@@ -26,4 +26,23 @@ void registry::jumpback_xorshift_check(const Fleet& f) { jumpback_xorshift_bucke
 
 uint64_t registry::jumpback_xorshift_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 
+constinit const SchemeInfo registry::jumpback_xorshift_scheme{
+    .id = Scheme::kJumpBackXorshift,
+    .name = "jumpback_xorshift",
+    .aliases = {},
+    .title = "JumpBackHash (XorshiftL7R9)",
+    .source =
+        "Ertl, JumpBackHash, arXiv:2403.18682; hash4j 41d814f94c52, "
+        "ConsistentHashing.jumpBackHashXorshiftL7R9(); docs/schemes/jumpback.md",
+    .params = 0,
+    .removal = Removal::kLastOnly,
+    .removal_note =
+        "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+        "renumbers buckets",
+    .max_nodes = kJumpBackMaxBuckets,
+    .reference = &registry::jumpback_xorshift_reference,
+    .check = &registry::jumpback_xorshift_check,
+    .reference_bytes = &registry::jumpback_xorshift_reference_bytes,
+    .buckets_only = true};
+
 }  // namespace chbench

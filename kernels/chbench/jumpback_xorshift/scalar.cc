@@ -14,14 +14,12 @@ constinit const KernelInfo registry::jumpback_xorshift_scalar{
     .name = "scalar",
     .summary = "hash4j's steps, one key at a time, a branch only when the first draw fails",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jumpback_xorshift_scalar, JumpBackXorshiftScalar,
                                    kJumpBackMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

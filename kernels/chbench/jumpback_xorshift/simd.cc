@@ -16,14 +16,13 @@ constinit const KernelInfo registry::jumpback_xorshift_simd{
     .name = "simd",
     .summary = "keys in lanes, buckets in 32-bit lanes, masked draws (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::jumpback_xorshift_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::jumpback_xorshift_simd, JumpBackXorshiftSimd,
                                    kJumpBackMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -66,4 +66,25 @@ uint64_t registry::maglev_reference_bytes(const Fleet& f) {
                               glue::saturating_mul(f.size(), 40));
 }
 
+constinit const SchemeInfo registry::maglev_scheme{
+    .id = Scheme::kMaglev,
+    .name = "maglev",
+    .aliases = {},
+    .title = "Maglev",
+    .source =
+        "Eisenbud et al., Maglev: A Fast and Reliable Software Network Load Balancer, "
+        "NSDI 2016, section 3.4, pseudocode 1; docs/profiles.md",
+    .params = kParamTableSize,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave: its keys move, and a few between survivors (minimal "
+        "disruption, not zero)",
+    .max_nodes = kMaglevMaxTableSize,
+    .reference = &registry::maglev_reference,
+    .check = &registry::maglev_check,
+    .reference_bytes = &registry::maglev_reference_bytes,
+    .replicas_note =
+        "its lookup table names one backend per entry (NSDI 2016, section 3.4); "
+        "the paper defines no second choice"};
+
 }  // namespace chbench

@@ -22,14 +22,12 @@ constinit const KernelInfo registry::maglev_scalar{
     .name = "scalar",
     .summary = "lookup table entry[h % M], one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_with<registry::maglev_scalar, build_maglev_scalar>,
     .table_bytes =
         &registry::maglev_reference_bytes,  // the table and permutations, as the reference
-    .make_over_ring = nullptr,
     .make_over_table = &make_table_lookup_scalar,
 };
 

@@ -125,14 +125,13 @@ constinit const KernelInfo registry::maglev_simd{
     .name = "simd",
     .summary = "SIMD exact h % M, then 32-bit gathers from the table (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::maglev_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_with<registry::maglev_simd, build_maglev_simd>,
     .table_bytes =
         &registry::maglev_reference_bytes,  // the table and permutations, as the reference
-    .make_over_ring = nullptr,
     .make_over_table = &over_table,
 };
 

@@ -129,4 +129,24 @@ uint64_t registry::memento_reference_bytes(const Fleet& f) {
   return glue::saturating_add(memento_replay_bytes(f), entries);
 }
 
+constinit const SchemeInfo registry::memento_scheme{
+    .id = Scheme::kMemento,
+    .name = "memento",
+    .aliases = {},
+    .title = "MementoHash",
+    .source =
+        "Coluzzi, Brocco, Antonucci and Leidi, MementoHash: A Stateful, Minimal Memory, "
+        "Best Performing Consistent Hash Algorithm, IEEE/ACM ToN 2024 (arXiv:2306.09783), "
+        "its lookup, remove and add algorithms; docs/schemes/memento.md",
+    .params = 0,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave, with no capacity fixed: only its keys move; a join "
+        "restores the last removed bucket, or adds a new one when none is removed",
+    .max_nodes = kMementoMaxBuckets,
+    .reference = &registry::memento_reference,
+    .check = &registry::memento_check,
+    .reference_bytes = &registry::memento_reference_bytes,
+    .reads_history = true};
+
 }  // namespace chbench

@@ -39,13 +39,11 @@ constinit const KernelInfo registry::memento_scalar{
     .name = "scalar",
     .summary = "jump hash, then the replacement loop on a flat slot array, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &make_scalar,
     .table_bytes = &memento_slots_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

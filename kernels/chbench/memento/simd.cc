@@ -314,13 +314,12 @@ constinit const KernelInfo registry::memento_simd{
         "keys in lanes: jump hash and a slot gather for all, the removed buckets' "
         "replacement loop on the compressed rest, gathers under masks (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::memento_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &make_simd,
     .table_bytes = &memento_slots_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -34,4 +34,19 @@ void registry::modn_check(const Fleet& f) { glue::bucket_count(f, 0xffffffffu, "
 
 uint64_t registry::modn_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
 
+constinit const SchemeInfo registry::modn_scheme{
+    .id = Scheme::kModN,
+    .name = "modn",
+    .aliases = {},
+    .title = "mod-N",
+    .source = "h % N; docs/spec.md §5",
+    .params = 0,
+    .removal = Removal::kNone,
+    .removal_note = "any change of N moves most keys, between survivors too",
+    .max_nodes = 0xffffffffu,
+    .reference = &registry::modn_reference,
+    .check = &registry::modn_check,
+    .reference_bytes = &registry::modn_reference_bytes,
+    .buckets_only = true};
+
 }  // namespace chbench

@@ -35,13 +35,11 @@ constinit const KernelInfo registry::modn_scalar{
     .name = "scalar",
     .summary = "h % N, one key at a time",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::modn_scalar, ModNScalar, 0xffffffffu>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -111,13 +111,12 @@ constinit const KernelInfo registry::modn_simd{
     .name = "simd",
     .summary = "exact reciprocal-multiply remainder, keys in lanes (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::modn_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::modn_simd, ModNSimdTable, 0xffffffffu>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

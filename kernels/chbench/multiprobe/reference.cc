@@ -83,4 +83,23 @@ uint64_t registry::multiprobe_reference_bytes(const Fleet& f) {
   return glue::saturating_mul(f.size(), sizeof(RingEntry<uint64_t>));
 }
 
+constinit const SchemeInfo registry::multiprobe_scheme{
+    .id = Scheme::kMultiprobe,
+    .name = "multiprobe",
+    .aliases = {},
+    .title = "multi-probe consistent hashing",
+    .source =
+        "Appleton and O'Reilly, Multi-probe consistent hashing, arXiv:1505.00062, 2015; "
+        "probes by double hashing (Kirsch and Mitzenmacher, ESA 2006); "
+        "docs/schemes/multiprobe.md",
+    .params = kParamProbes,
+    .removal = Removal::kAnyNode,
+    .removal_note =
+        "any node can leave: only its keys move (every other key's closest probe "
+        "keeps its token)",
+    .max_nodes = 0xffffffffu,
+    .reference = &registry::multiprobe_reference,
+    .check = &registry::multiprobe_check,
+    .reference_bytes = &registry::multiprobe_reference_bytes};
+
 }  // namespace chbench

@@ -29,13 +29,11 @@ constinit const KernelInfo registry::multiprobe_scalar{
     .summary =
         "one key at a time, each probe through its bucket's first two tokens (or start and scan)",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 20,
     .knob = nullptr,
     .make = &multiprobe_make<registry::multiprobe_scalar, &scalar_owners>,
     .table_bytes = &multiprobe_index_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

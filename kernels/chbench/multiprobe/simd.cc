@@ -141,13 +141,12 @@ constinit const KernelInfo registry::multiprobe_simd{
         "keys in lanes, one gather of 16-bit token offsets a probe, approximate distances, "
         "unsure lanes exact (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::multiprobe_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &multiprobe_make<registry::multiprobe_simd, &simd::multiprobe_owners>,
     .table_bytes = &multiprobe_index_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <utility>
 
 #include "chbench/kernel_glue.h"
@@ -114,5 +115,29 @@ std::unique_ptr<OwnerTable> registry::power_reference(const Fleet& f) {
 void registry::power_check(const Fleet& f) { power_bucket_count(f); }
 
 uint64_t registry::power_reference_bytes(const Fleet& f) { return glue::no_bytes(f); }
+
+namespace {
+constexpr std::string_view kAliases[] = {"powerch"};
+}  // namespace
+
+constinit const SchemeInfo registry::power_scheme{
+    .id = Scheme::kPower,
+    .name = "power",
+    .aliases = kAliases,
+    .title = "PowerCH",
+    .source =
+        "Leu, Fast Consistent Hashing in Constant Time, arXiv:2307.12448 (its algorithm "
+        "with f and g), as DXist/power-consistent-hash 25bd442210e3 computes it; "
+        "docs/schemes/power.md",
+    .params = 0,
+    .removal = Removal::kLastOnly,
+    .removal_note =
+        "only the last bucket can leave (buckets are 0 ... N-1); any other leave "
+        "renumbers buckets",
+    .max_nodes = kPowerMaxBuckets,
+    .reference = &registry::power_reference,
+    .check = &registry::power_check,
+    .reference_bytes = &registry::power_reference_bytes,
+    .buckets_only = true};
 
 }  // namespace chbench

@@ -208,13 +208,12 @@ constinit const KernelInfo registry::power_simd{
     .name = "simd",
     .summary = "keys in lanes: the first choice branch-free, the rest under masks (Highway)",
     .simd = true,
-    .rival = "scalar",
+    .rival = &registry::power_scalar,
     .baseline = false,
     .rank = 10,
     .knob = nullptr,
     .make = &glue::make_over_count<registry::power_simd, PowerSimdTable, kPowerMaxBuckets>,
     .table_bytes = &glue::no_bytes,
-    .make_over_ring = nullptr,
 };
 
 }  // namespace chbench

@@ -12,7 +12,6 @@ constinit const KernelInfo registry::ring_branchless{
     .name = "branchless",
     .summary = "branchless binary search (cmov halving)",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 50,
     .knob = nullptr,

@@ -119,7 +119,7 @@ constinit const KernelInfo registry::ring_bucketed{
         "bucket index on the key hash's top bits, one 64-byte token record per bucket "
         "(Highway)",
     .simd = true,
-    .rival = "eytzinger",
+    .rival = &registry::ring_eytzinger,
     .baseline = false,
     .rank = 10,
     .knob = &kBucketDistance,

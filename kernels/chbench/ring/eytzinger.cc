@@ -11,7 +11,6 @@ constinit const KernelInfo registry::ring_eytzinger{
     .name = "eytzinger",
     .summary = "Eytzinger (BFS) layout, prefetch, 16 keys descending in lockstep",
     .simd = false,
-    .rival = "",
     .baseline = false,
     .rank = 30,
     .knob = nullptr,

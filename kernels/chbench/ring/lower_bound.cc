@@ -11,7 +11,6 @@ constinit const KernelInfo registry::ring_lower_bound{
     .name = "lower_bound",
     .summary = "std::lower_bound over sorted tokens (the usual baseline)",
     .simd = false,
-    .rival = "",
     .baseline = true,
     .rank = 70,
     .knob = nullptr,

@@ -8,12 +8,14 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "chbench/hash.h"
 #include "chbench/kernel_glue.h"
 #include "chbench/registry.h"
+#include "chbench/ring/replicas.h"
 #include "chbench/ring/ring.h"
 #include "chbench/ring/table.h"
 #include "chbench/scheme.h"
@@ -83,6 +85,11 @@ std::unique_ptr<OwnerTable> build_ring_reference(std::vector<RingEntry<uint64_t>
   return std::make_unique<RingReference>(std::move(entries));
 }
 
+std::unique_ptr<OwnerTable> build_ring_kernel(std::string_view name,
+                                              const SortedRing<uint64_t>& ring, unsigned knob) {
+  return find_kernel(Scheme::kRing, name).make_over_ring(ring, knob);
+}
+
 std::unique_ptr<OwnerTable> registry::ring_reference(const Fleet& f) {
   return std::make_unique<RingReference>(f.nodes());
 }
@@ -96,5 +103,25 @@ void registry::ring_check(const Fleet& f) {
 uint64_t registry::ring_reference_bytes(const Fleet& f) {
   return glue::saturating_mul(glue::ring_tokens(f), sizeof(RingEntry<uint64_t>));
 }
+
+constinit const SchemeInfo registry::ring_scheme{
+    .id = Scheme::kRing,
+    .name = "ring",
+    .aliases = {},
+    .title = "ring (consistent hashing)",
+    .source =
+        "Karger et al., Consistent Hashing and Random Trees, STOC 1997, section 4; "
+        "docs/spec.md §6",
+    .params = kParamVnodes | kParamWeights,
+    .removal = Removal::kAnyNode,
+    .removal_note = "any node can leave: only its keys move",
+    .max_nodes = 0xffffffffu,
+    .reference = &registry::ring_reference,
+    .check = &registry::ring_check,
+    .reference_bytes = &registry::ring_reference_bytes,
+    .replicas_reference = &registry::ring_replicas_reference,
+    .replicas_note =
+        "clockwise from the key, skipping tokens of nodes already chosen "
+        "(DeCandia et al., Dynamo, SOSP 2007, section 4.3)"};
 
 }  // namespace chbench

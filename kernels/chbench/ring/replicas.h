@@ -24,4 +24,11 @@ namespace chbench {
 // nodes of weight above 0 (check_replica_count).
 std::unique_ptr<ReplicaTable> ring_walk_replicas(const Fleet& fleet, uint32_t r);
 
+// The ring's replica reference (SchemeInfo::replicas_reference): the walk
+// above, entry by entry over the reference's ring. Throws as
+// ring_walk_replicas.
+namespace registry {
+std::unique_ptr<ReplicaTable> ring_replicas_reference(const Fleet& fleet, uint32_t r);
+}  // namespace registry
+
 }  // namespace chbench

@@ -106,7 +106,7 @@ constinit const KernelInfo registry::ring_simd_branchless{
     .name = "simd_branchless",
     .summary = "branchless binary search, keys in lanes, gathers (Highway)",
     .simd = true,
-    .rival = "branchless",
+    .rival = &registry::ring_branchless,
     .baseline = true,
     .rank = 60,
     .knob = nullptr,

@@ -161,7 +161,7 @@ constinit const KernelInfo registry::ring_simd_eytzinger{
     .name = "simd_eytzinger",
     .summary = "Eytzinger descent, keys in lanes, gathers (Highway)",
     .simd = true,
-    .rival = "eytzinger",
+    .rival = &registry::ring_eytzinger,
     .baseline = false,
     .rank = 40,
     .knob = nullptr,

@@ -61,7 +61,7 @@ constinit const KernelInfo registry::ring_stree{
         "S+ tree, 64-byte nodes compared with SIMD, 32-128 keys in lockstep with prefetch "
         "(Highway)",
     .simd = true,
-    .rival = "eytzinger",
+    .rival = &registry::ring_eytzinger,
     .baseline = false,
     .rank = 20,
     .knob = &kSTreeGroup,

@@ -129,13 +129,8 @@ ShareStats fair_share_stats(std::span<const uint64_t> counts, std::span<const do
 }
 
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r) {
-  NodeSet out;
-  out.vnodes = nodes.vnodes;
-  out.table_size = nodes.table_size;
-  out.weights = nodes.weights;  // a scheme's weights follow their nodes
-  out.probes = nodes.probes;
-  out.names.reserve(nodes.size());
-  for (const auto& name : nodes.names) out.names.push_back(replica_name(name, r));
+  NodeSet out = nodes;  // every parameter, and a scheme's weights follow their nodes
+  for (auto& name : out.names) name = replica_name(name, r);
   return out;
 }
 

@@ -64,7 +64,8 @@ ShareStats fair_share_stats(std::span<const uint64_t> counts, std::span<const do
 
 // Replica r of a node list, for repeating a measurement over independent rings:
 // r = 0 is `nodes` itself, r >= 1 appends "@r" to every name (node-3@2), which
-// gives every node new tokens and seeds. vnodes is kept.
+// gives every node new tokens and seeds. Every parameter (vnodes, M,
+// capacity, weights, probes) is kept.
 NodeSet replica_nodes(const NodeSet& nodes, uint32_t r);
 // The name of `name` in replica r: `name` itself for r = 0, else name + "@r".
 std::string replica_name(std::string_view name, uint32_t r);
