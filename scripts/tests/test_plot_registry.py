@@ -88,7 +88,7 @@ class TargetsFromTheRegistry(unittest.TestCase):
         cls.figs = figures(FIXTURE)
 
     def test_every_simd_kernel_with_a_rival_is_drawn(self):
-        labels = [label.split(" K = ")[0] for label in tick_labels(self.figs["targets.png"])]
+        labels = [label.split(" K = ")[0] for label in tick_labels(self.figs["targets"])]
         # ring/simd_branchless, jumpback_xorshift/simd, power/simd and
         # binomial/simd are not in the fixture's family "targets" (as a
         # --kernels selection may leave them out); every other SIMD kernel is.
@@ -103,7 +103,7 @@ class TargetsFromTheRegistry(unittest.TestCase):
                                         "power/simd", "binomial/simd"})
 
     def test_inflight_panels_named_by_the_knob(self):
-        titles = [ax.get_title() for ax in self.figs["inflight.png"].axes]
+        titles = [ax.get_title() for ax in self.figs["inflight"].axes]
         self.assertEqual(titles, ["ring/stree: lockstep group",
                                   "ring/bucketed: prefetch distance"])
 
@@ -143,11 +143,11 @@ class NewKernel(unittest.TestCase):
 
     def test_targets_plot(self):
         figs = figures(self.src)
-        self.assertEqual(tick_labels(figs["targets.png"]), ["ring/ newkernel N = 655"])
+        self.assertEqual(tick_labels(figs["targets"]), ["ring/ newkernel N = 655"])
 
     def test_tokens_plot_and_table(self):
         figs = figures(self.src)
-        self.assertIn("ring/newkernel", legend_texts(figs["ring_tokens.png"]))
+        self.assertIn("ring/newkernel", legend_texts(figs["ring_tokens"]))
         rows = table_rows(section(self.report, "### Family `tokens`"))
         self.assertIn("`ring/newkernel`", [r[0] for r in rows])
         self.assertIn("`ring/newkernel` against `ring/eytzinger`",
