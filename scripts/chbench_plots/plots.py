@@ -181,8 +181,9 @@ PLOTS = (
 
 
 def in_run_order(run: Run) -> list:
-    """PLOTS in the run's family order (families the run lacks where the
-    table has them), each family's plots in table order."""
-    order = run.families()
+    """PLOTS in the run's family order (every family the run describes, also
+    those it did not measure; a family it does not list last), each family's
+    plots in table order."""
+    order = [f.name for f in run.described.families]
     rank = {f: i for i, f in enumerate(order)}
     return sorted(PLOTS, key=lambda p: rank.get(p.family, len(order) + PLOTS.index(p)))

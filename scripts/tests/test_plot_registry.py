@@ -89,9 +89,10 @@ class TargetsFromTheRegistry(unittest.TestCase):
 
     def test_every_simd_kernel_with_a_rival_is_drawn(self):
         labels = [label.split(" K = ")[0] for label in tick_labels(self.figs["targets"])]
-        # ring/simd_branchless, jumpback_xorshift/simd, power/simd and
-        # binomial/simd are not in the fixture's family "targets" (as a
-        # --kernels selection may leave them out); every other SIMD kernel is.
+        # ring/simd_branchless, jumpback_xorshift/simd, power/simd,
+        # binomial/simd, hrw_weighted/simd and multiprobe/simd are not in the
+        # fixture's family "targets" (as a --kernels selection may leave them
+        # out); every other SIMD kernel is.
         for kernel in ("maglev/ simd N = 1,000", "ring/ stree N = 655", "ring/ bucketed N = 655",
                        "ring/ simd_eytzinger N = 655", "hrw/ simd_keys N = 64",
                        "hrw/ simd_nodes N = 64", "jump/ simd N = 1,000", "modn/ simd N = 1,000",
@@ -100,7 +101,8 @@ class TargetsFromTheRegistry(unittest.TestCase):
         simd = {name for name, is_simd, rival, *_ in KERNELS if is_simd and rival}
         drawn = {label.split(" N = ")[0].replace("/ ", "/") for label in labels}
         self.assertEqual(drawn, simd - {"ring/simd_branchless", "jumpback_xorshift/simd",
-                                        "power/simd", "binomial/simd"})
+                                        "power/simd", "binomial/simd", "hrw_weighted/simd",
+                                        "multiprobe/simd"})
 
     def test_inflight_panels_named_by_the_knob(self):
         titles = [ax.get_title() for ax in self.figs["inflight"].axes]
