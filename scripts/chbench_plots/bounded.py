@@ -72,7 +72,8 @@ def section(run: Run) -> list:
     factors = sorted({c for g in found.values() for c in g if c is not None})
     lines = ["## Bounded loads", "",
              "Family `bounded`: ns per request with bounded loads (each batch one stream of K "
-             "requests, capacity ⌈c K / N⌉ a node), and ÷ the same lookup without a bound.", "",
+             "requests, capacity ⌈c K / N⌉ a node), and ÷ the same lookup without a bound.",
+             "",
              "| kernel | threads | no bound | " + " | ".join(factor_text(c) for c in factors)
              + " |", "|---|---:|---:|" + "---:|" * len(factors)]
     for (label, threads), bars in found.items():

@@ -73,7 +73,8 @@ LEGACY_SEGMENTS = (
     Segment("removed", "removed_pct", "number", "removed %"),
     Segment("order", "removal_order", "word", "order"),
     Segment("capacity", "fleet_capacity", "int", "capacity"),
-    Segment("change", "change", "word", "change"), Segment("weights", "weights", "word", "weights"),
+    Segment("change", "change", "word", "change"),
+    Segment("weights", "weights", "word", "weights"),
     Segment("R", "replicas", "int", "R"))
 
 

@@ -10,9 +10,10 @@ Benchmark's benchmark-thread field first, the bench's counter last), as the
 real reporter writes it. The context carries the kernel registry as the bench
 writes it ("chbench_registry", a JSON string; registry_text() builds it from
 SCHEMES and KERNELS below), and the families and name segments
-("chbench_families"; families_text(), from SEGMENTS and FAMILIES). SIMD kernels (those the registry marks `simd`)
-carry the `hwy_target` and `hwy_target_forced` counters and the target that ran
-as the entry's "label", as the bench reports them. Every entry has `build_ms`;
+("chbench_families"; families_text(), from SEGMENTS and FAMILIES). SIMD
+kernels (those the registry marks `simd`) carry the `hwy_target` and
+`hwy_target_forced` counters and the target that ran as the entry's "label",
+as the bench reports them. Every entry has `build_ms`;
 ring kernels other than the stream baseline `bytes_per_token`; family
 "inflight" names and counts `in_flight`, family "clustered" `window_bits`.
 Every repetition carries the noise record (bench/canary.h): canary_compute_ns,
