@@ -28,6 +28,40 @@ std::string removal_refusal(const SchemeInfo& s, RemovalOrder order) {
          "--removed-fraction for it";
 }
 
+namespace {
+
+// A value as the name writes it: numbers to 6 significant digits (0.1 x 100
+// is written 10).
+template <typename T>
+std::string text_of(const T& value) {
+  std::ostringstream s;
+  s << value;
+  return s.str();
+}
+
+}  // namespace
+
+Segments Config::segments() const {
+  Segments out = {{"N", text_of(nodes)},
+                  {"V", text_of(vnodes)},
+                  {"K", text_of(keys)},
+                  {"threads", text_of(threads)}};
+  if (in_flight != 0) out.emplace_back("inflight", text_of(in_flight));
+  if (window_bits != 0) out.emplace_back("window", text_of(window_bits));
+  if (const uint32_t m = scheme_table_size()) out.emplace_back("M", text_of(m));
+  if (path == Path::kBounded) out.emplace_back("c", text_of(balance_factor));
+  if (removals) {
+    out.emplace_back("removed", text_of(removals->fraction * 100));
+    out.emplace_back("order", std::string(removal_order_name(removals->order)));
+    if (removals->capacity != 0) out.emplace_back("capacity", text_of(removals->capacity));
+  }
+  if (change != Change::kNone)
+    out.emplace_back("change", change == Change::kRemoveOne ? "remove" : "readd");
+  if (scheme_weighted()) out.emplace_back("weights", "1-4");
+  if (replicas != 0) out.emplace_back("R", text_of(replicas));
+  return out;
+}
+
 std::string Config::name() const {
   std::ostringstream s;
   if (profile)
@@ -35,20 +69,7 @@ std::string Config::name() const {
   else
     s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
   if (target != 0) s << '@' << simd::target_name(target);
-  s << "/N:" << nodes << "/V:" << vnodes << "/K:" << keys << "/threads:" << threads;
-  if (in_flight != 0) s << "/inflight:" << in_flight;
-  if (window_bits != 0) s << "/window:" << window_bits;
-  if (const uint32_t m = scheme_table_size()) s << "/M:" << m;
-  if (path == Path::kBounded) s << "/c:" << balance_factor;
-  // The percent to 6 significant digits: 0.1 x 100 is written 10.
-  if (removals)
-    s << "/removed:" << removals->fraction * 100
-      << "/order:" << removal_order_name(removals->order);
-  if (removals && removals->capacity != 0) s << "/capacity:" << removals->capacity;
-  if (change != Change::kNone)
-    s << "/change:" << (change == Change::kRemoveOne ? "remove" : "readd");
-  if (scheme_weighted()) s << "/weights:1-4";
-  if (replicas != 0) s << "/R:" << replicas;
+  for (const auto& [key, value] : segments()) s << '/' << key << ':' << value;
   return s.str();
 }
 

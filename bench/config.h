@@ -10,6 +10,7 @@
 #include "chbench/profiles/profiles.h"
 #include "chbench/scenario.h"
 #include "chbench/scheme.h"
+#include "segments.h"
 
 namespace chbench::bench {
 
@@ -119,6 +120,9 @@ struct Config {
   // "/R:<r>" for replica sets; for profiles the profile stands for the scheme
   // and "libmemcached" for the client's kernel; "/c:<c>" for path kBounded.
   std::string name() const;
+  // The parameters name() writes after "<family>/<scheme>/<kernel>", each
+  // (key, value) as segments.h lists them, in that order.
+  Segments segments() const;
   // True for the stream baseline, which looks nothing up.
   bool is_stream() const noexcept;
   // Key strings are needed (paths kHashed and kProfile), not only hashes.

@@ -4,6 +4,7 @@
 #include <oneapi/tbb/version.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "chbench/simd.h"
+#include "families_json.h"
 #include "registry_json.h"
 
 namespace chbench::bench {
@@ -147,8 +149,13 @@ void add_run_context(const std::string& sweep, const std::string& cpuinfo,
                                                  std::to_string(xxh % 100));
   AddCustomContext("chbench_hardware_threads", std::to_string(std::thread::hardware_concurrency()));
   AddCustomContext("chbench_sweep", sweep);
-  // What every scheme, kernel and family is, for the plot scripts.
+  // What every scheme and kernel is, and every family and the parameters its
+  // names carry, for the plot scripts.
   AddCustomContext("chbench_registry", registry_json());
+  FamilyContext families;
+  families.max_threads = std::max(1u, std::thread::hardware_concurrency());
+  families.targets = simd::runnable_targets();
+  AddCustomContext("chbench_families", families_json(families));
 }
 
 }  // namespace chbench::bench

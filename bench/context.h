@@ -22,8 +22,9 @@ std::string emulation_evidence(const std::string& cpuinfo);
 // and whether it was cross-compiled, CPU model and flags (read from `cpuinfo`),
 // whether the run is emulated (`emulated`: emulation_evidence's text, "" for
 // no), Highway targets (compiled, supported, chosen), oneTBB / Google Benchmark
-// / xxHash versions, hardware threads, sweep, and the registry
-// (chbench_registry, see registry_json.h).
+// / xxHash versions, hardware threads, sweep, the registry
+// (chbench_registry, see registry_json.h) and the families (chbench_families,
+// see families_json.h).
 void add_run_context(const std::string& sweep, const std::string& cpuinfo,
                      const std::string& emulated);
 

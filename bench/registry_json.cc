@@ -4,7 +4,6 @@
 
 #include "chbench/scheme.h"
 #include "config.h"
-#include "families/family.h"
 
 namespace chbench::bench {
 
@@ -68,15 +67,11 @@ json kernel_json(const KernelInfo& k, bool stream) {
 }  // namespace
 
 std::string registry_json() {
-  json schemes = json::array(), kernels = json::array(), families = json::array();
+  json schemes = json::array(), kernels = json::array();
   for (const SchemeInfo& s : all_scheme_infos()) schemes.push_back(scheme_json(s));
   for (const KernelInfo* k : all_kernels()) kernels.push_back(kernel_json(*k, false));
   kernels.push_back(kernel_json(stream_baseline(), true));
-  for (const Family& f : all_families())
-    families.push_back({{"name", std::string(f.name)},
-                        {"title", std::string(f.title)},
-                        {"quick_budget_s", f.quick_budget_s}});
-  return json{{"schemes", schemes}, {"kernels", kernels}, {"families", families}}.dump();
+  return json{{"schemes", schemes}, {"kernels", kernels}}.dump();
 }
 
 }  // namespace chbench::bench

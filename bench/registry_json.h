@@ -14,8 +14,7 @@ namespace chbench::bench {
 // "rival": "scheme/kernel" | null, "baseline", "rank": int | null, "stream",
 // "knob": null | {"name", "default", "min", "max", "sweep": [...]}}, ...] in
 // registry order, then the stream baseline ring/stream ("stream": true,
-// "rank": null),
-//  "families": [{"name", "title", "quick_budget_s"}, ...] in run order}.
+// "rank": null)}. The families are in chbench_families (families_json.h).
 std::string registry_json();
 
 }  // namespace chbench::bench

@@ -48,7 +48,7 @@ import index
 from cpu_identity import Identity
 from chbench_plots import bench_file, intervals
 from chbench_plots.errors import InputError
-from chbench_plots.load import FAMILY_ORDER, Result, load
+from chbench_plots.load import Result, load
 from chbench_plots.numeric import sig3
 from chbench_plots.report import context_value, md_cell
 from chbench_plots import output
@@ -69,6 +69,7 @@ class ResultSet:
     context: dict
     identity: Identity = Identity()
     results: dict = field(default_factory=dict)  # config key -> Result
+    family_order: list = field(default_factory=list)  # the families as its runs order them
 
     @property
     def label(self) -> str:
@@ -82,15 +83,15 @@ class ResultSet:
 
 def config_key(r: Result) -> tuple:
     """What makes two results the same benchmark: family, scheme, kernel and
-    every parameter the name carries."""
-    return (r.family, r.scheme, r.kernel, r.nodes, r.vnodes, r.keys, r.threads)
+    every parameter the name carries, as ((key, value text), ...) in name order."""
+    segments = tuple(tuple(part.partition(":")[::2]) for part in r.config_name.split("/")[3:])
+    return (r.family, r.scheme, r.kernel, segments)
 
 
 def config_text(key: tuple) -> str:
-    """`ring/lower_bound N=1000 V=100 K=300000 T=1` of a config key."""
-    _, scheme, kernel, nodes, vnodes, keys, threads = key
-    params = [f"{name}={value}" for name, value in
-              (("N", nodes), ("V", vnodes), ("K", keys), ("T", threads)) if value is not None]
+    """`ring/lower_bound N=1000 V=100 K=300000 T=1` of a config key (threads as T)."""
+    _, scheme, kernel, segments = key
+    params = [f"{'T' if name == 'threads' else name}={value}" for name, value in segments]
     return " ".join([f"{scheme}/{kernel}", *params])
 
 
@@ -122,6 +123,8 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list,
                 if r.ns is not None and config_key(r) not in sets[key].results:
                     sets[key].results[config_key(r)] = r
                     added += 1
+            order = sets[key].family_order
+            order += [f for f in loaded.families() if f not in order]
             notes.append(f"{run.machine}/{run.name}: an older run of the same machine and build; "
                          f"{added} configurations newer runs did not measure are taken from it "
                          "(--all-runs compares every run apart)")
@@ -132,6 +135,7 @@ def find_sets(root: Path, all_runs: bool, include_emulated: bool, notes: list,
         for r in loaded.results:
             if r.ns is not None:
                 result_set.results[config_key(r)] = r
+        result_set.family_order = loaded.families()
         sets[key] = result_set
     return sorted(sets.values(), key=lambda s: (s.machine, s.build))
 
@@ -168,7 +172,9 @@ def compare(sets: list, families: Optional[list]) -> list:
     """The families to compare, each with the sets that measured it and the
     configurations all of them share."""
     present = set().union(*(s.families() for s in sets)) if sets else set()
-    order = [f for f in FAMILY_ORDER if f in present] + sorted(present - set(FAMILY_ORDER))
+    # The families as the runs order them (the bench's order), then any left.
+    order = list(dict.fromkeys(f for s in sets for f in s.family_order if f in present))
+    order += sorted(present - set(order))
     if families:
         unknown = [f for f in families if f not in present]
         if unknown:

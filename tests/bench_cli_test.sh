@@ -400,14 +400,23 @@ for k in kernels.values():
     assert k["knob"] is None or k["knob"]["min"] <= min(k["knob"]["sweep"]), k
     assert k["stream"] or isinstance(k["rank"], int), k
 assert any(k["simd"] and k["rival"] for k in kernels.values())
-families = [f["name"] for f in registry["families"]]
+assert "families" not in registry, sorted(registry)
+listed = json.loads(json.load(open(sys.argv[1]))["context"]["chbench_families"])
+families = [f["name"] for f in listed["families"]]
 assert families[-3:] == ["targets", "profiles", "weighted"] and "tokens" in families, families
-assert 0 < sum(f["quick_budget_s"] for f in registry["families"]) <= 300
+assert 0 < sum(f["quick_budget_s"] for f in listed["families"]) <= 300
+keys = [s["key"] for s in listed["segments"]]
+assert keys[:4] == ["N", "V", "K", "threads"], keys
+assert {s["kind"] for s in listed["segments"]} == {"int", "number", "word"}, listed["segments"]
+params = {f["name"]: f["params"] for f in listed["families"]}
+assert params["bounded"] == ["N", "V", "K", "threads", "c"], params
+assert params["replicas"][-1] == "R" and "removed" in params["removals"], params
+assert all(p[:4] == keys[:4] and set(p) <= set(keys) for p in params.values()), params
 PY
   passed=$((passed + 1))
 else
   failed=$((failed + 1))
-  echo "FAIL: the results JSON has no parseable chbench_registry" >&2
+  echo "FAIL: the results JSON has no parseable chbench_registry or chbench_families" >&2
 fi
 for field in chbench_commit chbench_cpu_model chbench_hwy_target chbench_build_type \
   chbench_toolchain chbench_preset chbench_baseline chbench_cross_compiled chbench_target_arch; do

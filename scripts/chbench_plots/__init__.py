@@ -5,11 +5,17 @@ One module per family of the bench, each with its plot and, where it has one,
 its part of the report; the rest is shared:
 
   load.py      the bench's JSON: names, counters, repetitions -> Result
+  families.py  the run's families (order, titles, parameters) and name segments
+               (context "chbench_families"), or the fallback for older runs
+  plots.py     THE PLOT TABLE: every plot's file, family, title, text, drawing
   registry.py  the run's kernel registry (context "chbench_registry"): schemes
                in order, which kernels are SIMD, their scalar rivals, knobs,
                the stream baseline
   goals.py     goals.toml: the goals and ratios the report computes, and the
-               one evaluator of them; goals_report.py and ratios.py print them
+               one evaluator of them; goals_report.py and ratios.py print them;
+               goal_names.py checks their kernel and scheme names against the
+               run's registry
+  palette.py   a colour and a short title per scheme, for the lab's pages
   rings.py     the ring kernels of a family measured on one ring (RingPoint)
   rounds.py    a run timed in comparison groups (chbench_timing, chbench_groups):
                each member's rounds, its reference, paired and unpaired ratios

@@ -2,14 +2,17 @@
 repetitions reduced to one Result.
 
 Benchmark names follow the bench's contract
-`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/inflight:<g>][/window:<w>]`
-`[/M:<m>][/removed:<percent>/order:<lifo|fifo|random>]`,
-where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`;
-the segments Google Benchmark appends itself (`/real_time`, `/manual_time`,
+`<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>[/<key>:<value>...]`,
+where a SIMD kernel forced to one Highway target is `<kernel>@<TARGET>`, and
+the segments after the kernel are those the run describes (families.py:
+context chbench_families, or the fallback for a run from before): the name is
+the one place a configuration's parameters are read from. The segments
+Google Benchmark appends itself (`/real_time`, `/manual_time`,
 `/iterations:1`, `/repeats:10`, ...) are not the configuration's:
 config_name (names.py) strips them, and every name matched between runs, or
 against chbench_groups, or shown in a report, is that bare name. Counters are
-top-level numeric fields of each entry.
+top-level numeric fields of each entry: what was measured (ns_per_key,
+tokens, memory_bytes, ...), never a parameter.
 
 A run timed in comparison groups (interleaved rounds; context keys
 `chbench_timing` and `chbench_groups`, read by rounds.py) has aggregate rows
@@ -29,23 +32,14 @@ from pathlib import Path
 from typing import Any, Optional
 
 from . import bench_file
+from . import families as families_mod
 from . import registry as registry_mod
 from . import rounds as rounds_mod
 from .errors import InputError
 from .names import config_name
 from .numeric import sig3
 
-# The families this package plots, in the report's order; others follow by name.
-FAMILY_ORDER = ("tokens", "latency", "inflight", "clustered", "nodes", "dense", "removals",
-                "batch", "threads", "hashed", "replicas", "targets", "profiles", "weighted")
-# Name segments `KEY:value` and the counter each one mirrors.
-NAME_PARAMS = {"N": "nodes", "V": "vnodes", "K": "keys", "threads": "threads",
-               "inflight": "in_flight", "window": "window_bits", "M": "table_size",
-               "removed": "removed_pct", "R": "replicas"}
-# Name segments whose value is a number that need not be whole (the rest are
-# integers), and those whose value is a word.
-FLOAT_PARAMS = {"removed_pct"}
-WORD_PARAMS = {"order": "removal_order"}
+LEGACY_SEGMENTS = {s.key: s for s in families_mod.LEGACY_SEGMENTS}
 TIME_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -56,18 +50,19 @@ class BenchName:
     family: str
     scheme: str
     kernel: str
-    params: dict  # counter name ("nodes", "vnodes", "keys", "threads", "in_flight",
-    #               "window_bits", "table_size") -> int; "removed_pct" -> float;
-    #               "removal_order" -> str
+    params: dict  # the segments' fields ("nodes", "removal_order", ...) -> int, float
+    #               or str, as each segment's kind says
 
 
-def parse_name(name: str) -> Optional[BenchName]:
-    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/inflight:g][/window:w][/...]`.
+def parse_name(name: str, segments: Optional[dict] = None) -> Optional[BenchName]:
+    """Splits `family/scheme/kernel/N:n/V:v/K:k/threads:t[/<key>:<value>...]`
+    by `segments` (key -> families.Segment; default: LEGACY_SEGMENTS).
 
     Returns None when the name does not start with three plain segments.
     Unknown or repeated `KEY:value` segments (Google Benchmark appends its
     own `threads:`, `repeats:`, `min_time:`) are ignored: the first one wins.
     """
+    segments = LEGACY_SEGMENTS if segments is None else segments
     parts = name.split("/")
     if len(parts) < 3:
         return None
@@ -75,19 +70,14 @@ def parse_name(name: str) -> Optional[BenchName]:
     if not all(p and ":" not in p for p in (family, scheme, kernel)):
         return None
     params: dict = {}
-    for segment in parts[3:]:
-        key, sep, value = segment.partition(":")
-        word = WORD_PARAMS.get(key) if sep else None
-        if word is not None and word not in params and value:
-            params[word] = value
+    for part in parts[3:]:
+        key, sep, text = part.partition(":")
+        segment = segments.get(key) if sep else None
+        if segment is None or segment.field in params:
             continue
-        counter = NAME_PARAMS.get(key) if sep else None
-        if counter is None or counter in params:
-            continue
-        try:
-            params[counter] = float(value) if counter in FLOAT_PARAMS else int(value)
-        except ValueError:
-            continue
+        value = segment.value(text)
+        if value is not None:
+            params[segment.field] = value
     return BenchName(family, scheme, kernel, params)
 
 
@@ -136,6 +126,13 @@ class Result:
     window_bits: Optional[int] = None  # family "clustered": tokens in one 2^w window
     table_size: Optional[int] = None  # Maglev's M where the bench set one
     replicas: Optional[int] = None  # family "replicas": R owners a key
+    balance_factor: Optional[float] = None  # family "bounded": c, bounded loads
+    fleet_capacity: Optional[int] = None  # a custom run's --capacity
+    change: Optional[str] = None  # a change build: "remove" or "readd"
+    weights: Optional[str] = None  # family "weighted": the weights' pattern ("1-4")
+    # Every parameter the name carries, by field (the attributes above among
+    # them, and any a later bench adds).
+    params: dict = field(default_factory=dict)
     # Family "removals" (and --removed-fraction): the share of N removed, in
     # percent, the order ("lifo", "fifo", "random"), the nodes left, and the
     # table rebuilt after one more removal and after one re-add, microseconds.
@@ -220,7 +217,7 @@ class Result:
         """Schemes in registry order, kernels in the bench's order, then parameters."""
         return (self.scheme_rank, self.order, self.kernel, self.nodes or 0, self.vnodes or 0,
                 self.keys or 0, self.threads or 0, self.window_bits or 0, self.in_flight or 0,
-                self.removed_pct or 0, self.replicas or 0)
+                self.removed_pct or 0, self.replicas or 0, self.balance_factor or 0)
 
 
 @dataclass
@@ -232,6 +229,10 @@ class Run:
     warnings: list = field(default_factory=list)
     registry: Optional[registry_mod.Registry] = None
     timing: Optional[dict] = None  # context chbench_timing: method, rounds, seed, confidence
+    # The families and name segments the run describes (families.py), completed
+    # with those its names show.
+    described: families_mod.Families = field(
+        default_factory=lambda: families_mod.from_context({}, "run"))
 
     def family(self, name: str) -> list:
         """The measured (not errored) results of one family, sorted."""
@@ -239,10 +240,16 @@ class Run:
                       key=Result.sort_key)
 
     def families(self) -> list:
-        """Family names present, known ones first in FAMILY_ORDER."""
-        present = {r.family for r in self.results}
-        known = [f for f in FAMILY_ORDER if f in present]
-        return known + sorted(present - set(FAMILY_ORDER))
+        """Family names present, in the order the run describes (families.py)."""
+        return self.described.order(list(dict.fromkeys(r.family for r in self.results)))
+
+    def family_title(self, name: str) -> str:
+        """What the family varies, as the run says, else its name."""
+        return self.described.title(name)
+
+    def family_params(self, name: str) -> tuple:
+        """The segments (families.Segment) the family's names carry."""
+        return self.described.params(name)
 
     @property
     def has_rounds(self) -> bool:
@@ -301,11 +308,13 @@ def load(path: Path, need_registry: bool = True, registry_from: Optional[Path] =
     if not isinstance(entries, list) or not entries:
         raise InputError(f"{path} holds no benchmarks (missing or empty \"benchmarks\" list)")
     context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    described = families_mod.from_context(context, path)
     run = Run(context=context, results=[])
-    run.results = summarise(entries, run.warnings)
+    run.results = summarise(entries, run.warnings, described.segments)
     if not run.results:
         raise InputError(f"{path} holds no chbench benchmarks "
                          "(names like tokens/ring/<kernel>/N:1000/V:100/K:300000/threads:1)")
+    run.described = described.completed(run.results)
     run.timing = rounds_mod.timing(context, run.warnings)
     rounds_mod.attach(run.results, rounds_mod.groups(context, run.warnings), run.warnings)
     if need_registry and registry_from is not None and registry_mod.CONTEXT_KEY not in context:
@@ -355,8 +364,9 @@ def apply_registry(run: Run) -> None:
             r.bytes_per_token = r.memory_bytes / r.tokens
 
 
-def summarise(entries: list, warnings: list) -> list:
-    """Groups entries by run name and reduces each group to a Result."""
+def summarise(entries: list, warnings: list, segments: Optional[dict] = None) -> list:
+    """Groups entries by run name and reduces each group to a Result; names
+    are parsed by `segments` (parse_name)."""
     groups: dict = {}
     skipped = 0
     for entry in entries:
@@ -369,7 +379,7 @@ def summarise(entries: list, warnings: list) -> list:
             aggregate = entry.get("aggregate_name")
             if entry.get("run_type") == "aggregate" and isinstance(aggregate, str):
                 run_name = run_name.removesuffix("_" + aggregate)
-        parsed = parse_name(run_name)
+        parsed = parse_name(run_name, segments)
         if parsed is None:
             skipped += 1
             continue
@@ -395,7 +405,7 @@ def reduce_group(run_name: str, parsed: BenchName, group: list, warnings: list) 
     iterations = [e for e in group if e.get("run_type", "iteration") == "iteration"]
     aggregates = {e.get("aggregate_name"): e for e in group if e.get("run_type") == "aggregate"}
     first = aggregates.get("median") or (iterations[0] if iterations else group[0])
-    read_parameters(result, parsed, first, warnings)
+    read_parameters(result, parsed, first)
     read_timings(result, iterations, aggregates, first, warnings)
     read_noise(result, iterations, aggregates)
     return result
@@ -458,28 +468,20 @@ def wall_ms(entry: dict) -> Optional[float]:
     return real_time * scale * iterations / 1e6
 
 
-def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: list) -> None:
-    """N, V, K, threads and the other counters of one configuration: the
-    counters, with the name as the fallback."""
-    # `threads` is taken from the name first: Google Benchmark writes its own
-    # "threads" field (the benchmark threads, 1) into the same object.
+def read_parameters(result: Result, parsed: BenchName, first: dict) -> None:
+    """The configuration's parameters, from its name (the one place), and
+    what the counters measured: tokens, survivors, bytes, build times, the
+    Highway target."""
     def counter(key: str) -> Optional[int]:
         value = number(first.get(key))
         return None if value is None else int(round(value))
 
-    result.nodes = counter("nodes") or parsed.params.get("nodes")
-    result.vnodes = counter("vnodes") or parsed.params.get("vnodes")
-    result.keys = counter("keys") or parsed.params.get("keys")
-    result.threads = parsed.params.get("threads") or counter("threads")
+    result.params = dict(parsed.params)
+    for key, value in parsed.params.items():
+        if key in PARAM_ATTRIBUTES:
+            setattr(result, key, value)
     result.threads_ran = counter("threads_ran")
     result.tokens = counter("tokens")
-    result.in_flight = counter("in_flight") or parsed.params.get("in_flight")
-    result.window_bits = counter("window_bits") or parsed.params.get("window_bits")
-    result.table_size = counter("table_size") or parsed.params.get("table_size")
-    result.replicas = parsed.params.get("replicas")
-    removed = number(first.get("removed_pct"))
-    result.removed_pct = removed if removed is not None else parsed.params.get("removed_pct")
-    result.removal_order = parsed.params.get("removal_order")
     result.survivors = counter("survivors")
     result.remove_us = number(first.get("remove_us"))
     result.readd_us = number(first.get("readd_us"))
@@ -489,12 +491,12 @@ def read_parameters(result: Result, parsed: BenchName, first: dict, warnings: li
     label = first.get("label")
     result.hwy_label = (label.strip() or None) if isinstance(label, str) else None
     result.hwy_target = number(first.get("hwy_target"))
-    for key, value in parsed.params.items():
-        got = getattr(result, key)
-        close = isinstance(got, float) and math.isclose(got, value, rel_tol=1e-9)
-        if key != "threads" and got is not None and got != value and not close:
-            warnings.append(f"{result.config_name}: counter {key} = {got} "
-                            f"but the name says {value}")
+
+
+# The parameters a Result has an attribute for (the rest stay in params).
+PARAM_ATTRIBUTES = {"nodes", "vnodes", "keys", "threads", "in_flight", "window_bits",
+                    "table_size", "replicas", "removed_pct", "removal_order", "balance_factor",
+                    "fleet_capacity", "change", "weights"}
 
 
 def read_interval(result: Result, median: dict) -> None:

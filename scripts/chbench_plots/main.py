@@ -10,38 +10,18 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import (batch, clustered, dense, hashed, inflight, latency, nodes, output, removals,
-               replicas, targets, targets_plot, threads, tokens, weighted)
+from . import dense, inflight, nodes, output, removals, targets
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
+from .goal_names import check_kernels
 from .goal_specs import GOALS_FILE, Goals, load_goals
 from .goals import evaluate
 from .load import Run, load
-from .plot_text import texts
-from .report import Analyses, report
-from .rings import ring_points
+from .plot_text import filled
+from .plots import PLOTS, Canvas, clustered_reference, in_run_order
+from .report import Analyses, PlotSection, report
 from .style import DPI, Style, import_matplotlib
 
 PROG = "plot.py"
-# The plots (each written as <stem>.<format>, <stem>-dark.<format> in the dark
-# theme: chbench_plots/output.py) and the report. The plots' keys keep ".png",
-# the name the plot texts and the report's sections use.
-OUTPUT_FILES = (
-    "ring_tokens.png",
-    "latency.png",
-    "inflight.png",
-    "clustered.png",
-    "schemes_nodes.png",
-    "jump_family.png",
-    "removals.png",
-    "removals_memory.png",
-    "threads.png",
-    "batch.png",
-    "hashed.png",
-    "weighted.png",
-    "replicas.png",
-    "targets.png",
-    "report.md",
-)
 
 
 def analyse(run: Run, goals: Goals) -> Analyses:
@@ -51,37 +31,14 @@ def analyse(run: Run, goals: Goals) -> Analyses:
                     removals.analyse(run))
 
 
-def clustered_reference(goals: Goals) -> Optional[str]:
-    """The kernel the clustered plot is drawn against: the reference of the
-    first goal that compares family "clustered" with one."""
-    return next((g.denominator for g in goals.goals
-                 if g.family == "clustered" and g.kind == "each_vs_reference"), None)
-
-
 def figures(run: Run, analyses: Analyses) -> tuple:
-    """({plot file: matplotlib Figure or None}, batch_log_y, the Style used)."""
-    figure_cls = import_matplotlib(PROG)
+    """({plot stem: matplotlib Figure or None}, the Style used), for every
+    plot of the table (plots.py)."""
     # Family "targets" adds kernels forced to one target; they would shift
     # every other kernel's colour between runs with and without it.
     style = Style(r for r in run.results if r.family != "targets")
-    out = {
-        "ring_tokens.png": tokens.figure(run, figure_cls, style),
-        "latency.png": latency.figure(run, figure_cls, style),
-        "inflight.png": inflight.figure(figure_cls, analyses.inflight),
-        "clustered.png": clustered.figure(figure_cls, style, ring_points(run, "clustered"),
-                                          clustered_reference(analyses.goals)),
-        "schemes_nodes.png": nodes.figure(run, figure_cls, style, analyses.crossover),
-        "jump_family.png": dense.figure(run, figure_cls, style),
-        "removals.png": removals.figure(run, figure_cls, style),
-        "removals_memory.png": removals.memory_figure(run, figure_cls, style),
-        "threads.png": threads.figure(run, figure_cls, style),
-    }
-    out["batch.png"], batch_log_y = batch.figure(run, figure_cls, style)
-    out["hashed.png"] = hashed.figure(run, figure_cls, style)
-    out["targets.png"] = targets_plot.figure(run, figure_cls, analyses.targets)
-    out["weighted.png"] = weighted.figure(run, figure_cls, style)
-    out["replicas.png"] = replicas.figure(run, figure_cls, style)
-    return out, batch_log_y, style
+    canvas = Canvas(run, import_matplotlib(PROG), style, analyses)
+    return {p.stem: p.draw(canvas) for p in PLOTS}, style
 
 
 def knobs_text(run: Run, analyses: Analyses) -> str:
@@ -92,9 +49,21 @@ def knobs_text(run: Run, analyses: Analyses) -> str:
                                            if line.label == label) for label in labels)
 
 
-def stem(plot: str) -> str:
-    """'schemes_nodes.png' -> 'schemes_nodes'."""
-    return plot.rsplit(".", 1)[0]
+def plot_sections(run: Run, analyses: Analyses, figs: dict, style: Style, formats: tuple,
+                  theme: str) -> list:
+    """The report's plots in the run's family order: each its title, family,
+    text with the run's parts, and the file the page shows (None: not drawn)."""
+    titles = run.registry.scheme_title if run.registry else str
+    floors = run.registry.floors() if run.registry else []
+    parts = (knobs_text(run, analyses), clustered_reference(analyses.goals),
+             style.line_key(titles), floors[0] if floors else None)
+    out = []
+    for p in in_run_order(run):
+        drawn = figs.get(p.stem) is not None
+        text = filled(p.text, *parts) + (p.note(run) if p.note and drawn else "")
+        shown = output.embed_name(p.stem, formats, theme) if drawn else None
+        out.append(PlotSection(p.title, p.family, text, shown))
+    return out
 
 
 def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
@@ -105,17 +74,12 @@ def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
     analyses = analyse(run, goals)
     files = {}
     with output.theme(theme):
-        figs, batch_log_y, style = figures(run, analyses)
-        for name, fig in figs.items():
+        figs, style = figures(run, analyses)
+        for stem, fig in figs.items():
             if fig is not None:
-                files.update(output.encode_all(fig, stem(name), formats, DPI, theme))
-    shown = {name: output.embed_name(stem(name), formats, theme)
-             for name, fig in figs.items() if fig is not None}
-    titles = run.registry.scheme_title if run.registry else str
-    floors = run.registry.floors() if run.registry else []
-    plot_texts = texts(knobs_text(run, analyses), clustered_reference(goals),
-                       style.line_key(titles), floors[0] if floors else None)
-    files["report.md"] = report(run, analyses, plot_texts, shown, batch_log_y).encode()
+                files.update(output.encode_all(fig, stem, formats, DPI, theme))
+    sections = plot_sections(run, analyses, figs, style, formats, theme)
+    files["report.md"] = report(run, analyses, sections).encode()
     return files
 
 
@@ -124,7 +88,7 @@ def main(argv: Optional[list] = None) -> int:
     parser = cli.Parser(
         prog=PROG,
         description="Plots and report.md from a chbench Google Benchmark JSON file.",
-        epilog="Writes " + ", ".join(stem(f) for f in OUTPUT_FILES[:-1]) + " (each as "
+        epilog="Writes " + ", ".join(p.stem for p in PLOTS) + " (each as "
                "<plot>.<format>, <plot>-dark.<format> with --theme dark) and report.md into "
                "--out (a family missing from the JSON gets no plot). Exit status 2 on unusable "
                "input; then nothing is written.")
@@ -146,6 +110,7 @@ def main(argv: Optional[list] = None) -> int:
             raise InputError(problem)
         goals = load_goals(args.goals)
         run = load(args.json, registry_from=args.registry)
+        check_kernels(goals, run, args.goals)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -176,7 +141,7 @@ def write_all(out: Path, files: dict, theme: str = "light") -> int:
         return EXIT_WRITE_FAILED
     for name in files:
         os.replace(out / f".{name}.tmp", out / name)
-    for name in (n for plot in OUTPUT_FILES[:-1] for n in output.all_names(stem(plot), theme)):
+    for name in (n for plot in PLOTS for n in output.all_names(plot.stem, theme)):
         if name not in files and (out / name).exists():
             (out / name).unlink()  # a stale plot from an earlier call
     return 0

@@ -12,8 +12,10 @@ CONTEXT_KEY, as a JSON *string*:
                  "summary": "...", "simd": true, "rival": "ring/<scalar kernel>",
                  "baseline": false, "rank": 1, "stream": false,
                  "knob": {"name": "lockstep group", "default": "...", "min": 1,
-                          "max": 256, "sweep": [1, 2, 4]}}, ...],
-   "families": [{"name": "tokens", "title": "...", "quick_budget_s": 60}, ...]}
+                          "max": 256, "sweep": [1, 2, 4]}}, ...]}
+
+(A run from before chbench_families also lists its "families" here; the
+family list is families.py's.)
 
 Schemes and kernels are in registry order. A scheme's `removal` says which
 nodes may leave ("any", "last": only the last bucket, as jump hash, "none");

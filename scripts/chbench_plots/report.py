@@ -4,10 +4,12 @@ to read each plot, a table per family, and the checks."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
-from . import (dense, goals_report, inflight, noise, nodes, profiles, ratios, removals, targets,
-               threads, tokens)
+from . import (bounded, dense, goals_report, inflight, noise, nodes, profiles, ratios, removals,
+               targets, threads, tokens)
+from .families import CONTEXT_KEY as FAMILIES_KEY
+from .families import Segment
 from .goal_specs import Goals
 from .hashed import lookup_only
 from .load import Run, number
@@ -52,7 +54,8 @@ CONTEXT_ROWS = (
 )
 # Google Benchmark's own build type is Debian's, not ours: never shown.
 # The registry is summarised on a row of its own.
-CONTEXT_IGNORED = {"library_build_type", CONTEXT_KEY, noise.NOISE_KEY, noise.RETRIES_KEY}
+CONTEXT_IGNORED = {"library_build_type", CONTEXT_KEY, FAMILIES_KEY, noise.NOISE_KEY,
+                   noise.RETRIES_KEY}
 
 
 @dataclass
@@ -107,9 +110,18 @@ def figure_text(run: Run) -> str:
             "round, in a fresh random order), with its 95 % interval.")
 
 
-def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
-           batch_log_y: bool) -> str:
-    """The whole report.md text."""
+@dataclass(frozen=True)
+class PlotSection:
+    """One plot as the report shows it."""
+
+    title: str
+    family: str  # whose results it draws
+    text: str  # how to read it, the run's parts filled in
+    shown: Optional[str]  # the file the page shows; None: not drawn
+
+
+def report(run: Run, analyses: Analyses, plots: list) -> str:
+    """The whole report.md text; plots: PlotSection, in the order shown."""
     ctx = run.context
     lines = ["# chbench report", ""] + noise.first_lines(run)
     cpu = ctx.get("chbench_cpu_model") or "unknown CPU"
@@ -133,7 +145,8 @@ def report(run: Run, analyses: Analyses, plot_texts: dict, plots: dict,
     lines += targets.section(analyses.targets)
     lines += dense.section(analyses.dense)
     lines += removals.section(analyses.removals)
-    lines += plots_section(plot_texts, plots, batch_log_y)
+    lines += bounded.section(run)
+    lines += plots_section(plots)
     lines += tables_section(run)
     lines += checks_section(run)
     return "\n".join(lines).rstrip() + "\n"
@@ -164,20 +177,16 @@ def ring_kernels_section(run: Run, analyses: Analyses) -> list:
     return ["## Ring kernels", ""] + body
 
 
-def plots_section(plot_texts: dict, plots: dict, batch_log_y: bool) -> list:
-    """One subsection per plot: image and how to read it, or why it is missing.
-    plots: plot key -> the file the page shows (None or absent: not drawn)."""
-    from .plot_text import FAMILY_OF
-
+def plots_section(plots: list) -> list:
+    """One subsection per plot (PlotSection): image and how to read it, or
+    why it is missing."""
     lines = ["## Plots", ""]
-    for name, (title, text) in plot_texts.items():
-        lines += [f"### {title}", ""]
-        if plots.get(name) is None:
-            lines += [f"Not drawn: no usable `{FAMILY_OF[name]}` results in this run.", ""]
+    for p in plots:
+        lines += [f"### {p.title}", ""]
+        if p.shown is None:
+            lines += [f"Not drawn: no usable `{p.family}` results in this run.", ""]
             continue
-        if name == "batch.png":
-            text += " The y axis is logarithmic." if batch_log_y else " The y axis starts at 0."
-        lines += [f"![{title}]({plots[name]})", "", text, ""]
+        lines += [f"![{p.title}]({p.shown})", "", p.text, ""]
     return lines
 
 
@@ -196,26 +205,16 @@ def tables_section(run: Run) -> list:
         lines += [f"### Family `{family}`", ""]
         if family == "hashed":
             lines += ["Key hashing included in the timed loop.", ""]
-        cols = []
-        fixed = {}
-        for f in ("nodes", "vnodes", "tokens", "keys", "threads", "window_bits", "in_flight",
-                  "removed_pct", "removal_order", "replicas"):
-            values = {getattr(r, f) for r in results}
-            if len(values) == 1:
-                v = values.pop()
-                if v is not None and not (f == "tokens" and v == 0):
-                    fixed[f] = v
-            else:
-                cols.append(f)
+        cols, fixed = split_columns(results, table_columns(run, family))
         if fixed:
-            lines += ["Fixed: " + ", ".join(f"{COLUMN_TITLES[f]} = {column_cell(f, v)}"
-                                            for f, v in fixed.items()) + ".", ""]
+            lines += ["Fixed: " + ", ".join(f"{c.title} = {column_cell(c, v)}"
+                                            for c, v in fixed) + ".", ""]
         show_ran = any(r.threads_ran is not None and r.threads_ran != r.threads for r in results) \
             or family == "threads"
         show_mem = any(r.memory_bytes for r in results)
         show_base = family == "hashed"
         show_noise = any(r.noisy for r in results)
-        head = ["kernel"] + [COLUMN_TITLES[c] for c in cols]
+        head = ["kernel"] + [c.title for c in cols]
         if show_ran:
             head.append("threads ran")
         head += ["ns/key", "keys/s", "CV %", "reps"] + (["noise"] if show_noise else [])
@@ -227,7 +226,7 @@ def tables_section(run: Run) -> list:
         lines.append("|---|" + "---:|" * (len(head) - 1))
         for r in results:
             row = [f"`{r.label}`"] + [
-                "–" if c == "tokens" and not r.takes_vnodes else column_cell(c, getattr(r, c))
+                "–" if c is TOKENS and not r.takes_vnodes else column_cell(c, cell_value(r, c))
                 for c in cols]
             if show_ran:
                 row.append(integer(r.threads_ran))
@@ -247,19 +246,46 @@ def tables_section(run: Run) -> list:
     return lines
 
 
-COLUMN_TITLES = {"nodes": "N", "vnodes": "V", "tokens": "tokens", "keys": "K", "threads": "threads",
-                 "window_bits": "window bits", "in_flight": "in flight",
-                 "removed_pct": "removed %", "removal_order": "order", "replicas": "R"}
+# The ring's tokens N × V (a counter, not a name segment): a column after V.
+TOKENS = Segment("", "tokens", "int", "tokens")
 
 
-def column_cell(column: str, value: Any) -> str:
-    """A parameter in the family tables: counts with separators, the
-    removed percent as written (12.5), the removal order as a word."""
+def table_columns(run: Run, family: str) -> list:
+    """The candidate columns of a family's table: the segments its names
+    carry (the run's description, families.py), tokens after V."""
+    params = list(run.family_params(family))
+    at = next((i + 1 for i, c in enumerate(params) if c.field == "vnodes"), None)
+    return params if at is None else params[:at] + [TOKENS] + params[at:]
+
+
+def cell_value(r, column: Segment) -> Any:
+    """A result's value of a column: its parameter, or its tokens."""
+    return r.tokens if column is TOKENS else r.params.get(column.field)
+
+
+def split_columns(results: list, columns: list) -> tuple:
+    """(the columns whose value differs between rows, [(column, value)] of
+    those the same in every row and set)."""
+    varying, fixed = [], []
+    for c in columns:
+        values = {cell_value(r, c) for r in results}
+        if len(values) > 1:
+            varying.append(c)
+            continue
+        v = values.pop()
+        if v is not None and not (c is TOKENS and v == 0):
+            fixed.append((c, v))
+    return varying, fixed
+
+
+def column_cell(column: Segment, value: Any) -> str:
+    """A parameter in the family tables: counts with separators, a number
+    that need not be whole as written (12.5), a word as it is."""
     if value is None:
         return "–"
-    if column == "removed_pct":
+    if column.kind == "number":
         return f"{value:g}"
-    if column == "removal_order":
+    if column.kind == "word":
         return str(value)
     return integer(value)
 

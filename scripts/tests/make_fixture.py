@@ -9,9 +9,11 @@ mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 Benchmark's benchmark-thread field first, the bench's counter last), as the
 real reporter writes it. The context carries the kernel registry as the bench
 writes it ("chbench_registry", a JSON string; registry_text() builds it from
-SCHEMES and KERNELS below). SIMD kernels (those the registry marks `simd`)
-carry the `hwy_target` and `hwy_target_forced` counters and the target that ran
-as the entry's "label", as the bench reports them. Every entry has `build_ms`;
+SCHEMES and KERNELS below), and the families and name segments
+("chbench_families"; families_text(), from SEGMENTS and FAMILIES). SIMD
+kernels (those the registry marks `simd`) carry the `hwy_target` and
+`hwy_target_forced` counters and the target that ran as the entry's "label",
+as the bench reports them. Every entry has `build_ms`;
 ring kernels other than the stream baseline `bytes_per_token`; family
 "inflight" names and counts `in_flight`, family "clustered" `window_bits`.
 Every repetition carries the noise record (bench/canary.h): canary_compute_ns,
@@ -22,7 +24,8 @@ host stole time in one repetition. Family "threads" carries each thread's CPU
 time (thread_cpu_ms_<slot>), one kernel with a thread short of CPU. Family
 "dense" holds jump hash and two of its successors at a few N up to 2^31 - 1
 (the parameters' counters are written exactly); three more successors are in
-the registry only. Family "removals" holds four kernels at 0, 10, 50 and 90%
+the registry only, as are weighted rendezvous and multi-probe consistent hashing
+(which the goals name). Family "removals" holds four kernels at 0, 10, 50 and 90%
 removed (names `/removed:<pct>/order:<order>`, counters removed_pct,
 survivors, remove_us, readd_us), jump/simd under LIFO.
 
@@ -53,7 +56,9 @@ SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes
            ("maglev", "Maglev", ["table_size"]),
            ("jumpback", "JumpBackHash (SplitMix64)", []),
            ("jumpback_xorshift", "JumpBackHash (XorshiftL7R9)", []),
-           ("flip", "FlipHash", []), ("power", "PowerCH", []), ("binomial", "BinomialHash", []))
+           ("flip", "FlipHash", []), ("power", "PowerCH", []), ("binomial", "BinomialHash", []),
+           ("hrw_weighted", "weighted rendezvous", ["weights"]),
+           ("multiprobe", "multi-probe consistent hashing", []))
 # (removal, buckets_only) of the schemes that are not ("any", False).
 JUMP_LIKE = ("jump", "jumpback", "jumpback_xorshift", "flip", "power", "binomial")
 REMOVAL = {"modn": ("none", True), **{s: ("last", True) for s in JUMP_LIKE}}
@@ -83,10 +88,31 @@ KERNELS = (
     ("maglev/simd", True, "maglev/scalar", False, 0, None),
 ) + tuple(kernel for scheme in JUMP_LIKE[1:] for kernel in (
     (f"{scheme}/scalar", False, None, False, 10, None),
-    (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None)))
+    (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None))) + tuple(
+    # Schemes the goals name that the fixture does not measure.
+    kernel for scheme in ("hrw_weighted", "multiprobe") for kernel in (
+        (f"{scheme}/scalar", False, None, False, 10, None),
+        (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None)))
 STREAM = "ring/stream"
-FAMILIES = ("tokens", "latency", "inflight", "clustered", "nodes", "batch", "threads", "hashed",
-            "targets", "profiles", "dense", "removals")
+# The name segments and the families in the bench's order, each with the
+# segments its names carry, as the bench describes them (chbench_families).
+SEGMENTS = (("N", "nodes", "int", "N"), ("V", "vnodes", "int", "V"), ("K", "keys", "int", "K"),
+            ("threads", "threads", "int", "threads"),
+            ("inflight", "in_flight", "int", "in flight"),
+            ("window", "window_bits", "int", "window bits"), ("M", "table_size", "int", "M"),
+            ("c", "balance_factor", "number", "c"),
+            ("removed", "removed_pct", "number", "removed %"),
+            ("order", "removal_order", "word", "order"),
+            ("capacity", "fleet_capacity", "int", "capacity"),
+            ("change", "change", "word", "change"), ("weights", "weights", "word", "weights"),
+            ("R", "replicas", "int", "R"))
+BASE = ["N", "V", "K", "threads"]
+FAMILIES = (("tokens", BASE), ("latency", BASE), ("inflight", BASE + ["inflight"]),
+            ("clustered", BASE + ["window"]), ("nodes", BASE), ("dense", BASE),
+            ("removals", BASE + ["M", "removed", "order"]), ("batch", BASE),
+            ("threads", BASE), ("hashed", BASE), ("bounded", BASE + ["c"]),
+            ("replicas", BASE + ["R"]), ("targets", BASE), ("profiles", BASE),
+            ("weighted", BASE + ["weights"]))
 
 
 def registry(kernels: tuple = KERNELS) -> dict:
@@ -105,13 +131,22 @@ def registry(kernels: tuple = KERNELS) -> dict:
                          "max_nodes": 4294967295,
                          "buckets_only": REMOVAL.get(name, ("any", False))[1]}
                         for name, title, params in SCHEMES],
-            "kernels": entries,
-            "families": [{"name": f, "title": f, "quick_budget_s": 30} for f in FAMILIES]}
+            "kernels": entries}
 
 
 def registry_text(kernels: tuple = KERNELS) -> str:
     """The registry as the context's "chbench_registry" string."""
     return json.dumps(registry(kernels), separators=(",", ":"))
+
+
+def families_text() -> str:
+    """The context's "chbench_families" string: SEGMENTS and FAMILIES, each
+    family titled "<name> (fixture)"."""
+    return json.dumps({
+        "segments": [{"key": k, "field": f, "kind": kind, "title": t}
+                     for k, f, kind, t in SEGMENTS],
+        "families": [{"name": name, "title": f"{name} (fixture)", "quick_budget_s": 30,
+                      "params": params} for name, params in FAMILIES]}, separators=(",", ":"))
 
 
 SIMD = {name for name, simd, *_ in KERNELS if simd}
@@ -145,6 +180,7 @@ CONTEXT = [
     ("chbench_tbb_version", "2021.8.0"),
     ("chbench_xxhash_version", "0.8.1"),
     ("chbench_registry", registry_text()),
+    ("chbench_families", families_text()),
     ("chbench_noise", json.dumps({
         "baseline": None, "best_at_start": {"compute_ns": 265000.0, "memory_ns": 470000.0},
         "buffer_bytes": 4194304, "calibration": {"compute_ns": 265000.0, "memory_ns": 470000.0},

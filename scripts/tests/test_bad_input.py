@@ -68,6 +68,19 @@ BROKEN_JSON = {
     "bad-registry.json": ONE_RUN % b'{"chbench_registry": "{\\"kernels\\": [oops"}',
     # A run of one configuration the fixture does not have.
     "one-run.json": ONE_RUN % b"{}",
+    # A run whose description of its families is broken.
+    "bad-families.json": ONE_RUN % b'{"chbench_families": "{\\"segments\\": 3}"}',
+    # A goals file whose goal names a kernel no registry has (a typo).
+    "typo-goals.toml": b"""[[goal]]
+title = "eytzinger over lower_bound at N = 1,000"
+family = "nodes"
+kind = "pair_at_nodes"
+numerator = "ring/lower_bound"
+denominator = "ring/eytzinger2"
+nodes = [1000]
+at_least = 2
+table = "Eytzinger"
+""",
 }
 
 FAKE_REFUSES = {"CHBENCH_BENCH": str(FAKE_BENCH), "FAKE_BENCH_LIST_EXIT": "2",
@@ -192,7 +205,14 @@ CASES = [
                            ("foreign.json", "holds no chbench benchmarks"),
                            ("array.json", "not a Google Benchmark report"),
                            ("no-registry.json", "has no kernel registry"),
-                           ("bad-registry.json", "\"chbench_registry\" is not valid JSON")]],
+                           ("bad-registry.json", "\"chbench_registry\" is not valid JSON"),
+                           ("bad-families.json",
+                            "context chbench_families has no \"segments\" list")]],
+    Case("plot.py goal names an unknown kernel", "plot.py",
+         ["{fixture}", "--out", "{out}", "--goals", "{tmp}/typo-goals.toml"],
+         "goal \"eytzinger over lower_bound at N = 1,000\" names denominator "
+         "\"ring/eytzinger2\", which is no kernel of the run's registry; did you mean "
+         "\"ring/eytzinger\"?"),
 
     # ---- compact_run.py ----
     Case("compact_run.py no arguments", "compact_run.py", [], "the following arguments are"),
@@ -340,7 +360,7 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)), "case names repeat")
         scripts = {c.script for c in CASES}
         every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
-            "cli.py", "cpu_identity.py", "ccache-env.sh"}  # modules, not scripts
+            "cli.py", "cpu_identity.py", "ccache-env.sh", "lab_docs_plots.py"}  # modules
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

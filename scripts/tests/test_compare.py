@@ -108,7 +108,7 @@ class Comparison(unittest.TestCase):
         self.assertNotIn("modn/scalar", family)  # measured by one set only
         details = family.split("<details>")[1]
         rows = {r[0]: r[1:] for r in table_rows(details)}
-        self.assertEqual(rows["`jump/scalar N=1000 V=100 K=1000 T=1`"],
+        self.assertEqual(rows["`jump/scalar N=1000 V=100 K=300000 T=1`"],
                          ["20.0 (–)", "20.0 (–)", "10.0 (–)", "1.00×", "0.50×"])
 
     def test_family_measured_by_one_set_is_left_out(self):

@@ -132,7 +132,7 @@ class Plots(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.run_data = load.load(FIXTURE)
-        cls.figs, _, _ = main.figures(cls.run_data, main.analyse(cls.run_data,
+        cls.figs, _ = main.figures(cls.run_data, main.analyse(cls.run_data,
                                                                   goal_specs.load_goals()))
 
     def hollow(self, fig) -> list:
@@ -145,21 +145,20 @@ class Plots(unittest.TestCase):
                 for t in ax.get_legend().get_texts()]
 
     def test_ring_tokens(self):
-        fig = self.figs["ring_tokens.png"]
+        fig = self.figs["ring_tokens"]
         self.assertEqual(self.hollow(fig), [([1000000], [12.0])])  # ring/stree, 10^6 tokens
         self.assertEqual(self.legend(fig)[-1], style.NOISY_LABEL)
 
     def test_nodes(self):
-        fig = self.figs["schemes_nodes.png"]
+        fig = self.figs["schemes_nodes"]
         self.assertEqual(self.hollow(fig), [([300], [151.0])])  # hrw/scalar, N = 300
         self.assertIn(style.NOISY_LABEL, self.legend(fig))
 
     def test_latency_shows_the_throughput_panel_marked(self):
-        self.assertEqual(self.hollow(self.figs["latency.png"]), [([1000000], [12.0])])
+        self.assertEqual(self.hollow(self.figs["latency"]), [([1000000], [12.0])])
 
     def test_quiet_plots_have_no_hollow_marks(self):
-        for name in ("inflight.png", "batch.png", "threads.png", "hashed.png", "clustered.png",
-                     "targets.png"):
+        for name in ("inflight", "batch", "threads", "hashed", "clustered", "targets"):
             fig = self.figs[name]
             self.assertEqual(self.hollow(fig), [], name)
             self.assertNotIn(style.NOISY_LABEL, self.legend(fig), name)

@@ -255,11 +255,13 @@ class FixtureReport(OnTheFixture):
                             ("Keys in flight", "inflight.png"),
                             ("Clustered tokens", "clustered.png")):
             self.assertIn(f"![{title}]({name})", self.report)
-        # The fixture has no family "weighted" nor "replicas" (test_plot_weighted.py
-        # and test_plot_replicas.py draw them).
+        # The fixture has no family "bounded", "replicas" nor "weighted"
+        # (test_families.py, test_plot_replicas.py and test_plot_weighted.py draw
+        # them): they come in the run's family order.
         not_drawn = [line for line in self.report.splitlines() if "Not drawn" in line]
-        self.assertEqual(not_drawn, ["Not drawn: no usable `weighted` results in this run.",
-                                     "Not drawn: no usable `replicas` results in this run."])
+        self.assertEqual(not_drawn, ["Not drawn: no usable `bounded` results in this run.",
+                                     "Not drawn: no usable `replicas` results in this run.",
+                                     "Not drawn: no usable `weighted` results in this run."])
 
     def test_hashing_cost_column(self):
         rows = table_rows(section(self.report, "### Family `hashed`"))
@@ -642,7 +644,8 @@ class Units(unittest.TestCase):
             self.assertEqual(reg.rival(label), want, label)
         self.assertEqual([s.name for s in reg.schemes], ["modn", "ring", "hrw", "jump", "maglev",
                                                          "jumpback", "jumpback_xorshift",
-                                                         "flip", "power", "binomial"])
+                                                         "flip", "power", "binomial",
+                                                         "hrw_weighted", "multiprobe"])
         self.assertEqual([s.name for s in reg.jump_family()],
                          ["jump", "jumpback", "jumpback_xorshift", "flip", "power", "binomial"])
         self.assertEqual(reg.floors(), ["ring/stream"])

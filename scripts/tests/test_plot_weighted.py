@@ -17,8 +17,6 @@ from chbench_plots import load, weighted  # noqa: E402
 from chbench_plots.style import Style, import_matplotlib  # noqa: E402
 
 NAME = "weighted/hrw_weighted/{}/N:{}/V:1/K:1000/threads:1/weights:1-4"
-WEIGHTED = (("hrw_weighted/scalar", False, None, False, 1, None),
-            ("hrw_weighted/simd", True, "hrw_weighted/scalar", False, 0, None))
 # kernel, N, ns/key (chosen so the speed-ups are exact: 5x and 8x).
 NS = (("scalar", 64, 100.0), ("simd", 64, 20.0), ("scalar", 1000, 1600.0), ("simd", 1000, 200.0))
 
@@ -32,7 +30,7 @@ def weighted_json(noisy: str = "", target: str = "") -> str:
         label = {"label": target} if target and kernel == "simd" else {}
         entries.append(entry(name, ns, nodes=float(n), vnodes=1.0,
                              noisy=1.0 if name == noisy else 0.0, **label))
-    return bench_json(entries, kernels=KERNELS + WEIGHTED)
+    return bench_json(entries, kernels=KERNELS)
 
 
 class Figure(unittest.TestCase):
