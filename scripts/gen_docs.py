@@ -14,8 +14,9 @@ A region is the lines between `<!-- generated: NAME -->` and
   run-options    scripts/run.sh --help, its options
   presets        every configure preset of CMakePresets.json: toolchain, what it builds
 
-The registry and the families are the JSON context `chbench_registry` of a
-bench run of one key on one node (milliseconds, nothing timed that matters);
+The registry and the families are the JSON context (`chbench_registry`,
+`chbench_families`) of a bench run of one key on one node (milliseconds,
+nothing timed that matters);
 the options are the binaries' --help; the presets CMakePresets.json.
 
 Usage: gen_docs.py [--bench PATH] [--lab PATH] [--check] [FILE ...]
@@ -62,14 +63,18 @@ def run_binary(args: list[str]) -> str:
 
 
 def read_registry(bench: str) -> dict:
-    """The registry the bench writes into its JSON context (chbench_registry)."""
+    """The registry the bench writes into its JSON context (chbench_registry),
+    with the families of chbench_families as its "families"."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run.json"
         run_binary([bench, *ONE_KEY_RUN, f"--benchmark_out={out}"])
         try:
-            return json.loads(json.loads(out.read_text())["context"]["chbench_registry"])
+            context = json.loads(out.read_text())["context"]
+            registry = json.loads(context["chbench_registry"])
+            registry["families"] = json.loads(context["chbench_families"])["families"]
+            return registry
         except (OSError, ValueError, KeyError) as err:
-            raise Failure(f"{bench} wrote no registry into its JSON: {err}") from err
+            raise Failure(f"{bench} wrote no registry or families into its JSON: {err}") from err
 
 
 def cell(text) -> str:

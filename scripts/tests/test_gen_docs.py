@@ -49,7 +49,9 @@ if {fail}:
 out = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--benchmark_out="))
 registry = {registry!r}
 with open(out, "w") as f:
-    json.dump({{"context": {{"chbench_registry": json.dumps(registry)}}, "benchmarks": []}}, f)
+    families = {{"families": registry.pop("families")}}
+    json.dump({{"context": {{"chbench_registry": json.dumps(registry),
+                            "chbench_families": json.dumps(families)}}, "benchmarks": []}}, f)
 """
 
 FAKE_LAB = """#!/bin/sh
