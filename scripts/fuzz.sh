@@ -29,8 +29,8 @@ Options:
   --help          this text
   -- FLAGS        passed to libFuzzer unchanged, e.g. -- -max_len=4096
 
-An input that failed is written to build/fuzz/artifacts/ (crash-*, leak-*,
-timeout-*); reproduce it with `build/fuzz/tests/fuzz/chbench_fuzz FILE`.
+An input that failed is written to build/fuzz/tests/fuzz/artifacts/ (crash-*,
+leak-*, timeout-*); reproduce it with `build/fuzz/tests/fuzz/chbench_fuzz FILE`.
 Fuzzing is CPU-bound: on a shared machine run it as `nice -n 19 scripts/fuzz.sh`.
 
 Exit status: 0 when the time ran out with nothing found; 1 when the harness

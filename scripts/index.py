@@ -50,7 +50,7 @@ and repetitions (the mean, stddev and cv rows, statistics of the repetitions
 or of the rounds the context keeps, are left out), no absolute local path.
 `scripts/run.sh` also leaves the full `bench.json`, `console.txt` and the SVG
 plots in the folder; `.gitignore` keeps them out of a commit, and
-`scripts/compact_run.py FOLDER` makes the committed form of a folder again.
+`/usr/bin/python3 scripts/compact_run.py FOLDER` makes the committed form of a folder again.
 Every script reads `bench.json.gz` or `bench.json`. Google Benchmark's own
 `compare.py` reads plain JSON: `gunzip -k <run>/bench.json.gz` first, then
 `/usr/bin/python3 /usr/share/benchmark/compare.py -a benchmarks A/bench.json

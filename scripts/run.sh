@@ -12,7 +12,8 @@ Builds chbench (the release preset unless --preset), runs the benchmark sweep,
 draws the plots and writes a report, in a new folder that is never overwritten:
 
   DIR/<machine>/<UTC YYYYmmdd-HHMMSS>-<commit>[-<preset>]/
-      bench.json     Google Benchmark JSON (every repetition and aggregate)
+      bench.json     Google Benchmark JSON (each configuration's aggregates;
+                     the rounds in chbench_groups)
       bench.json.gz  its committed form (scripts/compact_run.py: the median
                      rows and repetitions, no absolute local path)
       console.txt    the bench's console table
@@ -37,7 +38,7 @@ a commit: `git add` of the folder adds its committed form.
 
 Options:
   --full       the full sweep (for target machines; about 3 hours on 2
-               cores). Default: the quick sweep (under 5 minutes on 2 cores,
+               cores). Default: the quick sweep (4½ to 6 minutes on 2 cores,
                build excluded). The bench estimates either before it starts
                (chbench_bench --list).
   --preset NAME  the CMake preset to build and run (default: release, GCC with
