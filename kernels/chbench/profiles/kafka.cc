@@ -18,14 +18,6 @@ void check(const ProfileCluster& cluster) {
     throw std::invalid_argument("Kafka takes at most 2^31 - 1 partitions");
 }
 
-std::unique_ptr<OwnerTable> reference(const ProfileCluster& cluster) {
-  return build_reference(Scheme::kModN, cluster.nodes);
-}
-
-std::unique_ptr<OwnerTable> table(const ProfileCluster& cluster, std::string_view kernel) {
-  return find_kernel(Scheme::kModN, kernel).build(cluster.nodes);
-}
-
 }  // namespace
 
 constinit const ProfileInfo profiles::kafka{
@@ -43,8 +35,8 @@ constinit const ProfileInfo profiles::kafka{
     .key_hash = hash,
     .key_hashes = profile_glue::hash_each<hash>,
     .check = check,
-    .reference = reference,
-    .table = table,
+    .reference = profile_glue::scheme_reference<Scheme::kModN>,
+    .table = profile_glue::scheme_table<Scheme::kModN>,
 };
 
 }  // namespace chbench

@@ -15,14 +15,6 @@ uint64_t hash(std::string_view key) { return key_hash(key); }
 
 void check(const ProfileCluster& cluster) { validate_maglev(cluster.nodes); }
 
-std::unique_ptr<OwnerTable> reference(const ProfileCluster& cluster) {
-  return build_reference(Scheme::kMaglev, cluster.nodes);
-}
-
-std::unique_ptr<OwnerTable> table(const ProfileCluster& cluster, std::string_view kernel) {
-  return find_kernel(Scheme::kMaglev, kernel).build(cluster.nodes);
-}
-
 }  // namespace
 
 constinit const ProfileInfo profiles::maglev{
@@ -39,8 +31,8 @@ constinit const ProfileInfo profiles::maglev{
     .key_hash = hash,
     .key_hashes = profile_glue::hash_each<hash>,
     .check = check,
-    .reference = reference,
-    .table = table,
+    .reference = profile_glue::scheme_reference<Scheme::kMaglev>,
+    .table = profile_glue::scheme_table<Scheme::kMaglev>,
 };
 
 }  // namespace chbench

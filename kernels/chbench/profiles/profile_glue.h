@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "chbench/nodes.h"
+#include "chbench/profiles/profiles.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 
@@ -36,6 +37,18 @@ std::vector<RingEntry<uint64_t>> ketama_entries_64(
 std::unique_ptr<OwnerTable> ketama_reference(std::vector<RingEntry<uint32_t>> continuum);
 
 // The key_hashes of a profile whose batch is its one-key hash in a loop.
+// A profile that places as its scheme does: the scheme's reference, and the
+// scheme's kernel `kernel`, over the cluster's nodes (ProfileInfo::reference,
+// ::table). find_kernel throws std::invalid_argument for an unknown kernel.
+template <Scheme S>
+std::unique_ptr<OwnerTable> scheme_reference(const ProfileCluster& cluster) {
+  return build_reference(S, cluster.nodes);
+}
+template <Scheme S>
+std::unique_ptr<OwnerTable> scheme_table(const ProfileCluster& cluster, std::string_view kernel) {
+  return find_kernel(S, kernel).build(cluster.nodes);
+}
+
 template <uint64_t (*Hash)(std::string_view)>
 void hash_each(std::span<const std::string_view> keys, std::span<uint64_t> out) {
   for (std::size_t i = 0; i < keys.size(); ++i) out[i] = Hash(keys[i]);
