@@ -40,6 +40,7 @@ readonly BASE_PACKAGES=(
   python3 python3-matplotlib libbenchmark-tools python3-scipy
   libssl-dev libmurmurhash-dev
   libmemcached-dev libhiredis-dev redis-server
+  nginx-core haproxy nutcracker memcached
 )
 # The aarch64 cross build: the cross compiler, qemu-aarch64, and the arm64
 # builds of the libraries chbench links. Catch2 (header-only, Multi-Arch:

@@ -554,8 +554,8 @@ bad "scheme and profile" "one of them" owners --scheme ring --profile ketama --n
 bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --nodes 3 --keys 3
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
-bad "weights elsewhere" "ketama only" owners --profile redis --nodes 2 --weights 1,1 --keys 3
-bad "weights, unweighted ketama" "ketama only" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
+bad "weights elsewhere" "applies to the profiles ketama" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "weights, unweighted ketama" "not to ketama_unweighted" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
 run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 [[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
 # The schemes that take weights (weighted rendezvous, the ring): a fair share per node.

@@ -290,8 +290,9 @@ std::vector<RingEntry<uint64_t>> cassandra_ring(const NodeSet& nodes) {
 
 void validate_profile(Profile profile, const ProfileCluster& cluster) {
   validate(cluster.nodes);
-  if (profile != Profile::kKetama && !cluster.weights.empty())
-    throw std::invalid_argument("weights apply to the ketama profile only");
+  if (!(profile_params(profile) & kParamWeights) && !cluster.weights.empty())
+    throw std::invalid_argument("weights apply to the profiles that take them, not to " +
+                                std::string(profile_name(profile)));
   profile_info(profile).check(cluster);
 }
 

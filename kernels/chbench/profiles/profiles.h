@@ -92,8 +92,9 @@ struct ProfileCluster {
   std::vector<uint32_t> weights;
 };
 
-// Checks a cluster for a profile: validate(nodes); weights for ketama only
-// (ketama_unweighted refuses them, as that mode ignores them); ketama: weights empty or
+// Checks a cluster for a profile: validate(nodes); weights only for the
+// profiles whose params take kParamWeights (ketama_unweighted refuses them, as
+// that mode ignores them); ketama: weights empty or
 // one per node, each 1 ... 2^31; ketama and ketama_unweighted: no two names
 // of one server (ketama_server's host and port: "a", "a:11211" and
 // "a:011211" are one); redis: at most 16384 nodes; kafka: at most

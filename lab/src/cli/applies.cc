@@ -37,14 +37,23 @@ void check_parameter_options(const Setup& s, const Options& o) {
   }
 }
 
-// --weights: the ketama profile, and the schemes that take kParamWeights.
+// The profiles whose ProfileInfo::params take kParamWeights, comma-separated.
+std::string profiles_taking_weights() {
+  std::string names;
+  for (const Profile p : all_profiles())
+    if (profile_params(p) & kParamWeights)
+      names += (names.empty() ? "" : ", ") + std::string(profile_name(p));
+  return names;
+}
+
+// --weights: the profiles and the schemes that take kParamWeights.
 void check_weights_apply(const Setup& s) {
-  if (s.placement.profile == Profile::kKetama) return;
-  if (s.placement.profile || !scheme_info(s.scheme).takes(kParamWeights))
-    throw std::invalid_argument(
-        "--weights applies to --profile ketama only among the profiles, "
-        "and to the schemes " +
-        schemes_taking(kParamWeights) + ", not to " + placement_name(s));
+  const bool takes = s.placement.profile ? (profile_params(*s.placement.profile) & kParamWeights)
+                                         : scheme_info(s.scheme).takes(kParamWeights);
+  if (!takes)
+    throw std::invalid_argument("--weights applies to the profiles " + profiles_taking_weights() +
+                                " and to the schemes " + schemes_taking(kParamWeights) +
+                                ", not to " + placement_name(s));
 }
 
 }  // namespace

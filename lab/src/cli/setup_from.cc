@@ -193,11 +193,11 @@ void apply_scenario_to(Setup& s, const Options& o, ScenarioRequest request) {
   s.scenario = std::move(request);
 }
 
-// --weights (where they apply: cli/applies.h): by name for the ketama
-// profile, on the fleet's nodes for a scheme that takes kParamWeights;
+// --weights (where they apply: cli/applies.h): by name for the profiles that
+// take kParamWeights, on the fleet's nodes for a scheme that takes them;
 // refused with a removal scenario (a re-added node would weigh 1).
 void apply_weights(Setup& s, const Options& o) {
-  if (s.placement.profile == Profile::kKetama) {
+  if (s.placement.profile) {
     s.placement.weights = parse_weights(o.weights, s.nodes());
     return;
   }

@@ -116,7 +116,7 @@ std::unique_ptr<OwnerTable> make_table(Scheme scheme, const Fleet& fleet, std::s
 
 ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes) {
   ProfileCluster cluster{nodes, {}};
-  if (placement.profile == Profile::kKetama && !placement.weights.empty())
+  if ((profile_params(*placement.profile) & kParamWeights) && !placement.weights.empty())
     for (const auto& name : nodes.names) {
       const auto it = placement.weights.find(name);
       cluster.weights.push_back(it == placement.weights.end() ? 1 : it->second);
