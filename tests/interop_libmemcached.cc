@@ -181,7 +181,7 @@ TEST_CASE("ketama_unweighted profile: memcached_generate_hash under MEMCACHED_BE
   CHECK_THROWS_WITH(
       chbench::build_profile_reference(chbench::Profile::kKetamaUnweighted,
                                        chbench::ProfileCluster{chbench::default_nodes(2), {1, 2}}),
-      Catch::Contains("ketama profile only"));
+      Catch::Contains("weights apply to the profiles that take them"));
 }
 
 TEST_CASE("ketama profile: memcached_generate_hash picks the same server for every key",

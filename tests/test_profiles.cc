@@ -365,7 +365,7 @@ TEST_CASE("profiles refuse bad clusters with one message", "[profiles][errors]")
                     Catch::Contains("weight"));
   cluster.weights = {1, 1, 1};
   CHECK_THROWS_WITH(chbench::build_profile_table(Profile::kKafka, cluster),
-                    Catch::Contains("ketama profile only"));
+                    Catch::Contains("weights apply to the profiles that take them"));
   CHECK_THROWS_AS(chbench::build_profile_table(Profile::kRedis,
                                                ProfileCluster{chbench::default_nodes(16385), {}}),
                   std::invalid_argument);
