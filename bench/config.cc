@@ -65,7 +65,8 @@ Segments Config::segments() const {
 std::string Config::name() const {
   std::ostringstream s;
   if (profile)
-    s << family << '/' << profile_name(*profile) << '/' << (client ? "libmemcached" : kernel->name);
+    s << family << '/' << profile_name(*profile) << '/'
+      << (client ? own_lookup_name(*profile) : kernel->name);
   else
     s << family << '/' << scheme_name(kernel->scheme) << '/' << kernel->name;
   if (target != 0) s << '@' << simd::target_name(target);

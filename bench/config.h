@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "chbench/profiles/profiles.h"
@@ -39,6 +40,14 @@ struct Removals {
 // The seed of the random removal order (random_removals), the same in every
 // run so that every run removes the same nodes.
 inline constexpr uint64_t kRemovalSeed = 13;
+
+// The kernel name of a profile's own lookup (Config::client): "libmemcached"
+// for ketama, whose real client library is timed; "own_lookup" for the
+// others, whose own search the profile's reference reproduces from the
+// system's source (docs/profiles.md). Never throws.
+inline std::string_view own_lookup_name(Profile profile) noexcept {
+  return profile == Profile::kKetama ? "libmemcached" : "own_lookup";
+}
 
 // One more change to a configuration's fleet: the remove_us and readd_us
 // builds. kRemoveOne removes the next node of the order (the next of the
@@ -76,8 +85,9 @@ struct Config {
   unsigned window_bits = 0;
   Path path = Path::kThroughput;
   // Path kProfile: the profile, looked up by `kernel` (a kernel of
-  // profile_scheme(*profile)) or, with `client`, by the real client
-  // (libmemcached; `kernel` is then null).
+  // profile_scheme(*profile)) or, with `client`, by the system's own lookup
+  // (own_lookup_name: libmemcached itself for ketama, the profile's reference
+  // of the system's own search for the others; `kernel` is then null).
   std::optional<Profile> profile;
   bool client = false;
   // Path kThroughput: record the CPU time each thread of the team spent in
@@ -118,7 +128,8 @@ struct Config {
   // "/M:<m>" for a table size a scheme takes, "/removed:<percent>/order:<lifo|
   // fifo|random>" with removals, "/change:<remove|readd>" for a change build;
   // "/R:<r>" for replica sets; for profiles the profile stands for the scheme
-  // and "libmemcached" for the client's kernel; "/c:<c>" for path kBounded.
+  // and own_lookup_name(*profile) for the client's kernel; "/c:<c>" for path
+  // kBounded.
   std::string name() const;
   // The parameters name() writes after "<family>/<scheme>/<kernel>", each
   // (key, value) as segments.h lists them, in that order.

@@ -92,6 +92,32 @@ class LibmemcachedLookup final : public ProfileLookup {
   memcached_st* memc_;
 };
 
+// The system's own search, as the profile's reference reproduces it (a
+// proxy's binary search over its own points), over the one-key hash the
+// system computes (profile_key_hash), a block at a time.
+class OwnLookup final : public ProfileLookup {
+ public:
+  explicit OwnLookup(const Config& c)
+      : profile_(*c.profile),
+        table_(build_profile_reference(*c.profile, bench_cluster(*c.profile, c.nodes, c.vnodes))) {}
+  void owners(const KeyBytes& keys, std::size_t first, std::size_t last,
+              std::span<uint32_t> out) const override {
+    constexpr std::size_t kBlock = 1024;
+    uint64_t hashes[kBlock];
+    for (std::size_t begin = first; begin < last; begin += kBlock) {
+      const std::size_t n = std::min(kBlock, last - begin);
+      for (std::size_t i = 0; i < n; ++i)
+        hashes[i] = profile_key_hash(profile_, key_at(keys, begin + i));
+      table_->owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
+    }
+  }
+  std::size_t memory_bytes() const noexcept override { return table_->memory_bytes(); }
+
+ private:
+  Profile profile_;
+  std::unique_ptr<OwnerTable> table_;
+};
+
 }  // namespace
 
 ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
@@ -102,8 +128,7 @@ ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
 
 std::unique_ptr<ProfileLookup> make_profile_lookup(const Config& c) {
   if (!c.client) return std::make_unique<OurLookup>(c);
-  if (*c.profile != Profile::kKetama)
-    throw std::invalid_argument("only the ketama profile has a client to compare (libmemcached)");
+  if (*c.profile != Profile::kKetama) return std::make_unique<OwnLookup>(c);
   return std::make_unique<LibmemcachedLookup>(c);
 }
 

@@ -1,6 +1,8 @@
 // The "profiles" family: production placement profiles looked up from key
-// strings (key hashing included) through the library's fast kernels, and, for
-// ketama, through libmemcached's own server choice on the same keys.
+// strings (key hashing included) through the library's fast kernels, and
+// through each system's own lookup on the same keys: libmemcached's own server
+// choice for ketama, the profile's reference of the system's own search for
+// the others.
 #pragma once
 
 #include <cstddef>
@@ -38,10 +40,12 @@ class ProfileLookup {
 };
 
 // Ours: blocks of keys hashed by profile_key_hashes, then the kernel
-// c.kernel of the profile's table. Or, with c.client, the real client
-// (libmemcached for ketama, one memcached_generate_hash per key). Throws
-// std::invalid_argument for a client the profile does not have, or ketama
-// with libmemcached past 100 servers (libmemcached 1.1 aborts there).
+// c.kernel of the profile's table. Or, with c.client, the system's own lookup
+// (own_lookup_name): the real client for ketama (libmemcached, one
+// memcached_generate_hash per key), the profile's reference over the
+// one-key hash for the others. Throws std::invalid_argument for ketama with
+// libmemcached past 100 servers (libmemcached 1.1 aborts there), and as
+// build_profile_table / build_profile_reference.
 std::unique_ptr<ProfileLookup> make_profile_lookup(const Config& c);
 
 // The owners every side must return: the profile's reference over the keys'

@@ -1,5 +1,5 @@
 """Family "profiles": production systems' key hashing with the library's
-kernels, beside the real client where one was timed (report only)."""
+kernels, beside each system's own lookup where one was timed (report only)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,14 @@ from . import intervals, rounds
 from .load import Result, Run
 from .numeric import integer, sig3
 
+# The kernel names of a system's own lookup (the bench's own_lookup_name):
+# libmemcached itself for ketama, the reproduced own search for the others.
+OWN_LOOKUPS = ("libmemcached", "own_lookup")
+
 
 def section(run: Run) -> list:
-    """Family `profiles`: each profile's kernels from key strings, and for ketama the
-    ratio to libmemcached's own server choice on the same keys in the same run."""
+    """Family `profiles`: each profile's kernels from key strings, and the ratio
+    to the system's own lookup on the same keys in the same run."""
     results = run.family("profiles")
     if not results:
         return []
@@ -19,17 +23,20 @@ def section(run: Run) -> list:
              "murmur2; cassandra: Murmur3 token; maglev: XXH3) and looked up with the "
              "library's kernels, key hashing included, one thread; docs/profiles.md defines "
              "each profile. `libmemcached` is libmemcached's own `memcached_generate_hash` "
-             "on the same keys and servers, whose owners were checked identical to ours "
-             "before timing. Speed-up = median ns/key of libmemcached ÷ median ns/key of the "
+             "on the same keys and servers; `own_lookup` is the system's own search "
+             "(a proxy's binary search over its own points, say) as the profile's "
+             "reference reproduces it from the system's source, over the system's one-key "
+             "hash. Their owners were checked identical to the kernels' before timing. "
+             "Speed-up = median ns/key of the own lookup ÷ median ns/key of the "
              "kernel, both from this run; " + (
                  "spread = the median's 95 % interval over the rounds, and the speed-up's "
                  "interval beside it." if any(r.interval for r in results)
                  else "spread = fastest ... slowest repetition."), ""]
     client = {(r.scheme, r.nodes, r.vnodes, r.keys): r for r in results
-              if r.kernel == "libmemcached"}
-    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs libmemcached |",
+              if r.kernel in OWN_LOOKUPS}
+    lines += ["| profile | N | V | K | kernel | ns/key | spread | CV | vs own lookup |",
               "|---|---:|---:|---:|---|---:|---:|---:|---:|"]
-    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel != "libmemcached",
+    for r in sorted(results, key=lambda r: (r.scheme, r.nodes or 0, r.kernel not in OWN_LOOKUPS,
                                             r.order)):
         other = client.get((r.scheme, r.nodes, r.vnodes, r.keys))
         ratio = "–" if other is None or other is r else speedup_text(other, r)
@@ -44,7 +51,7 @@ def section(run: Run) -> list:
 
 
 def speedup_text(client: Result, r: Result) -> str:
-    """libmemcached's ns/key ÷ r's: '2.41×', with its interval over the
+    """The own lookup's ns/key ÷ r's: '2.41×', with its interval over the
     rounds where the run has one (rounds.ratio)."""
     estimate = rounds.ratio(client, r)
     if estimate is None:
