@@ -13,6 +13,8 @@ A region is the lines between `<!-- generated: NAME -->` and
   lab-help       chbench-lab --help
   run-options    scripts/run.sh --help, its options
   presets        every configure preset of CMakePresets.json: toolchain, what it builds
+  profile-changes  every production profile: keys moved when a server leaves or
+                 joins or a weight changes, the busiest server (profile_changes.py)
 
 The registry and the families are the JSON context (`chbench_registry`,
 `chbench_families`) of a bench run of one key on one node (milliseconds,
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import Callable
 
 import cli
+import profile_changes
 
 REPO = Path(__file__).resolve().parent.parent
 REGION = re.compile(r"(^<!-- generated: ([a-z-]+) -->\n)(.*?)(^<!-- end generated -->$)",
@@ -194,6 +197,13 @@ def render_presets(sources: "Sources") -> str:
     return table(["preset", "toolchain", "what it builds"], rows)
 
 
+def render_profile_changes(sources: "Sources") -> str:
+    try:
+        return profile_changes.render(sources.lab, sources.help(sources.lab, "move"))
+    except (profile_changes.LabError, OSError, subprocess.TimeoutExpired) as err:
+        raise Failure(f"profile-changes: {err}") from err
+
+
 RENDERERS: dict[str, Callable[["Sources"], str]] = {
     "schemes": render_schemes,
     "kernels": render_kernels,
@@ -202,6 +212,7 @@ RENDERERS: dict[str, Callable[["Sources"], str]] = {
     "lab-help": render_lab_help,
     "run-options": render_run_options,
     "presets": render_presets,
+    "profile-changes": render_profile_changes,
 }
 
 
@@ -219,10 +230,12 @@ class Sources:
             self._registry = read_registry(self.bench)
         return self._registry
 
-    def help(self, binary: str) -> str:
-        if binary not in self._help:
-            self._help[binary] = run_binary([binary, "--help"])
-        return self._help[binary]
+    def help(self, binary: str, command: str = "") -> str:
+        """`binary --help`, or `binary COMMAND --help`."""
+        key = f"{binary} {command}"
+        if key not in self._help:
+            self._help[key] = run_binary([binary, *([command] if command else []), "--help"])
+        return self._help[key]
 
 
 def up_to_repo(page: Path) -> Path:

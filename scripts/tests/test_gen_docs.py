@@ -172,7 +172,7 @@ class Renderers(unittest.TestCase):
 
     def test_bench_options_leave_the_kernels_out(self):
         sources = self.sources()
-        sources._help["bench"] = "intro\nOptions:\n  --sweep TEXT\n\nKernels:\n  ring/x  y\n"
+        sources._help["bench "] = "intro\nOptions:\n  --sweep TEXT\n\nKernels:\n  ring/x  y\n"
         self.assertEqual(gen_docs.render_bench_options(sources),
                          "```text\nOptions:\n  --sweep TEXT\n```\n")
 
