@@ -72,6 +72,7 @@ std::vector<FamilySweep> make_sweep(const SweepOptions& o) {
   FamilyContext context;
   context.full = o.full;
   context.max_threads = o.max_threads;
+  context.kernels_chosen = !o.kernels.empty();
   context.targets = simd::runnable_targets();
   std::vector<FamilySweep> out;
   uint32_t group = 0;

@@ -205,10 +205,23 @@ expect 2 "--capacity: jump hash keeps no bucket capacity .the schemes with one: 
 expect 2 "--capacity must be at least 1" --kernels anchor/scalar --capacity 0
 expect 2 "--removal-order: fifth not in" --removed-fraction 0.1 --removal-order fifth
 "${bench[@]}" --list --families removals,tokens >"$tmp/list" 2>"$tmp/err"
-has "$tmp/list" "^removals/ring/eytzinger/N:1000/V:100/K:100000/threads:1/removed:50/order:random " \
+has "$tmp/list" "^removals/ring/bucketed/N:1000/V:100/K:100000/threads:1/removed:50/order:random " \
   "family removals removes nodes in random order"
-has "$tmp/list" "^removals/jump/scalar/N:1000/V:100/K:100000/threads:1/removed:50/order:lifo " \
+has "$tmp/list" "^removals/jump/simd/N:1000/V:100/K:100000/threads:1/removed:50/order:lifo " \
   "family removals runs jump hash under LIFO"
+lacks "$tmp/list" "^removals/jump/scalar/" "the quick removals time each scheme's default kernel"
+for percent in 0 10 50 90; do
+  has "$tmp/list" "^removals/ring/bucketed/N:1000/V:100/K:100000/threads:1/removed:$percent/" \
+    "the quick removals keep $percent % removed at N = 1,000"
+done
+"${bench[@]}" --list --families removals --kernels jump/scalar >"$tmp/list-chosen" 2>"$tmp/err"
+has "$tmp/list-chosen" "^removals/jump/scalar/N:1000/V:100/K:100000/threads:1/removed:50/order:lifo " \
+  "a kernel chosen on the command line is timed in the quick removals"
+"${bench[@]}" --list --families threads >"$tmp/list-threads" 2>"$tmp/err"
+has "$tmp/list-threads" "^threads/jump/simd/N:1000/V:100/K:1000000/threads:1 " \
+  "the quick threads time one thread"
+has "$tmp/list-threads" "^threads/jump/simd/N:1000/V:100/K:1000000/threads:$(nproc) " \
+  "the quick threads time all hardware threads"
 has "$tmp/list" "^tokens/ring/eytzinger/N:655/V:100/K:300000/threads:1 " \
   "the other families' names are unchanged"
 # The schemes that score every node for every key stay at N = 1,000 (a key

@@ -19,7 +19,17 @@ struct FamilyContext {
   bool full = false;             // the full sweep's points, else the quick one's
   unsigned max_threads = 1;      // family threads runs 1 ... max_threads
   std::vector<int64_t> targets;  // the Highway targets this CPU runs, best first
+  // The command line chose kernels (--kernels, --schemes): a family that
+  // times only each scheme's default kernel in the quick sweep offers them all.
+  bool kernels_chosen = false;
 };
+
+// Whether a family that keeps the quick sweep to each scheme's default kernel
+// (threads, removals) times kernel k: always in the full sweep or when the
+// command line chose kernels, else only the default kernel of k's scheme.
+inline bool quick_kernel(const FamilyContext& context, const KernelInfo* k) noexcept {
+  return context.full || context.kernels_chosen || k == &default_kernel(k->scheme);
+}
 
 // A point of the quick sweep taken only in the full one.
 inline constexpr int kFullOnly = -1;

@@ -31,7 +31,7 @@ constinit const Family kFamilies[] = {
      "(jump and its successors LIFO), N = 1,000 and 10^6",
      16, &removals_points},
     {"batch", "batch size K at a mid-size fleet", 18, &batch_points},
-    {"threads", "oneTBB threads 1 ... all hardware threads", 10, &threads_points},
+    {"threads", "oneTBB threads 1 ... all hardware threads", 14, &threads_points},
     {"hashed", "lookups including XXH3 of the key strings", 13, &hashed_points},
     {"bounded",
      "the ring's default kernel with bounded loads (c = 1.05, 1.25, 2) beside it, one thread and "

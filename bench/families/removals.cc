@@ -81,14 +81,18 @@ Config removal_config(const KernelInfo* k, const Size& size, uint32_t percent, u
   return c;
 }
 
-// Every kernel of the schemes given at one size and share removed;
-// kFullOnly until ranked (rank_quick).
+// Every kernel of the schemes given at one size and share removed (the
+// quick sweep: each scheme's default kernel unless kernels are chosen, so that
+// its budget takes several shares removed); kFullOnly until ranked
+// (rank_quick).
 Point removal_point(const std::vector<const SchemeInfo*>& schemes, const Size& size,
-                    uint32_t percent, uint64_t keys, unsigned threads) {
+                    uint32_t percent, uint64_t keys, unsigned threads,
+                    const FamilyContext& context) {
   Point p;
   for (const SchemeInfo* s : schemes)
     for (const KernelInfo* k : kernels_of(s->id))
-      p.configs.push_back(removal_config(k, size, percent, keys, threads));
+      if (quick_kernel(context, k))
+        p.configs.push_back(removal_config(k, size, percent, keys, threads));
   return p;
 }
 
@@ -100,8 +104,9 @@ struct Candidate {
 };
 
 // The quick ranks, in this order of groups: N = 1,000 at half removed; the
-// points at 10^6 at half removed; the other percentages at 1,000 (none, most,
-// a tenth); the other points at 10^6; all threads. Within the groups at
+// other percentages at 1,000 (a tenth, none, most: the quick sweep draws a
+// curve over at least three shares removed); the points at 10^6 at half
+// removed; the other points at 10^6; all threads. Within the groups at
 // 10^6 (one point per scheme and percentage, so that the budget can take
 // the cheap ones without the ring), the cheapest by the estimate first; a
 // point there that the quick sweep leaves out (quick_at, kQuickPointSeconds)
@@ -118,7 +123,7 @@ void rank_quick(std::vector<Point>& points, const std::vector<Candidate>& candid
 }
 
 // The quick sweep's order of the percentages at N = 1,000 after the first.
-double small_cost(uint32_t percent) { return percent == 0 ? 0 : percent == 90 ? 1 : 2; }
+double small_cost(uint32_t percent) { return percent == 10 ? 0 : percent == 0 ? 1 : 2; }
 
 }  // namespace
 
@@ -133,23 +138,24 @@ std::vector<Point> removals_points(const FamilyContext& context) {
   std::vector<Point> out;
   std::vector<Candidate> candidates;  // one per point of `out`
   for (uint32_t percent : kPercents) {
-    out.push_back(removal_point(small, kSmall, percent, keys, 1));
+    out.push_back(removal_point(small, kSmall, percent, keys, 1, context));
     const bool first = percent == kFirstPercent;
-    candidates.push_back({first ? 0 : 2, first ? 0 : small_cost(percent)});
+    candidates.push_back({first ? 0 : 1, first ? 0 : small_cost(percent)});
   }
   for (uint32_t percent : kPercents)
     for (const SchemeInfo* s : large) {
-      out.push_back(removal_point({s}, kLarge, percent, keys, 1));
+      out.push_back(removal_point({s}, kLarge, percent, keys, 1, context));
       const double seconds = context.full ? 0 : Plan(out.back().configs, kQuickModel).seconds();
       const bool quick = quick_at(*s, kLarge) && seconds <= kQuickPointSeconds;
-      candidates.push_back({!quick ? -1 : percent == kFirstPercent ? 1 : 3, seconds});
+      candidates.push_back({!quick ? -1 : percent == kFirstPercent ? 2 : 3, seconds});
     }
   if (context.max_threads > 1) {
-    out.push_back(removal_point(small, kSmall, kFirstPercent, keys, context.max_threads));
+    out.push_back(removal_point(small, kSmall, kFirstPercent, keys, context.max_threads, context));
     candidates.push_back({4, 0});
     if (context.full)
       for (const SchemeInfo* s : large)
-        out.push_back(removal_point({s}, kLarge, kFirstPercent, keys, context.max_threads));
+        out.push_back(
+            removal_point({s}, kLarge, kFirstPercent, keys, context.max_threads, context));
   }
   if (!context.full) rank_quick(out, candidates);
   std::erase_if(out, [](const Point& p) { return p.configs.empty(); });

@@ -1,6 +1,8 @@
-// Family threads: oneTBB teams of 1 ... all hardware threads (full sweep; the
-// quick one takes the powers of two and the largest), on a ring of ~64k
-// tokens and mid-size fleets of the other schemes.
+// Family threads: oneTBB teams of 1 ... all hardware threads (full sweep: every
+// count and every kernel; the quick one: the powers of two and the largest,
+// each scheme's default kernel unless kernels are chosen, so that one thread
+// and all of them fit its budget), on a ring of ~64k tokens and mid-size fleets of the other
+// schemes.
 #include <bit>
 
 #include "family.h"
@@ -32,7 +34,7 @@ std::vector<Point> threads_points(const FamilyContext& context) {
     const int rank = counts[i] == 1 ? 0 : counts[i] == context.max_threads ? 1 : int(i) + 1;
     out[i].quick = quick_rank(context, rank);
     for (const KernelInfo* k : all_kernels())
-      out[i].configs.push_back(threads_config(k, counts[i]));
+      if (quick_kernel(context, k)) out[i].configs.push_back(threads_config(k, counts[i]));
   }
   return out;
 }

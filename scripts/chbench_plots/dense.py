@@ -186,6 +186,12 @@ def simd_lines(analysis: DenseAnalysis) -> list:
     return lines + [""]
 
 
+# The widest step in N a line is drawn across: the full sweep's neighbouring
+# powers of two are 2x apart; the quick sweep's clusters (2^10 and 2^20) are
+# drawn apart, with no line through N never measured.
+MAX_DRAWN_GAP = 4.0
+
+
 def figure(run: Run, figure_cls, style: Style):
     """jump_family.png: ns/key against N, log2 x with the powers of two
     marked, one line per kernel; None without family "dense"."""
@@ -204,7 +210,8 @@ def figure(run: Run, figure_cls, style: Style):
     # each of some thirty powers of two.
     fig.set_size_inches(10.5, 6.4)
     for s in split.series:
-        draw_series(ax, s, lambda p: p.nodes, style, markersize=3, linewidth=1.3)
+        draw_series(ax, s, lambda p: p.nodes, style, gap=MAX_DRAWN_GAP, markersize=3,
+                    linewidth=1.3)
     nodes = [r.nodes for r in results]
     x_axis(ax, min(nodes), max(nodes))
     # Log y: the kernels span about 0.5 to 100 ns per key. On a linear axis the

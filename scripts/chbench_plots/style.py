@@ -193,20 +193,39 @@ def mark_noisy(ax, xs: list, ys: list, points: list, color, marker: Optional[str
                 markeredgecolor="0.2", markeredgewidth=1.5, label=NOISY_LABEL)
 
 
-def draw_series(ax, s: Series, x_of: Callable, style: Style, **overrides) -> None:
+def draw_series(ax, s: Series, x_of: Callable, style: Style, gap: Optional[float] = None,
+                **overrides) -> None:
     """A median line with its spread (the median's interval over the rounds,
     else min to max repetition) as a band, the
     points flagged noisy hollow; overrides replace keyword arguments of the
-    style's (markersize, linewidth: never the colour, marker or line style)."""
+    style's (markersize, linewidth: never the colour, marker or line style).
+    With `gap`, the line and band break between two neighbouring points whose
+    x differ by more than that factor, so that no line is drawn through x
+    never measured."""
     xs = [x_of(p) for p in s.points]
     ys = [p.ns for p in s.points]
     kw = {**style.kw(s.label, s.scheme), **overrides}
-    ax.plot(xs, ys, label=style.legend(s.label), **kw)
+    ax.plot(*broken(xs, ys, gap), label=style.legend(s.label), **kw)
     mark_noisy(ax, xs, ys, s.points, kw["color"], kw.get("marker"), kw.get("markersize", 5))
     if all(p.ns_lo is not None for p in s.points):
-        lo = [p.ns_lo for p in s.points]
-        hi = [p.ns_hi for p in s.points]
-        ax.fill_between(xs, lo, hi, color=kw["color"], alpha=0.18, linewidth=0)
+        bx, lo = broken(xs, [p.ns_lo for p in s.points], gap)
+        _, hi = broken(xs, [p.ns_hi for p in s.points], gap)
+        ax.fill_between(bx, lo, hi, color=kw["color"], alpha=0.18, linewidth=0)
+
+
+def broken(xs: list, ys: list, gap: Optional[float]) -> tuple:
+    """xs and ys with a NaN pair between neighbours whose x differ by more
+    than the factor `gap` (matplotlib breaks a line there); as given without."""
+    if gap is None or len(xs) < 2:
+        return xs, ys
+    bx, by = [xs[0]], [ys[0]]
+    for x0, x, y in zip(xs, xs[1:], ys[1:]):
+        if x0 > 0 and x / x0 > gap:
+            bx.append(math.nan)
+            by.append(math.nan)
+        bx.append(x)
+        by.append(y)
+    return bx, by
 
 
 def spread_note(results: list, shape: str = "") -> str:
