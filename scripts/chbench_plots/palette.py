@@ -15,7 +15,9 @@ TITLES = {"modn": "mod-N", "ring": "ring", "hrw": "rendezvous (HRW)", "jump": "j
           "maglev": "Maglev"}
 COLORS = {"modn": "tab:red", "ring": "tab:blue", "hrw": "tab:green", "jump": "tab:orange",
           "maglev": "tab:purple"}
-SPARE_COLORS = ("tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray")
+# Eleven more, so that the sixteen schemes of the registry each get their own.
+SPARE_COLORS = ("tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray", "#b8860b",
+                "#4b0082", "#006d6d", "#8b0000", "#556b2f", "#000080")
 
 
 def title(scheme: str, registry_title: Optional[str] = None) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from . import (batch, bounded, clustered, dense, hashed, inflight, latency, nodes, removals,
-               replicas, targets_plot, threads, tokens, weighted)
+from . import (batch, bounded, clustered, dense, hashed, inflight, latency, nodes, nodes_best,
+               removals, replicas, targets_plot, threads, tokens, weighted)
 from .load import Run
 from .rings import ring_points
 
@@ -88,6 +88,13 @@ PLOTS = (
          "table entry) not at all. The cross marks the N where rendezvous becomes slower than "
          "the fastest ring kernel; below it, rendezvous is the cheaper lookup.",
          lambda c: nodes.figure(c.run, c.figure_cls, c.style, c.analyses.crossover)),
+    Plot("schemes_best_nodes", "nodes", "Every scheme, its fastest kernel, vs node count",
+         "One line a scheme, each in its own colour and marker: at each node count the median "
+         "time per key of the scheme's fastest kernel there (which kernel that is can change "
+         "with N; the all-kernels view above names them), one thread, log-log, with its band. "
+         "Read it for which scheme is cheapest at your fleet size; a scheme whose line stops "
+         "was not measured past that N.",
+         lambda c: nodes_best.figure(c.run, c.figure_cls, c.style)),
     Plot("jump_family", "dense", "Jump hash and its successors vs bucket count",
          "Each line is one kernel of the schemes that place keys by the bucket count alone and "
          "let only the last bucket leave (family `dense`): median time per key against the "

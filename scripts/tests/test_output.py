@@ -18,7 +18,8 @@ PLOT = str(SCRIPTS / "plot.py")
 COMPARE = str(SCRIPTS / "compare.py")
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # The plots plot.py draws from the fixture (every family is in it).
-STEMS = ("ring_tokens", "latency", "inflight", "clustered", "schemes_nodes", "jump_family",
+STEMS = ("ring_tokens", "latency", "inflight", "clustered", "schemes_nodes",
+         "schemes_best_nodes", "jump_family",
          "removals", "removals_memory", "threads", "batch", "hashed", "targets")
 
 
