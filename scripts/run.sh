@@ -16,7 +16,10 @@ draws the plots and writes a report, in a new folder that is never overwritten:
                      the rounds in chbench_groups)
       bench.json.gz  its committed form (scripts/compact_run.py: the median
                      rows and repetitions, no absolute local path)
-      console.txt    the bench's console table
+      console.txt    the bench's messages and console table (the terminal
+                     shows its plan and one progress line per comparison
+                     group; the table and Google Benchmark's context are
+                     only here)
       report.md      machine and build, noise, ratios, plots, tables, checks
       *.png          the plots at the committed size (palette, 100 dpi)
       *.svg          the plots as vectors
@@ -157,22 +160,25 @@ cleanup() {
     rmdir -- "${created[i]}" 2>/dev/null || true
   done
 }
-# Stops a bench (and its tee) still running, and waits for them, so that no
-# process writes into the partial folder while it is removed.
+# Stops a bench (and its console filter) still running, and waits for them,
+# so that no process writes into the partial folder while it is removed.
+# The filter is left to drain what the bench wrote before it stopped (it ends
+# at the end of the FIFO), so that its lines come before any of this script's.
 stop_bench() {
-  local pid
-  for pid in $bench_pid $tee_pid; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in $bench_pid $tee_pid; do
-    wait "$pid" 2>/dev/null || true
-  done
+  if [[ -n $bench_pid ]]; then
+    kill -TERM "$bench_pid" 2>/dev/null || true
+    wait "$bench_pid" 2>/dev/null || true
+  fi
+  if [[ -n $tee_pid ]]; then
+    wait "$tee_pid" 2>/dev/null || true
+  fi
   bench_pid="" tee_pid=""
 }
 # SIGINT (Ctrl-C) or SIGTERM, to this script alone or to its process group:
 # stop the bench, remove the partial folder (EXIT trap), exit 128 + signal.
 on_signal() {
   trap '' INT TERM
+  stop_bench
   echo "run.sh: $1; stopping, no results kept" >&2
   exit "$2"
 }
@@ -193,6 +199,27 @@ exec 9<"$machine_dir"
 flock -n 9 || die "another run is writing to '$machine_dir'; wait for it to finish" 1
 
 # --- Build.
+# Builds the preset with its output in build/<preset>/run-build.log, the
+# terminal getting one line before (steps to do, a rough estimate) and one
+# after (the time it took); on failure, the log's last lines.
+build_and_report() {
+  local dir="$repo/build/$preset" log todo started_build minutes
+  log="$dir/run-build.log"
+  todo=$(ninja -C "$dir" -n 2>/dev/null | grep -c '^\[' || true)
+  # About 1.3 s a step on 2 cores (a clean build: some 230 steps in 5 min).
+  minutes=$(((todo * 13 / 10 + 59) / 60))
+  echo "run.sh: building preset $preset: ${todo:-?} steps to do, about $minutes min on 2 cores (log: ${log#"$repo"/})" >&2
+  started_build=$SECONDS
+  local build=(cmake --build --preset "$preset")
+  [[ -z $jobs ]] || build+=(--parallel "$jobs")
+  if ! "${build[@]}" >"$log" 2>&1; then
+    tail -n 30 -- "$log" >&2
+    die "the build failed (the whole log: ${log#"$repo"/})"
+  fi
+  build_seconds=$((SECONDS - started_build))
+  echo "run.sh: built in $((build_seconds / 60)) min $((build_seconds % 60)) s" >&2
+}
+build_seconds=0
 cd "$repo"
 if [[ -n ${CHBENCH_BENCH:-} ]]; then
   bench=$CHBENCH_BENCH
@@ -200,15 +227,16 @@ else
   bash "$here/install-deps.sh"
   cmake --list-presets 2>/dev/null | grep -q "^  \"$preset\"" ||
     die "no configure preset '$preset' in CMakePresets.json (cmake --list-presets lists them)" 2
-  cmake --preset "$preset"
+  configure_out=$(cmake --preset "$preset" 2>&1) || {
+    printf '%s\n' "$configure_out" | tail -n 30 >&2
+    die "cmake --preset $preset failed"
+  }
   # CMake records a cross build in CMakeSystem.cmake; its bench would run
   # under an emulator, whose timings mean nothing.
   if grep -qs 'CMAKE_CROSSCOMPILING "TRUE"' "$repo/build/$preset"/CMakeFiles/*/CMakeSystem.cmake; then
     die "preset '$preset' cross-compiles for another architecture: build and run on that machine (scripts/run.sh there); under emulation the timings would mean nothing" 2
   fi
-  build=(cmake --build --preset "$preset")
-  [[ -z $jobs ]] || build+=(--parallel "$jobs")
-  "${build[@]}"
+  build_and_report
   bench="$repo/build/$preset/bench/chbench_bench"
 fi
 [[ -x $bench ]] || die "bench binary '$bench' is missing or not executable"
@@ -260,25 +288,48 @@ printf '%q ' "${cmd[@]}" | sed 's/ $/\n/' >"$partial/command.txt"
 echo "run.sh: $sweep sweep on $machine, preset $preset, about ${estimate:-?} (min:s, the bench's estimate) -> $machine_dir/$name" >&2
 started=$SECONDS
 
-# Progress lines (stderr) go to the terminal; the console table (stdout) to the
-# terminal and console.txt, line by line (stdbuf) rather than in pipe-sized chunks.
+# The terminal gets the bench's own lines (its plan, a progress line per
+# comparison group, its warnings and errors); console.txt gets everything:
+# Google Benchmark's context block (stderr) and its table (stdout), line by
+# line (stdbuf) rather than in pipe-sized chunks.
 line_buffered=()
 if command -v stdbuf >/dev/null 2>&1; then
   line_buffered=(stdbuf -oL)
 fi
-# run_bench CONSOLE CMD...: runs the bench, its console table into CONSOLE too.
-# The bench and tee run in the background, joined by a FIFO, and this shell
-# waits for them: bash runs a trap only once the foreground command ends, so a
-# foreground bench would finish its sweep before a SIGTERM took effect.
-# (Background jobs ignore SIGINT; on_signal stops them.) A failed bench ends
-# the run with its status and nothing kept.
+# console_filter FILE: copies standard input into FILE and to stderr, all but
+# Google Benchmark's context block (date, host, caches, load, the chbench_*
+# context keys: all of them are in bench.json), and its warning that the
+# library was built as DEBUG (Debian's libbenchmark package is), in its place
+# one line on what that means.
+console_filter() {
+  awk -v file="$1" '
+    { print > file; fflush(file) }
+    /^\*\*\*WARNING\*\*\* Library was built as DEBUG/ {
+      print "run.sh: note: Google Benchmark (Debian'"'"'s libbenchmark) says it was built as DEBUG;" \
+        " that is its own bookkeeping, outside the timed loops: chbench times its kernels itself" \
+        " (manual time) and is built Release (bench.json: chbench_build_type)" > "/dev/stderr"
+      next
+    }
+    /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9]/ || /^Running \// || /^Run on \(/ ||
+      /^CPU Caches:/ || /^  L[0-9] / || /^Load Average:/ { next }
+    /^chbench_[a-z0-9_]+: / && !/^chbench_bench: / { next }
+    { print > "/dev/stderr"; fflush("/dev/stderr") }
+  '
+}
+# run_bench CONSOLE CMD...: runs the bench, its table (stdout) into CONSOLE
+# and its messages (stderr) through console_filter, into CONSOLE as well.
+# The bench and the filter run in the background, joined by a FIFO, and this
+# shell waits for them: bash runs a trap only once the foreground command
+# ends, so a foreground bench would finish its sweep before a SIGTERM took
+# effect. (Background jobs ignore SIGINT; on_signal stops them.) A failed
+# bench ends the run with its status and nothing kept.
 run_bench() {
   local console=$1 fifo="$partial/.console.fifo" bench_status=0 tee_status=0
   shift
   mkfifo -- "$fifo"
-  tee "$console" <"$fifo" &
+  console_filter "$console.messages" <"$fifo" &
   tee_pid=$!
-  "${line_buffered[@]}" "$@" >"$fifo" &
+  "${line_buffered[@]}" "$@" >"$console.table" 2>"$fifo" &
   bench_pid=$!
   wait "$bench_pid" || bench_status=$?
   bench_pid=""
@@ -289,8 +340,10 @@ run_bench() {
     die "the bench failed with exit status $bench_status; no results kept" "$bench_status"
   fi
   ((tee_status == 0)) || die "could not write $console"
+  cat -- "$console.messages" "$console.table" >"$console" || die "could not write $console"
+  rm -f -- "$console.messages" "$console.table"
   # Google Benchmark colours its table whenever TERM looks like a terminal, even
-  # into a pipe: keep the colours on screen, not in the file.
+  # into a file: keep no colours in the file.
   sed -i 's/\x1b\[[0-9;]*[mK]//g' "$console"
 }
 run_bench "$partial/console.txt" "${cmd[@]}"
@@ -361,4 +414,4 @@ created=()
 elapsed=$((SECONDS - started))
 "$python" "$here/index.py" "$out" ||
   die "results kept in $machine_dir/$final_name, but the index $out/README.md could not be regenerated"
-echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s: $machine_dir/$final_name/report.md" >&2
+echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots and report; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2

@@ -47,6 +47,11 @@ for arg in "$@"; do
 done
 [[ -z $out ]] || cp -- "$json" "$out"
 echo "fake_bench: verifying kernels against the reference" >&2
+# Google Benchmark's context block, on stderr as its console reporter prints it.
+printf '%s\n' "2026-12-03T11:30:53+00:00" "Running $0" "Run on (2 X 2596.14 MHz CPU s)" \
+  "CPU Caches:" "  L1 Data 32 KiB (x2)" "Load Average: 0.10, 0.20, 0.30" \
+  "chbench_cpu_model: AMD EPYC" \
+  "***WARNING*** Library was built as DEBUG. Timings may be affected." >&2
 # Coloured, as Google Benchmark prints it when TERM names a colour terminal.
 printf '\033[0;32m%s\033[m\033[0;33m  %s\033[m\n' \
   "tokens/ring/eytzinger/N:1000/V:100/K:300000/threads:1/real_time" "3.9 ms  3.9 ms  180"
