@@ -20,7 +20,12 @@ draws the plots and writes a report, in a new folder that is never overwritten:
                      shows its plan and one progress line per comparison
                      group; the table and Google Benchmark's context are
                      only here)
-      report.md      machine and build, noise, ratios, plots, tables, checks
+      summary.txt    the first screen: each scheme's fastest kernel at each N
+                     with its interval, rendezvous ÷ ring, the crossover
+                     measured, the noise (printed when the run ends; also
+                     at the top of report.md)
+      report.md      the summary, machine and build, ratios, goals, plots,
+                     tables, checks, the noise appendix
       *.png          the plots at the committed size (palette, 100 dpi)
       *.svg          the plots as vectors
       command.txt    the bench command line
@@ -414,4 +419,11 @@ created=()
 elapsed=$((SECONDS - started))
 "$python" "$here/index.py" "$out" ||
   die "results kept in $machine_dir/$final_name, but the index $out/README.md could not be regenerated"
+# The first screen: the run's answer, from the report's summary.
+if [[ -s $machine_dir/$final_name/summary.txt ]]; then
+  echo >&2
+  cat -- "$machine_dir/$final_name/summary.txt" >&2
+  echo "(files named above are in $machine_dir/$final_name)" >&2
+  echo >&2
+fi
 echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots and report; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2

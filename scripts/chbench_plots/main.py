@@ -10,7 +10,7 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import dense, inflight, nodes, output, removals, targets
+from . import dense, first_screen, inflight, nodes, output, removals, targets
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goal_names import check_kernels
 from .goal_specs import GOALS_FILE, Goals, load_goals
@@ -66,6 +66,20 @@ def plot_sections(run: Run, analyses: Analyses, figs: dict, style: Style, format
     return out
 
 
+# The plots the first screen points to, where the run drew them.
+SUMMARY_PLOTS = ("schemes_best_nodes", "schemes_nodes", "removals", "threads")
+
+
+def summary_links(figs: dict) -> list:
+    """(what, file) pairs for the end of summary.txt: the report, the plots of
+    SUMMARY_PLOTS the run drew (their PNGs), and how to get the guide."""
+    plots = [f"{stem}.png" for stem in SUMMARY_PLOTS if figs.get(stem) is not None]
+    links = [("Full report (tables, goals, noise appendix)", "report.md")]
+    if plots:
+        links.append(("Plots", ", ".join(plots)))
+    return links + [("Which scheme for your fleet", "scripts/guide.py --nodes N")]
+
+
 def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
            theme: str = "light") -> dict:
     """Every output file's name -> bytes, built in memory: each plot in every
@@ -80,6 +94,7 @@ def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
                 files.update(output.encode_all(fig, stem, formats, DPI, theme))
     sections = plot_sections(run, analyses, figs, style, formats, theme)
     files["report.md"] = report(run, analyses, sections).encode()
+    files["summary.txt"] = ("\n".join(first_screen.lines(run, summary_links(figs))) + "\n").encode()
     return files
 
 

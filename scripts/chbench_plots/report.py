@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from . import (bounded, dense, goals_report, inflight, noise, nodes, profiles, ratios, removals,
+from . import (bounded, dense, first_screen, goals_report, inflight, noise, nodes, profiles, ratios, removals,
                targets, threads, tokens)
 from .families import CONTEXT_KEY as FAMILIES_KEY
 from .families import Segment
@@ -123,7 +123,8 @@ class PlotSection:
 def report(run: Run, analyses: Analyses, plots: list) -> str:
     """The whole report.md text; plots: PlotSection, in the order shown."""
     ctx = run.context
-    lines = ["# chbench report", ""] + noise.first_lines(run)
+    lines = ["# chbench report", "", "```text"] + first_screen.lines(run, []) + ["```", ""]
+    lines += noise.first_lines(run)
     cpu = ctx.get("chbench_cpu_model") or "unknown CPU"
     when = ctx.get("date", "unknown date")
     lines += [f"Run of {when} on {cpu} ({ctx.get('num_cpus', '?')} CPUs), "
@@ -137,7 +138,6 @@ def report(run: Run, analyses: Analyses, plots: list) -> str:
         lines += [f"**Emulated run: these timings mean nothing about any CPU** "
                   f"({md_cell(emulated)}).", ""]
     lines += machine_section(run)
-    lines += noise.section(run)
     lines += ratios.section(run, analyses.goals, analyses.crossover)
     lines += goals_report.section(run, analyses.goals, analyses.verdicts)
     lines += ring_kernels_section(run, analyses)
@@ -149,7 +149,17 @@ def report(run: Run, analyses: Analyses, plots: list) -> str:
     lines += plots_section(plots)
     lines += tables_section(run)
     lines += checks_section(run)
+    lines += appendix(noise.section(run))
     return "\n".join(lines).rstrip() + "\n"
+
+
+def appendix(section: list) -> list:
+    """A section moved to the end as an appendix: '## Noise' becomes
+    '## Appendix: noise'."""
+    if section and section[0].startswith("## "):
+        title = section[0][3:]
+        return [f"## Appendix: {title[:1].lower() + title[1:]}"] + section[1:]
+    return section
 
 
 def machine_section(run: Run) -> list:

@@ -28,6 +28,11 @@ RUN_SH = str(SCRIPTS / "run.sh")
 FLAGGED = sorted(name + "/real_time" for name in NOISY)
 
 
+def noise_line(report: str) -> str:
+    """The report's opening line on noise (after the first screen)."""
+    return next(line for line in report.splitlines() if line.startswith("**Noise"))
+
+
 def quiet_retry(path: Path, still_noisy: bool = False) -> Path:
     """A retry's JSON for the fixture's flagged configurations: quiet (noisy
     0, canary at its best) and 10 % faster, or, with still_noisy, flagged
@@ -61,7 +66,7 @@ class Report(unittest.TestCase):
 
     def test_first_lines(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
-        first = self.report.splitlines()[2]
+        first = noise_line(self.report)
         self.assertTrue(first.startswith("**Noise: 2 of 317 configurations flagged noisy**"),
                         first)
         self.assertIn("more than 15 % slower than the run's best", first)
@@ -71,7 +76,7 @@ class Report(unittest.TestCase):
         self.assertIn("host steal 40.0 ms in all, at most 40.0 ms in one configuration", first)
 
     def test_noise_section(self):
-        text = section(self.report, "## Noise")
+        text = section(self.report, "## Appendix: noise")
         self.assertIn("calibrated at the start at 265 µs and 470 µs", text)
         self.assertIn("4.00 MiB buffer", text)
         rows = table_rows(text)
@@ -282,7 +287,7 @@ class RetryNoisy(unittest.TestCase):
         out.mkdir()
         result = run([PYTHON, PLOT, str(self.bench), "--out", str(out)])
         self.assertEqual(result.returncode, 0, result.stderr)
-        first = (out / "report.md").read_text().splitlines()[2]
+        first = noise_line((out / "report.md").read_text())
         self.assertTrue(first.startswith("**Noise: none of 317 configurations flagged**"), first)
         self.assertIn("`--retry-noisy 2` re-timed 2 configurations in 1 round, 2 replaced by a "
                       "quieter measurement; 0 still flagged", first)
@@ -447,7 +452,7 @@ class RunRetry(unittest.TestCase):
         self.assertEqual(record["summary"], {"max_rounds": 2, "rounds_run": 2, "retried": 2,
                                              "replaced": 0, "still_noisy": 2,
                                              "record": "retries.json"})
-        first = (folder / "report.md").read_text().splitlines()[2]
+        first = noise_line((folder / "report.md").read_text())
         self.assertIn("**Noise: 2 of 317 configurations flagged noisy**", first)
         self.assertIn("2 still flagged", first)
 

@@ -80,7 +80,7 @@ class PlotFiles(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_every_plot_in_every_format(self):
-        expected = {f"{s}.{f}" for s in STEMS for f in ("png", "svg", "pdf")} | {"report.md"}
+        expected = {f"{s}.{f}" for s in STEMS for f in ("png", "svg", "pdf")} | {"report.md", "summary.txt"}
         self.assertEqual({p.name for p in self.first.iterdir()}, expected)
         self.assertTrue((self.first / "batch.png").read_bytes().startswith(PNG_MAGIC))
         self.assertTrue((self.first / "batch.pdf").read_bytes().startswith(b"%PDF"))
@@ -112,7 +112,7 @@ class PlotFiles(unittest.TestCase):
             plot(out, "--theme", "dark", "--format", "svg")
             names = {p.name for p in out.iterdir()}
             self.assertEqual(names, {f"{s}{t}.{f}" for s in STEMS for t, f in
-                                     (("", "png"), ("", "svg"), ("-dark", "svg"))} | {"report.md"})
+                                     (("", "png"), ("", "svg"), ("-dark", "svg"))} | {"report.md", "summary.txt"})
             dark = (out / "batch-dark.svg").read_text()
             self.assertIn(output.DARK_BACKGROUND, dark)
             self.assertNotIn(output.DARK_BACKGROUND, (out / "batch.svg").read_text())
@@ -124,7 +124,7 @@ class PlotFiles(unittest.TestCase):
             plot(out)
             plot(out, "--format", "svg")
             self.assertEqual({p.name for p in out.iterdir()},
-                             {f"{s}.svg" for s in STEMS} | {"report.md"})
+                             {f"{s}.svg" for s in STEMS} | {"report.md", "summary.txt"})
             self.assertIn("(schemes_nodes.svg)", (out / "report.md").read_text())
 
 

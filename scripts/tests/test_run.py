@@ -27,7 +27,7 @@ from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, cpu_cont
 
 RUN_SH = str(SCRIPTS / "run.sh")
 RUN_NAME = re.compile(r"^\d{8}-\d{6}-(nogit|[0-9a-f]+)(-x86-64-v[234])?(-\d+)?$")
-RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "ring_tokens.png",
+RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "summary.txt", "ring_tokens.png",
              "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
              "schemes_best_nodes.png", "jump_family.png", "removals.png", "removals_memory.png", "threads.png",
              "batch.png", "hashed.png", "targets.png"}
