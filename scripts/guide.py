@@ -40,7 +40,7 @@ import cli
 import index
 from chbench_plots import bench_file
 from chbench_plots import guide as guide_data
-from chbench_plots import guide_page, output
+from chbench_plots import guide_page, guide_profiles, output
 from chbench_plots.errors import InputError
 from chbench_plots.load import Run, load
 from chbench_plots.style import DPI, import_matplotlib
@@ -150,7 +150,8 @@ def page(guide: guide_data.Guide, folder, run: Run, lab: Lab, image: str, source
     lines += ["", f"![Each scheme's best kernel vs N, from {source}]({image})", "",
               f"Figure: from `{source}`, family `nodes`.", "", "## Decisions", ""]
     lines += guide_page.decisions(guide, titles)
-    lines += ["", "## Provenance", "",
+    lines += [""] + guide_profiles.section(run)
+    lines += ["## Provenance", "",
               f"- Bench results: `{source}`",
               "- Regenerate (after building): `/usr/bin/python3 scripts/guide.py`", "",
               "<details><summary>Every lab command behind this page</summary>", "", "```"]
