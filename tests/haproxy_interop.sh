@@ -273,6 +273,10 @@ def main():
         for k, g, w in diff[:5]:
             print("    key %r: haproxy %s, lab %s" % (k, g, w), file=sys.stderr)
         failures += bool(diff)
+        idle = sorted(set(c["names"]) - set(got))
+        if idle:  # every server of these fleets owns keys: a check that the answers vary
+            print("    %s: no key reached %s" % (c["name"], ", ".join(idle)), file=sys.stderr)
+            failures += not diff
     print("  hash converters (sdbm, djb2, wt6, crc32, +avalanche): %d keys, %d differ" %
           (len(keys), bad_hashes))
     if failures or bad_hashes:
