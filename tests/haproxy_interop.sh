@@ -18,6 +18,7 @@
 # library's hashes (CHBENCH_HAPROXY_HASHES prints them).
 #
 # Usage: haproxy_interop.sh CHBENCH_LAB CHBENCH_HAPROXY_HASHES
+# HAPROXY names another haproxy binary (default /usr/sbin/haproxy).
 # Exit status: 0 all agree; 1 a difference (listed) or a configuration that
 # haproxy refuses; 77 (ctest's skip) with a message when haproxy is missing
 # or cannot start.
@@ -55,11 +56,11 @@ BATCH = 200  # requests in flight on one connection
 # Three fleets; each case changes one: a removal (the middle server line) and
 # a weight change (the second server's).
 FLEETS = {
-    "f3": [1, 1, 1],
+    "f3": [2, 4, 6],  # map-based divides them by their gcd, 2
     "f5": [1, 2, 3, 4, 5],
     "f12": [10, 256, 1, 37, 2, 100, 3, 64, 5, 17, 8, 200],
 }
-NEW_WEIGHT = {"f3": 3, "f5": 7, "f12": 128}
+NEW_WEIGHT = {"f3": 8, "f5": 7, "f12": 128}
 METHODS = {"consistent": "haproxy_consistent", "map-based": "haproxy_map"}
 
 
