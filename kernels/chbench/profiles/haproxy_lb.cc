@@ -117,9 +117,9 @@ void check_haproxy_map(const ProfileCluster& cluster) {
   uint64_t total = 0;  // the map's length: at most 256 x N
   for (int64_t w : map_weights(cluster)) total += static_cast<uint64_t>(w);
   if (total * n > kHaproxyMaxMapSteps)
-    throw std::invalid_argument("haproxy_map: a map of " + std::to_string(total) + " slots over " +
-                                std::to_string(n) +
-                                " servers takes more than 2^31 steps to build (the lab's bound)");
+    throw std::invalid_argument(
+        "haproxy_map: a map of " + std::to_string(total) + " slots over " + std::to_string(n) +
+        " servers takes more than 2^31 steps to build (the profile's bound)");
 }
 
 std::vector<uint32_t> haproxy_server_map(const ProfileCluster& cluster) {
