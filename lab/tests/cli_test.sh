@@ -531,7 +531,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama ketama_unweighted redis kafka cassandra maglev; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"
@@ -558,6 +558,23 @@ bad "weights elsewhere" "applies to the profiles ketama" owners --profile redis 
 bad "weights, unweighted ketama" "not to ketama_unweighted" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
 run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 [[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
+# HAProxy's map-based hash (balance uri on four servers, HAProxy's
+# reg-tests/balance/balance-uri.vtc): /url1 ... /url4 go to srv2, srv3, srv4,
+# srv1; a map of weights 1,2,3 holds exactly 1, 2 and 3 slots of 6.
+printf '/url1\n/url2\n/url3\n/url4\n' >"$tmp/uris.txt"
+run owners --profile haproxy_map --nodes srv1,srv2,srv3,srv4 --keys "$tmp/uris.txt" --format csv
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f2 | tr '\n' ' ') == "srv2 srv3 srv4 srv1 " ]] || fail "haproxy_map balance-uri.vtc: $(cat "$tmp/out")"
+run balance --profile haproxy_map --nodes a,b,c --weights 1,2,3 --keys 60000 --format csv
+[[ $(awk -F, '$2 == "c" { print $5 }' "$tmp/out") == "0.5" ]] || fail "haproxy_map weights: $(cat "$tmp/out")"
+run move --profile haproxy_consistent --nodes a,b,c,d --weights 1,2,3,4 --add e --keys 20000 --format json
+[[ $status -eq 0 ]] || fail "haproxy_consistent move: status $status"
+for profile in haproxy_consistent haproxy_map; do
+  bad "$profile weight 257" "every weight must be 1 ... 256" owners --profile $profile --nodes 2 --weights 1,257 --keys 3
+  bad "$profile weight 0" "not a weight" owners --profile $profile --nodes 2 --weights 1,0 --keys 3
+  bad "$profile server name" "server name 'web 1'" owners --profile $profile --nodes "web 1,b" --keys 3
+  bad "$profile duplicate server" "duplicate" owners --profile $profile --nodes a,b,a --keys 3
+done
+bad "haproxy_map too large" "more than 2^31 steps" owners --profile haproxy_map --nodes 100000 --keys 3
 # The schemes that take weights (weighted rendezvous, the ring): a fair share per node.
 run balance --scheme hrw_weighted --nodes a,b,c --weights 1,2,3 --keys 100000 --format csv
 [[ $(sed -n 1p "$tmp/out") == "ring,node,keys,key_share,fair_share,circle_share" ]] ||

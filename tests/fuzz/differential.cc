@@ -99,6 +99,7 @@
 #include "chbench/jump/jump.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
+#include "chbench/profiles/haproxy_lb.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/ring/bounded_loads.h"
 #include "chbench/ring/ring.h"
@@ -595,7 +596,9 @@ void run_seeds(FuzzedDataProvider& in, Context& c) {
 
 // A key hash moved into the profile's domain, as profile_key_hash() makes
 // them: ketama an MD5 word in the top 32 bits, redis a slot, kafka a
-// non-negative 31-bit murmur2; cassandra and maglev take any 64-bit value.
+// non-negative 31-bit murmur2, haproxy_consistent a 32-bit hash in the top
+// 32 bits, haproxy_map one in the low 32; cassandra and maglev take any
+// 64-bit value.
 uint64_t in_domain(chbench::Profile profile, uint64_t h) {
   switch (profile) {
     case chbench::Profile::kKetama:
@@ -605,6 +608,10 @@ uint64_t in_domain(chbench::Profile profile, uint64_t h) {
       return h % 16384;
     case chbench::Profile::kKafka:
       return h & 0x7fffffffu;
+    case chbench::Profile::kHaproxyConsistent:
+      return h & 0xffffffff00000000u;
+    case chbench::Profile::kHaproxyMap:
+      return h & 0xffffffffu;
     default:
       return h;
   }
@@ -659,6 +666,15 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     for (std::size_t i = 0; i < count && count <= cluster.nodes.names.size(); ++i)
       cluster.weights.push_back(in.ConsumeIntegralInRange<uint32_t>(0, 5));
   }
+  if ((profile == chbench::Profile::kHaproxyConsistent ||
+       profile == chbench::Profile::kHaproxyMap) &&
+      in.ConsumeBool()) {
+    // One weight per node, 0 and 257 to be refused; sometimes one too few.
+    const std::size_t count = cluster.nodes.names.size() - (in.ConsumeBool() ? 0 : 1);
+    for (std::size_t i = 0; i < count && count <= cluster.nodes.names.size(); ++i)
+      cluster.weights.push_back(in.ConsumeBool() ? in.ConsumeIntegralInRange<uint32_t>(1, 4)
+                                                 : in.ConsumeIntegralInRange<uint32_t>(0, 257));
+  }
   c.what = "profile " + std::string(chbench::profile_name(profile)) +
            ", N = " + std::to_string(cluster.nodes.size()) +
            ", V = " + std::to_string(cluster.nodes.vnodes) +
@@ -681,6 +697,15 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     if (profile == chbench::Profile::kCassandra)
       for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);
     if (profile == chbench::Profile::kMaglev) anchors = anchors_of(Scheme::kMaglev, cluster.nodes);
+    if (profile == chbench::Profile::kHaproxyConsistent)
+      for (const auto& e :
+           chbench::haproxy_chash_entries_64(chbench::haproxy_chash_points(cluster)))
+        for (uint64_t d : {uint64_t{0}, uint64_t{1} << 32, uint64_t{0} - (uint64_t{1} << 32)})
+          anchors.push_back(e.token + d);  // each point and midpoint, and its neighbours
+    if (profile == chbench::Profile::kHaproxyMap) {
+      const uint64_t t = chbench::haproxy_server_map(cluster).size();
+      for (uint64_t m : {uint64_t{1}, uint64_t{2}, 0xffffffffu / t}) anchors.push_back(m * t);
+    }
     batch = decode_batch(in, anchors);
     for (auto& h : batch.keys) h = in_domain(profile, h);
     want.resize(batch.keys.size());

@@ -14,7 +14,12 @@
 //              murmur2(key)) mod partitions, by the mod-N kernels;
 //   cassandra  Murmur3Partitioner tokens on a ring of num_tokens (vnodes)
 //              tokens per node, by the ring kernels;
-//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2.
+//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2;
+//   haproxy_consistent  HAProxy 2.6 hash-type consistent (haproxy_lb.h): the
+//              nearer of the tree points around the hash, by the ring kernels
+//              over the points and their midpoints;
+//   haproxy_map  HAProxy 2.6 hash-type map-based: the weighted server map,
+//              map[hash % T], by Maglev's table kernels.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +44,8 @@ enum class Profile {
 #undef CHBENCH_PROFILE
 };
 
-// "ketama", "redis", "kafka", "cassandra", "maglev", "ketama_unweighted".
+// "ketama", "redis", "kafka", "cassandra", "maglev", "ketama_unweighted",
+// "haproxy_consistent", "haproxy_map".
 std::string_view profile_name(Profile profile) noexcept;
 
 // Parses a profile name. Throws std::invalid_argument naming the profiles.
@@ -73,6 +79,8 @@ unsigned profile_params(Profile profile) noexcept;
 //   kafka      murmur2(key) & 0x7fffffff
 //   cassandra  ordered_token(cassandra_token(key))
 //   maglev     key_hash(key) (XXH3, docs/spec.md §2)
+//   haproxy_consistent  uint64_t{full_hash(sdbm(key))} << 32 (haproxy_hash.h)
+//   haproxy_map  sdbm(key)
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 
@@ -99,7 +107,9 @@ struct ProfileCluster {
 // of one server (ketama_server's host and port: "a", "a:11211" and
 // "a:011211" are one); redis: at most 16384 nodes; kafka: at most
 // 2^31 - 1 partitions; cassandra: N * num_tokens below 2^32; maglev:
-// validate_maglev. Throws std::invalid_argument with one line.
+// validate_maglev; haproxy_consistent and haproxy_map: check_haproxy_chash and
+// check_haproxy_map (haproxy_lb.h: weights 1 ... 256, HAProxy server names).
+// Throws std::invalid_argument with one line.
 void validate_profile(Profile profile, const ProfileCluster& cluster);
 
 // The profile's reference: the plainest code of its definition (ketama the

@@ -22,11 +22,13 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       "weighted ketama), ketama_unweighted (libmemcached with MEMCACHED_BEHAVIOR_KETAMA "
       "alone: 100 points a server, keys and points hashed one-at-a-time; no --weights), "
       "redis (Cluster slots), kafka (default partitioner), cassandra "
-      "(Murmur3Partitioner), maglev; see docs/profiles.md");
+      "(Murmur3Partitioner), maglev, haproxy_consistent (HAProxy 2.6 hash-type consistent), "
+      "haproxy_map (HAProxy 2.6 hash-type map-based); see docs/profiles.md");
   cmd->add_option(
       "--weights", o.weights,
       "one weight per node, W1,W2,... (default: all 1): " + schemes_taking(kParamWeights) +
-          " (0 ... 2^31, not all 0) and the ketama profile (1 ... 2^31)");
+          " (0 ... 2^31, not all 0), the ketama profile (1 ... 2^31) and the haproxy "
+          "profiles (1 ... 256)");
   cmd->add_option(
       "--table-size", o.table_size,
       "lookup table size M (" + takers_of(kParamTableSize) +

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "chbench/hash.h"
+#include "chbench/profiles/haproxy_lb.h"
 #include "placement/blocks.h"
 
 namespace chbench::lab {
@@ -25,6 +26,22 @@ const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel)
   }
 }
 
+// The HAProxy profiles' tables as their scheme's, at most: haproxy_consistent's
+// ring of two entries per point (the point and a midpoint), 2 x 16 x the
+// largest weight a server; haproxy_map's map of sum(weights / gcd) slots, at
+// most N x the largest weight, as a Maglev table of that size.
+NodeSet haproxy_sized_nodes(const Placement& placement, NodeSet sized) {
+  uint64_t largest = 1;
+  for (const auto& entry : placement.weights) largest = std::max<uint64_t>(largest, entry.second);
+  if (placement.profile == Profile::kHaproxyConsistent)
+    sized.vnodes =
+        static_cast<uint32_t>(std::min<uint64_t>(2 * kHaproxyWeightScale * largest, 0xffffffffu));
+  else
+    sized.table_size =
+        static_cast<uint32_t>(std::min<uint64_t>(sized.names.size() * largest, 0xffffffffu));
+  return sized;
+}
+
 // A node list whose table in the profile's scheme holds as many entries as
 // the profile's own table: ketama's continuum points as ring tokens (rounded
 // up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
@@ -39,6 +56,8 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   sized.probes = nodes.probes;
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
+  if (placement.profile == Profile::kHaproxyConsistent || placement.profile == Profile::kHaproxyMap)
+    return haproxy_sized_nodes(placement, std::move(sized));
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
   const uint64_t points = ketama_point_count(placement, nodes);
