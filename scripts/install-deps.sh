@@ -38,7 +38,7 @@ readonly BASE_PACKAGES=(
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib libbenchmark-tools python3-scipy
-  libssl-dev libmurmurhash-dev
+  libssl-dev libmurmurhash-dev zlib1g-dev
   libmemcached-dev libhiredis-dev redis-server
   nginx-core haproxy nutcracker memcached
 )
