@@ -14,7 +14,13 @@
 //              murmur2(key)) mod partitions, by the mod-N kernels;
 //   cassandra  Murmur3Partitioner tokens on a ring of num_tokens (vnodes)
 //              tokens per node, by the ring kernels;
-//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2.
+//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2;
+//   envoy_maglev  Envoy's Maglev load balancer (envoy_maglev.h): XXH64 keys,
+//              hosts sorted by hash key, weighted rounds, Maglev's table kernels;
+//   go_redis_ring  go-redis Ring (go_redis_ring.h): rendezvous over XXH64 with
+//              its xorshift-multiply mixer, its own scoring loop;
+//   groupcache golang/groupcache's peer ring (groupcache.h): CRC-32 points and
+//              keys, the last peer keeping a shared point, by the ring kernels.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +79,9 @@ unsigned profile_params(Profile profile) noexcept;
 //   kafka      murmur2(key) & 0x7fffffff
 //   cassandra  ordered_token(cassandra_token(key))
 //   maglev     key_hash(key) (XXH3, docs/spec.md §2)
+//   envoy_maglev  XXH64(key, seed 0)
+//   go_redis_ring  XXH64(hash tag of key, seed 0)
+//   groupcache uint64_t{crc32_ieee(key)} << 32
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 
