@@ -338,7 +338,10 @@ TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its orde
                                          "maglev",
                                          "ketama_unweighted",
                                          "haproxy_consistent",
-                                         "haproxy_map"};
+                                         "haproxy_map",
+                                         "envoy_maglev",
+                                         "go_redis_ring",
+                                         "groupcache"};
   REQUIRE(infos.size() == want.size());
   REQUIRE(chbench::all_profiles().size() == want.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {

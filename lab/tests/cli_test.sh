@@ -531,7 +531,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map envoy_maglev go_redis_ring groupcache; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"
@@ -590,23 +590,35 @@ bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4
 bad "redis too many" "16384" balance --profile redis --nodes 16385
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
+# Envoy's Maglev: weights, its own table bound, host keys with ports.
+run balance --profile envoy_maglev --nodes 10.0.0.1:80,10.0.0.2:80 --weights 1,3 --keys 100000 --format csv
+share=$(awk -F, '$2 == "10.0.0.2:80" { print $4 }' "$tmp/out")
+awk -v s="$share" 'BEGIN { exit !(s > 0.73 && s < 0.77) }' || fail "envoy_maglev weight 3 of 4: share $share"
+bad "envoy weight 0" "not a weight" owners --profile envoy_maglev --nodes 2 --weights 1,0 --keys 3
+bad "envoy table above its bound" "2 ... 5000011 (got 5000077" owners --profile envoy_maglev --nodes 3 --table-size 5000077 --keys 3
+bad "envoy address without port" "'10.0.0.1' is an IP address without its port" \
+  owners --profile envoy_maglev --nodes 10.0.0.1,10.0.0.2:80 --keys 3
+bad "envoy duplicate host" "duplicate node name '10.0.0.2:80'" owners --profile envoy_maglev --nodes 10.0.0.2:80,10.0.0.2:80 --keys 3
+bad "go-redis weights" "not to go_redis_ring" owners --profile go_redis_ring --nodes 3 --weights 1,1,1 --keys 3
+run owners --profile groupcache --nodes 3 --vnodes 1 --keys 2
+[[ $status -eq 0 ]] || fail "--vnodes with the groupcache profile: status $status"
 
 # Options that do not apply are refused, naming every scheme and profile that
 # takes them.
-for profile in ketama redis kafka maglev; do
-  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profile cassandra only, not to the $profile profile" \
+for profile in ketama redis kafka maglev envoy_maglev go_redis_ring; do
+  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profiles cassandra, groupcache only, not to the $profile profile" \
     owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
 done
 for scheme in modn hrw jump maglev; do
-  bad "--vnodes with $scheme" "applies to the scheme ring; the profile cassandra only, not to $scheme\$" \
+  bad "--vnodes with $scheme" "applies to the scheme ring; the profiles cassandra, groupcache only, not to $scheme\$" \
     owners --scheme $scheme --nodes 3 --vnodes 5 --keys 3
 done
-for profile in ketama redis kafka cassandra; do
-  bad "--table-size with the $profile profile" "applies to the scheme maglev; the profile maglev only, not to the $profile profile" \
+for profile in ketama redis kafka cassandra go_redis_ring groupcache; do
+  bad "--table-size with the $profile profile" "applies to the scheme maglev; the profiles maglev, envoy_maglev only, not to the $profile profile" \
     owners --profile $profile --nodes a,b,c --table-size 7 --keys 3
 done
 for scheme in modn ring hrw jump; do
-  bad "--table-size with $scheme" "applies to the scheme maglev; the profile maglev only, not to $scheme\$" \
+  bad "--table-size with $scheme" "applies to the scheme maglev; the profiles maglev, envoy_maglev only, not to $scheme\$" \
     owners --scheme $scheme --nodes 3 --table-size 7 --keys 3
 done
 run owners --profile cassandra --nodes 3 --vnodes 4 --keys 2

@@ -99,6 +99,8 @@
 #include "chbench/jump/jump.h"
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
+#include "chbench/profiles/go_redis_ring.h"
+#include "chbench/profiles/groupcache.h"
 #include "chbench/profiles/haproxy_lb.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/ring/bounded_loads.h"
@@ -595,14 +597,15 @@ void run_seeds(FuzzedDataProvider& in, Context& c) {
 // ---- production profiles ----------------------------------------------------------
 
 // A key hash moved into the profile's domain, as profile_key_hash() makes
-// them: ketama an MD5 word in the top 32 bits, redis a slot, kafka a
-// non-negative 31-bit murmur2, haproxy_consistent a 32-bit hash in the top
-// 32 bits, haproxy_map one in the low 32; cassandra and maglev take any
-// 64-bit value.
+// them: ketama an MD5 word, groupcache a CRC-32 and haproxy_consistent a
+// 32-bit hash in the top 32 bits, haproxy_map one in the low 32, redis a slot,
+// kafka a non-negative 31-bit murmur2; cassandra, maglev, envoy_maglev and
+// go_redis_ring take any 64-bit value.
 uint64_t in_domain(chbench::Profile profile, uint64_t h) {
   switch (profile) {
     case chbench::Profile::kKetama:
     case chbench::Profile::kKetamaUnweighted:
+    case chbench::Profile::kGroupcache:
       return h & 0xffffffff00000000u;
     case chbench::Profile::kRedis:
       return h % 16384;
@@ -660,7 +663,7 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
   cluster.nodes = decode_nodes(in, scheme);
   if (cluster.nodes.names.size() > kMaxProfileNodes) cluster.nodes.names.resize(kMaxProfileNodes);
   add_server_spellings(in, cluster.nodes.names);
-  if (profile == chbench::Profile::kKetama && in.ConsumeBool()) {
+  if ((chbench::profile_params(profile) & chbench::kParamWeights) && in.ConsumeBool()) {
     // One weight per node (0 must be refused), or sometimes one too few.
     const std::size_t count = cluster.nodes.names.size() - (in.ConsumeBool() ? 0 : 1);
     for (std::size_t i = 0; i < count && count <= cluster.nodes.names.size(); ++i)
@@ -696,7 +699,13 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
         anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kCassandra)
       for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);
-    if (profile == chbench::Profile::kMaglev) anchors = anchors_of(Scheme::kMaglev, cluster.nodes);
+    if (profile == chbench::Profile::kMaglev || profile == chbench::Profile::kEnvoyMaglev)
+      anchors = anchors_of(Scheme::kMaglev, cluster.nodes);
+    if (profile == chbench::Profile::kGoRedisRing)
+      anchors = chbench::go_redis_shard_hashes(cluster.nodes);
+    if (profile == chbench::Profile::kGroupcache)
+      for (const auto& e : chbench::groupcache_ring(cluster.nodes.names, cluster.nodes.vnodes))
+        anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kHaproxyConsistent)
       for (const auto& e :
            chbench::haproxy_chash_entries_64(chbench::haproxy_chash_points(cluster)))

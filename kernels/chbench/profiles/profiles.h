@@ -20,6 +20,12 @@
 //              over the points and their midpoints;
 //   haproxy_map  HAProxy 2.6 hash-type map-based: the weighted server map,
 //              map[hash % T], by Maglev's table kernels.
+//   envoy_maglev  Envoy's Maglev load balancer (envoy_maglev.h): XXH64 keys,
+//              hosts sorted by hash key, weighted rounds, Maglev's table kernels;
+//   go_redis_ring  go-redis Ring (go_redis_ring.h): rendezvous over XXH64 with
+//              its xorshift-multiply mixer, its own scoring loop;
+//   groupcache golang/groupcache's peer ring (groupcache.h): CRC-32 points and
+//              keys, the last peer keeping a shared point, by the ring kernels.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +87,9 @@ unsigned profile_params(Profile profile) noexcept;
 //   maglev     key_hash(key) (XXH3, docs/spec.md §2)
 //   haproxy_consistent  uint64_t{full_hash(sdbm(key))} << 32 (haproxy_hash.h)
 //   haproxy_map  sdbm(key)
+//   envoy_maglev  XXH64(key, seed 0)
+//   go_redis_ring  XXH64(hash tag of key, seed 0)
+//   groupcache uint64_t{crc32_ieee(key)} << 32
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 

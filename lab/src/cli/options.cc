@@ -23,12 +23,15 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       "alone: 100 points a server, keys and points hashed one-at-a-time; no --weights), "
       "redis (Cluster slots), kafka (default partitioner), cassandra "
       "(Murmur3Partitioner), maglev, haproxy_consistent (HAProxy 2.6 hash-type consistent), "
-      "haproxy_map (HAProxy 2.6 hash-type map-based); see docs/profiles.md");
+      "haproxy_map (HAProxy 2.6 hash-type map-based), envoy_maglev (Envoy's Maglev load "
+      "balancer: host addresses ip:port or hostnames, --weights, --table-size), go_redis_ring "
+      "(go-redis Ring's rendezvous over shard names), groupcache (golang/groupcache's peer "
+      "ring: --vnodes replicas, default 50); see docs/profiles.md");
   cmd->add_option(
       "--weights", o.weights,
       "one weight per node, W1,W2,... (default: all 1): " + schemes_taking(kParamWeights) +
-          " (0 ... 2^31, not all 0), the ketama profile (1 ... 2^31) and the haproxy "
-          "profiles (1 ... 256)");
+          " (0 ... 2^31, not all 0), the ketama and envoy_maglev profiles (1 ... 2^31; "
+          "envoy_maglev: summing to at most 2^32 - 1) and the haproxy profiles (1 ... 256)");
   cmd->add_option(
       "--table-size", o.table_size,
       "lookup table size M (" + takers_of(kParamTableSize) +
@@ -80,7 +83,8 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
   cmd->add_option("--vnodes", o.vnodes,
                   "tokens per node, for " + takers_of(kParamVnodes) +
                       " (refused elsewhere): the ring's V (default 100), the cassandra "
-                      "profile's num_tokens (default 256)");
+                      "profile's num_tokens (default 256), the groupcache profile's "
+                      "replicas (default 50)");
   cmd->add_option("--probes", o.probes,
                   "probes k per key: " + schemes_taking(kParamProbes) +
                       " (default 21; 1 to 4096; docs/schemes/multiprobe.md)");
