@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 import make_rounds_fixture as rounds_fixture
-from support import FIXTURE, PYTHON, run, snapshot
+from support import FIXTURE, PYTHON, assert_refused, run
 from test_compare import COMPARE, NODES, context, write_run
 from test_plot import section, table_rows
 
@@ -165,14 +165,8 @@ class BadRuns(unittest.TestCase):
         self.tmp.cleanup()
 
     def expect_error(self, message: str, *args) -> None:
-        before = snapshot(Path(self.tmp.name))
-        result = run([PYTHON, COMPARE, *map(str, args)])
-        self.assertEqual(result.returncode, 2, result.stderr)
-        lines = result.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, result.stderr)
-        self.assertTrue(lines[0].startswith("compare.py: error: "), lines[0])
-        self.assertIn(message, lines[0])
-        self.assertEqual(snapshot(Path(self.tmp.name)), before)
+        assert_refused(self, [PYTHON, COMPARE, *map(str, args)], "compare.py", message,
+                       Path(self.tmp.name))
 
     def test_run_folder_without_bench_json(self):
         (self.b / "bench.json").unlink()

@@ -13,7 +13,7 @@ import unittest
 from pathlib import Path
 
 import make_rounds_fixture as rounds_fixture
-from support import FIXTURE, PYTHON, SCRIPTS, run, snapshot
+from support import FIXTURE, PYTHON, SCRIPTS, assert_refused, run
 
 from chbench_plots import intervals  # noqa: E402  (support puts scripts/ on sys.path)
 
@@ -102,14 +102,8 @@ class BadInput(unittest.TestCase):
         self.tmp.cleanup()
 
     def expect_error(self, message: str, *args) -> None:
-        before = snapshot(Path(self.tmp.name))
-        result = run([PYTHON, EXPORT, *map(str, args)])
-        self.assertEqual(result.returncode, 2, result.stderr)
-        lines = result.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, result.stderr)
-        self.assertTrue(lines[0].startswith("export_csv.py: error: "), lines[0])
-        self.assertIn(message, lines[0])
-        self.assertEqual(snapshot(Path(self.tmp.name)), before)
+        assert_refused(self, [PYTHON, EXPORT, *map(str, args)], "export_csv.py", message,
+                       Path(self.tmp.name))
 
     def test_folder_without_bench_json(self):
         self.expect_error("holds no bench.json or bench.json.gz: not a run folder", self.folder)

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURE, PYTHON, SCRIPTS, run, snapshot
+from support import FIXTURE, PYTHON, SCRIPTS, assert_refused, run
 from test_plot import section
 
 # support puts scripts/ on sys.path.
@@ -106,14 +106,8 @@ class CommandLine(unittest.TestCase):
         self.assertIn("`hrw/scalar`", section(report, "### Family `nodes`"))  # tables whole
 
     def expect_error(self, message: str, *args: str) -> None:
-        before = snapshot(self.out)
-        result = run([PYTHON, PLOT, str(FIXTURE), "--out", str(self.out), *args])
-        self.assertEqual(result.returncode, 2, result.stderr)
-        lines = result.stderr.strip().splitlines()
-        self.assertEqual(len(lines), 1, result.stderr)
-        self.assertTrue(lines[0].startswith("plot.py: error: "), lines[0])
-        self.assertIn(message, lines[0])
-        self.assertEqual(snapshot(self.out), before)
+        assert_refused(self, [PYTHON, PLOT, str(FIXTURE), "--out", str(self.out), *args],
+                       "plot.py", message, self.out)
 
     def test_unknown_kernel(self):
         self.expect_error("--kernels: unknown kernel ring/fast (known: modn/scalar, modn/simd, "
