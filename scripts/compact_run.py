@@ -9,10 +9,14 @@ For each FOLDER (a run folder, or results/comparison):
   one already palette is left alone);
 - command.txt, report.md, notes.md: absolute paths into the checkout made
   relative; report.md loses any line that names an issue number, and the
-  noise line of a run without a canary takes the report's present wording.
+  noise line of a run without a canary takes the report's present wording;
+- medians.csv (export_csv.py) is committed as it is up to MAX_CSV_BYTES
+  (200 KB: a quick sweep's is about 85 KB); a larger one (a full sweep's) is
+  moved to medians-full.csv, which .gitignore keeps out of a commit
+  (export_csv.py makes it again from bench.json.gz).
 
-Nothing is deleted: bench.json, console.txt and the SVGs stay for the user,
-and the repository's .gitignore keeps them out of a commit. Running it again
+Nothing is deleted: bench.json, console.txt, the SVGs and medians-full.csv
+stay for the user, and the repository's .gitignore keeps them out of a commit. Running it again
 changes nothing. Every file of every folder is read and converted before the
 first is written, so bad input leaves everything as it was.
 
@@ -35,6 +39,8 @@ from chbench_plots.load import read_json
 
 PROG = "compact_run.py"
 TEXT_FILES = ("command.txt", "notes.md", "report.md")
+CSV_NAME, LARGE_CSV_NAME = "medians.csv", "medians-full.csv"
+MAX_CSV_BYTES = 200_000
 ISSUE_LINE = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
 # The noise line of a run without a canary as reports once printed it.
 OLD_NOISE = re.compile(r"\(a bench from before issue \d+\)")
@@ -92,6 +98,21 @@ def text_outputs(folder: Path) -> dict:
     return out
 
 
+def csv_moves(folder: Path) -> dict:
+    """{medians.csv: medians-full.csv} when the folder's medians.csv is larger
+    than MAX_CSV_BYTES, else {}."""
+    path = folder / CSV_NAME
+    if path.is_file() and path.stat().st_size > MAX_CSV_BYTES:
+        return {CSV_NAME: LARGE_CSV_NAME}
+    return {}
+
+
+def move(folder: Path, moves: dict) -> None:
+    """Renames each file of `moves` (old name -> new name) in the folder."""
+    for old, new in moves.items():
+        os.replace(folder / old, folder / new)
+
+
 def folder_outputs(folder: Path) -> dict:
     """Every file of the folder's committed form that differs from what is
     there: {name: bytes}. Raises InputError."""
@@ -121,18 +142,21 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("folders", type=Path, nargs="+", metavar="FOLDER")
     args = parser.parse_args(argv)
     try:
-        planned = [(folder, folder_outputs(folder)) for folder in args.folders]
+        planned = [(folder, folder_outputs(folder), csv_moves(folder))
+                   for folder in args.folders]
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        for folder, files in planned:
+        for folder, files, moves in planned:
             write(folder, files)
+            move(folder, moves)
     except OSError as err:
         print(f"{PROG}: error: cannot write: {err.strerror or err}", file=sys.stderr)
         return EXIT_WRITE_FAILED
-    for folder, files in planned:
-        print(f"{folder}: {', '.join(sorted(files)) if files else 'already compact'}")
+    for folder, files, moves in planned:
+        done = sorted(files) + [f"{old} -> {new}" for old, new in moves.items()]
+        print(f"{folder}: {', '.join(done) if done else 'already compact'}")
     return 0
 
 

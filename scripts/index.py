@@ -44,7 +44,10 @@ HEADER = """# Results
 
 Benchmark runs of chbench, one folder per run, grouped by machine:
 `<machine>/<UTC date>-<time>-<commit>[-<preset>]/` holds `report.md`
-(context, ratios, tables), the plots as PNG and `bench.json.gz`, the bench's
+(context, ratios, tables), the plots as PNG, `medians.csv` in runs made since
+run.sh writes it (a row per configuration: median ns/key, its interval, ratio
+to its rival, noisy flag; `/usr/bin/python3 scripts/export_csv.py RUN` makes
+it for any run) and `bench.json.gz`, the bench's
 Google Benchmark JSON in its committed form: every configuration's median row
 and repetitions (the mean, stddev and cv rows, statistics of the repetitions
 or of the rounds the context keeps, are left out), no absolute local path.
@@ -65,7 +68,8 @@ the CPU count, e.g. `amd-epyc-zen5-avx512-2c`. The build is the CMake preset
 (release: GCC with run-time SIMD dispatch). Runs are never overwritten;
 `scripts/run.sh` adds one and regenerates this index (by hand:
 `/usr/bin/python3 scripts/index.py results`). `scripts/compare.py` compares
-the machines and builds (`comparison/compare.md`).
+the machines and builds (`comparison/compare.md`), or the runs it is given
+against one of them (`--baseline RUN`).
 
 Each run's bench JSON records what identifies its CPU: the model name, the
 CPU flags, the cache sizes and the CPU count in every run, and in runs made by

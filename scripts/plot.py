@@ -15,6 +15,11 @@ stream baseline, the scheme order), and writes into an existing folder:
                      or --goals FILE), ring kernels, SIMD targets, plots,
                      tables, checks
 
+--schemes LIST and --kernels LIST (scheme names; full scheme/kernel names)
+make the plots that draw a line or panel per kernel draw only those kernels
+(chbench_plots/subset.py; the report says so under each, and its tables stay
+whole); an unknown name is bad input.
+
 Each plot is written as PNG and SVG (--format png,svg,pdf picks; --theme dark
 writes <plot>-dark.<format>; chbench_plots/output.py says how the files stay
 the same from run to run). A family missing from the JSON gets no plot; the
@@ -29,7 +34,8 @@ the package chbench_plots/ beside this file, one module per family.
 
 Exit status: 0 on success; 2 when the input cannot be read, is not JSON
 (corrupt or truncated), holds no chbench benchmarks or no kernel registry (or
-a corrupt one, or a corrupt description of its families), the goals file is
+a corrupt one, or a corrupt description of its families), --schemes or
+--kernels names what the run does not know, the goals file is
 unusable (or names a scheme or kernel the registry of a run that describes
 its families lacks), or the output folder does not exist or cannot be
 written; then nothing at all is written. 1 when matplotlib

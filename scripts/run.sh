@@ -26,6 +26,10 @@ draws the plots and writes a report, in a new folder that is never overwritten:
                      at the top of report.md)
       report.md      the summary, machine and build, ratios, goals, plots,
                      tables, checks, the noise appendix
+      medians.csv    a row per configuration: its parameters, median ns/key
+                     with its interval, ratio to its rival, noisy flag
+                     (scripts/export_csv.py; over 200 KB compact_run.py moves
+                     it to medians-full.csv, left out of commits)
       *.png          the plots at the committed size (palette, 100 dpi)
       *.svg          the plots as vectors
       command.txt    the bench command line
@@ -408,6 +412,8 @@ plot_status=0
 "$python" "$here/plot.py" "$partial/bench.json" --out "$partial" || plot_status=$?
 ((plot_status == 0)) || die "plot.py failed (exit status $plot_status); no results kept" "$plot_status"
 [[ -s $partial/report.md ]] || die "plot.py wrote no report.md; no results kept"
+"$python" "$here/export_csv.py" "$partial" ||
+  die "export_csv.py could not write medians.csv; no results kept"
 "$python" "$here/compact_run.py" "$partial" >/dev/null ||
   die "compact_run.py could not make the committed form; no results kept"
 

@@ -10,14 +10,15 @@ from typing import Optional
 
 import cli  # scripts/cli.py
 
-from . import dense, first_screen, inflight, nodes, output, removals, targets
+from . import (dense, first_screen, inflight, nodes, output, removals, subset as subset_mod,
+               targets)
 from .errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from .goal_names import check_kernels
 from .goal_specs import GOALS_FILE, Goals, load_goals
 from .goals import evaluate
 from .load import Run, load
 from .plot_text import filled
-from .plots import PLOTS, Canvas, clustered_reference, in_run_order
+from .plots import PER_KERNEL, PLOTS, Canvas, clustered_reference, in_run_order
 from .report import Analyses, PlotSection, report
 from .style import DPI, Style, import_matplotlib
 
@@ -31,14 +32,28 @@ def analyse(run: Run, goals: Goals) -> Analyses:
                     removals.analyse(run))
 
 
-def figures(run: Run, analyses: Analyses) -> tuple:
+def drawn_analyses(run: Run, analyses: Analyses) -> Analyses:
+    """The analyses the drawings read, of a run cut to a subset (the goals'
+    verdicts stay those of the whole run)."""
+    return Analyses(analyses.goals, analyses.verdicts, nodes.analyse(run), targets.analyse(run),
+                    inflight.lines_of(run), dense.analyse(run), removals.analyse(run))
+
+
+def figures(run: Run, analyses: Analyses, subset: Optional[subset_mod.Subset] = None) -> tuple:
     """({plot stem: matplotlib Figure or None}, the Style used), for every
-    plot of the table (plots.py)."""
+    plot of the table (plots.py); the per-kernel plots (PER_KERNEL) draw
+    only the subset's kernels, when one is given."""
     # Family "targets" adds kernels forced to one target; they would shift
-    # every other kernel's colour between runs with and without it.
+    # every other kernel's colour between runs with and without it. The
+    # colours are the whole run's, so a kernel keeps its colour in a subset.
     style = Style(r for r in run.results if r.family != "targets")
-    canvas = Canvas(run, import_matplotlib(PROG), style, analyses)
-    return {p.stem: p.draw(canvas) for p in PLOTS}, style
+    figure_cls = import_matplotlib(PROG)
+    canvas = Canvas(run, figure_cls, style, analyses)
+    chosen = canvas
+    if subset is not None:
+        cut = subset.apply(run)
+        chosen = Canvas(cut, figure_cls, style, drawn_analyses(cut, analyses))
+    return {p.stem: p.draw(chosen if p.stem in PER_KERNEL else canvas) for p in PLOTS}, style
 
 
 def knobs_text(run: Run, analyses: Analyses) -> str:
@@ -49,10 +64,20 @@ def knobs_text(run: Run, analyses: Analyses) -> str:
                                            if line.label == label) for label in labels)
 
 
+def subset_note(stem: str, subset: Optional[subset_mod.Subset]) -> str:
+    """' Drawn for the schemes `jump` only (...).' for a per-kernel plot
+    drawn for a subset, else ''."""
+    if subset is None or stem not in PER_KERNEL:
+        return ""
+    return (f" Drawn for the {subset.text()} only (plot.py --schemes, --kernels); the tables "
+            "have every kernel.")
+
+
 def plot_sections(run: Run, analyses: Analyses, figs: dict, style: Style, formats: tuple,
-                  theme: str) -> list:
+                  theme: str, subset: Optional[subset_mod.Subset] = None) -> list:
     """The report's plots in the run's family order: each its title, family,
-    text with the run's parts, and the file the page shows (None: not drawn)."""
+    text with the run's parts (and the subset it drew), and the file the
+    page shows (None: not drawn)."""
     titles = run.registry.scheme_title if run.registry else str
     floors = run.registry.floors() if run.registry else []
     parts = (knobs_text(run, analyses), clustered_reference(analyses.goals),
@@ -61,8 +86,10 @@ def plot_sections(run: Run, analyses: Analyses, figs: dict, style: Style, format
     for p in in_run_order(run):
         drawn = figs.get(p.stem) is not None
         text = filled(p.text, *parts) + (p.note(run) if p.note and drawn else "")
+        text += subset_note(p.stem, subset)
         shown = output.embed_name(p.stem, formats, theme) if drawn else None
-        out.append(PlotSection(p.title, p.family, text, shown))
+        missing = "among the kernels chosen" if subset_note(p.stem, subset) else "in this run"
+        out.append(PlotSection(p.title, p.family, text, shown, missing))
     return out
 
 
@@ -81,18 +108,19 @@ def summary_links(figs: dict) -> list:
 
 
 def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
-           theme: str = "light") -> dict:
+           theme: str = "light", subset: Optional[subset_mod.Subset] = None) -> dict:
     """Every output file's name -> bytes, built in memory: each plot in every
-    format of `formats`, in the theme named, and the report, which shows each
-    plot's PNG (else its SVG)."""
+    format of `formats`, in the theme named (the per-kernel ones of the
+    subset's kernels, when given), and the report, which shows each plot's
+    PNG (else its SVG)."""
     analyses = analyse(run, goals)
     files = {}
     with output.theme(theme):
-        figs, style = figures(run, analyses)
+        figs, style = figures(run, analyses, subset)
         for stem, fig in figs.items():
             if fig is not None:
                 files.update(output.encode_all(fig, stem, formats, DPI, theme))
-    sections = plot_sections(run, analyses, figs, style, formats, theme)
+    sections = plot_sections(run, analyses, figs, style, formats, theme, subset)
     files["report.md"] = report(run, analyses, sections).encode()
     files["summary.txt"] = ("\n".join(first_screen.lines(run, summary_links(figs))) + "\n").encode()
     return files
@@ -117,6 +145,12 @@ def main(argv: Optional[list] = None) -> int:
                         help="for a run from before the bench recorded its kernel registry: "
                              "take the registry of this later bench.json (it must list every "
                              "kernel the run measured); the report says so")
+    parser.add_argument("--schemes", metavar="LIST",
+                        help="the per-kernel plots draw only these schemes' kernels (comma list "
+                             "of scheme names; the stream floor stays)")
+    parser.add_argument("--kernels", metavar="LIST",
+                        help="the per-kernel plots draw only these kernels (comma list of full "
+                             "names, scheme/kernel; with --schemes: either names it)")
     output.add_arguments(parser)
     args = parser.parse_args(argv)
     try:
@@ -126,10 +160,11 @@ def main(argv: Optional[list] = None) -> int:
         goals = load_goals(args.goals)
         run = load(args.json, registry_from=args.registry)
         check_kernels(goals, run, args.goals)
+        subset = subset_mod.parse(run, args.schemes, args.kernels)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    files = render(run, goals, args.formats, args.theme)
+    files = render(run, goals, args.formats, args.theme, subset)
     status = write_all(args.out, files, args.theme)
     if status:
         return status

@@ -187,6 +187,14 @@ PLOTS = (
 )
 
 
+# The plots that draw a line (or a panel) per kernel: plot.py --schemes and
+# --kernels choose the kernels they draw (subset.py); the others draw
+# ratios to a reference kernel, or one kernel, and always draw the run whole.
+PER_KERNEL = frozenset({"ring_tokens", "latency", "inflight", "schemes_nodes",
+                        "schemes_best_nodes", "jump_family", "removals", "removals_memory",
+                        "threads", "batch", "replicas"})
+
+
 def in_run_order(run: Run) -> list:
     """PLOTS in the run's family order (every family the run describes, also
     those it did not measure; a family it does not list last), each family's

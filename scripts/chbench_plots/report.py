@@ -118,6 +118,7 @@ class PlotSection:
     family: str  # whose results it draws
     text: str  # how to read it, the run's parts filled in
     shown: Optional[str]  # the file the page shows; None: not drawn
+    missing: str = "in this run"  # where usable results were missing, when not drawn
 
 
 def report(run: Run, analyses: Analyses, plots: list) -> str:
@@ -194,7 +195,7 @@ def plots_section(plots: list) -> list:
     for p in plots:
         lines += [f"### {p.title}", ""]
         if p.shown is None:
-            lines += [f"Not drawn: no usable `{p.family}` results in this run.", ""]
+            lines += [f"Not drawn: no usable `{p.family}` results {p.missing}.", ""]
             continue
         lines += [f"![{p.title}]({p.shown})", "", p.text, ""]
     return lines

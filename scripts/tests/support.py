@@ -90,3 +90,19 @@ def cpu_context(fixture: str, recorded: bool = True) -> dict:
         assert out.returncode == 0, out.stderr
         ctx["chbench_cpu"] = out.stdout.strip()
     return ctx
+
+
+def assert_refused(test, args: list, prog: str, message: str, root: Path):
+    """Runs `args` and checks, with the unittest.TestCase `test`, that it is
+    refused as every script refuses bad input: exit status 2, one stderr line
+    "PROG: error: ..." holding `message`, and nothing under `root` changed.
+    Returns the process."""
+    before = snapshot(root)
+    result = run(args)
+    test.assertEqual(result.returncode, 2, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    test.assertEqual(len(lines), 1, result.stderr)
+    test.assertTrue(lines[0].startswith(f"{prog}: error: "), lines[0])
+    test.assertIn(message, lines[0])
+    test.assertEqual(snapshot(root), before)
+    return result

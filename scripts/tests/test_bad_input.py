@@ -191,6 +191,10 @@ CASES = [
     Case("plot.py --theme sepia", "plot.py", ["{fixture}", "--out", "{out}", "--theme", "sepia"],
          "invalid choice: 'sepia' (choose from 'light', 'dark')"),
     Case("plot.py --out is a file", "plot.py", ["{fixture}", "--out", "{file}"], "is not a folder"),
+    Case("plot.py --schemes unknown", "plot.py", ["{fixture}", "--out", "{out}", "--schemes",
+                                                  "rings"], "--schemes: unknown scheme rings"),
+    Case("plot.py --kernels empty", "plot.py", ["{fixture}", "--out", "{out}", "--kernels", ""],
+         "--kernels was given an empty list"),
     Case("plot.py --out under a file", "plot.py", ["{fixture}", "--out", "{file}/x"],
          "does not exist"),
     Case("plot.py --out in /proc", "plot.py", ["{fixture}", "--out", "/proc"], "is not writable"),
@@ -297,6 +301,20 @@ CASES = [
     Case("compare.py one result set", "compare.py", ["{results}"], "holds 1 result set(s)"),
     Case("compare.py empty --families", "compare.py", ["{results}", "--families", ","],
          "--families was given an empty list"),
+    Case("compare.py --baseline not a run", "compare.py", ["--baseline", "{out}", "{results}"],
+         "holds no bench.json or bench.json.gz: not a run folder"),
+    Case("compare.py --baseline broken", "compare.py", ["--baseline", "{broken}", "{earlier}"],
+         "bench.json"),
+    Case("compare.py neither run nor results", "compare.py", ["{earlier}", "{out}"],
+         "is neither a run folder"),
+
+    # ---- export_csv.py ----
+    Case("export_csv.py no arguments", "export_csv.py", [], "the following arguments are"),
+    Case("export_csv.py missing run", "export_csv.py", ["{tmp}/none"], "does not exist"),
+    Case("export_csv.py not a run folder", "export_csv.py", ["{out}"], "not a run folder"),
+    Case("export_csv.py a broken bench.json", "export_csv.py", ["{broken}"], "bench.json"),
+    Case("export_csv.py --out under a file", "export_csv.py", ["{fixture}", "--out",
+                                                               "{file}/x.csv"], "output folder"),
 
     # ---- test-arm.sh (fails before installing or building) ----
     Case("test-arm.sh unknown flag", "test-arm.sh", ["--frob"], "unknown option '--frob'"),
@@ -360,7 +378,8 @@ class BadInput(unittest.TestCase):
         self.assertEqual(len(names), len(set(names)), "case names repeat")
         scripts = {c.script for c in CASES}
         every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
-            "cli.py", "cpu_identity.py", "ccache-env.sh", "lab_docs_plots.py"}  # modules
+            "cli.py", "cpu_identity.py", "ccache-env.sh", "lab_docs_plots.py",
+        "compare_inputs.py"}  # modules
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

@@ -89,8 +89,8 @@ class Comparison(unittest.TestCase):
         self.assertIn("**cpu-a-2c · x86-64-v2**", sets)
         self.assertIn("notes: Busy machine: three other builds ran.\n", sets)  # first paragraph
         self.assertIn("**cpu-b-4c · release**", sets)
-        self.assertIn("cpu-a-2c/20251231-000000-ccccccc-x86-64-v2: an older run of the same "
-                      "machine and build; 0 configurations", sets)
+        self.assertIn("left out cpu-a-2c/20251231-000000-ccccccc-x86-64-v2: an older run of the "
+                      "same machine and build (a set is one run, never filled in", sets)
         self.assertIn("left out cpu-a-2c/20260104-000000-eeeeeee-aarch64: an emulated run", sets)
         self.assertNotIn("500", self.report)
 
@@ -101,15 +101,19 @@ class Comparison(unittest.TestCase):
         summary = family.split("<details>")[0]
         rows = {r[0]: r[1:] for r in table_rows(summary)}
         # ring: N = 10 only (B lacks N = 1000); jump: N = 10 and 1000.
-        self.assertEqual(rows["`ring/eytzinger`"], ["1", "10.0", "20.0", "5.00", "2.00×", "0.50×"])
+        self.assertEqual(rows["`ring/eytzinger`"], ["1", "10.0", "20.0", "5.00", "2.00× (no interval)",
+                                                   "0.50× (no interval)"])
         self.assertEqual(rows["`jump/scalar`"],
                          ["2", sig3(math.sqrt(5.0 * 20.0)), sig3(math.sqrt(5.0 * 20.0)),
-                          sig3(math.sqrt(2.5 * 10.0)), "1.00×", "0.50×"])
+                          sig3(math.sqrt(2.5 * 10.0)), "1.00× (no interval)",
+                          "0.50× (no interval)"])
         self.assertNotIn("modn/scalar", family)  # measured by one set only
         details = family.split("<details>")[1]
         rows = {r[0]: r[1:] for r in table_rows(details)}
         self.assertEqual(rows["`jump/scalar N=1000 V=100 K=300000 T=1`"],
-                         ["20.0 (–)", "20.0 (–)", "10.0 (–)", "1.00×", "0.50×"])
+                         ["20.0 (–)", "20.0 (–)", "10.0 (–)",
+                          "1.00× (no interval: neither run timed in rounds)",
+                          "0.50× (no interval: neither run timed in rounds)"])
 
     def test_family_measured_by_one_set_is_left_out(self):
         self.assertNotIn("## Family `tokens`", self.report)
@@ -179,7 +183,7 @@ class Identities(unittest.TestCase):
         self.assertNotIn("an older run of the same machine", report)  # nothing merged
         rows = {r[0]: r[1:] for r in table_rows(report.split("## Family `nodes`")[1]
                                                  .split("<details>")[0])}
-        self.assertEqual(rows["`hrw/simd_keys`"], ["1", "3.70", "1.00", "0.27×"])
+        self.assertEqual(rows["`hrw/simd_keys`"], ["1", "3.70", "1.00", "0.27× (no interval)"])
         self.assertNotIn("`jump/scalar`", rows)  # the Zen 3 run's alone
         return sets
 
@@ -210,8 +214,9 @@ class Identities(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertNotIn("warning", result.stderr)
         self.assertIn("nodes: 2 configurations x 2 sets", result.stderr)
-        self.assertIn("amd-epyc-zen5-avx512-2c/20260101-000000-aaaaaaa: an older run of the same "
-                      "machine and build; 1 configurations", report)
+        self.assertIn("left out amd-epyc-zen5-avx512-2c/20260101-000000-aaaaaaa: an older run of "
+                      "the same machine and build", report)
+        self.assertNotIn("jump/scalar", report)  # never taken from the older run
         self.assertIn("**amd-epyc-zen5-avx512-2c · release**: run "
                       "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD family "
                       "26 model 2 stepping 1 (zen5);", report)

@@ -32,7 +32,7 @@ RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "summary.t
              "schemes_best_nodes.png", "jump_family.png", "removals.png", "removals_memory.png", "threads.png",
              "batch.png", "hashed.png", "targets.png"}
 RUN_FILES |= {name.replace(".png", ".svg") for name in RUN_FILES if name.endswith(".png")}
-RUN_FILES |= {"bench.json.gz"}  # the committed form (compact_run.py)
+RUN_FILES |= {"bench.json.gz", "medians.csv"}  # the committed form (compact_run.py), the CSV
 
 
 def fake_env(**extra) -> dict:
