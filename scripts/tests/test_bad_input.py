@@ -379,7 +379,7 @@ class BadInput(unittest.TestCase):
         scripts = {c.script for c in CASES}
         every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
             "cli.py", "cpu_identity.py", "ccache-env.sh", "lab_docs_plots.py",
-        "compare_inputs.py"}  # modules
+        "compare_inputs.py", "profile_changes.py"}  # modules
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

@@ -20,7 +20,7 @@ from chbench_plots import style as plotstyle  # noqa: E402
 
 PLOT = str(SCRIPTS / "plot.py")
 PNGS = ("ring_tokens.png", "latency.png", "inflight.png", "clustered.png", "schemes_nodes.png",
-        "jump_family.png", "removals.png", "removals_memory.png", "threads.png", "batch.png",
+        "schemes_best_nodes.png", "jump_family.png", "removals.png", "removals_memory.png", "threads.png", "batch.png",
         "hashed.png", "targets.png")
 SVGS = tuple(name.replace(".png", ".svg") for name in PNGS)  # the default --format png,svg
 
