@@ -1,6 +1,6 @@
 """The twemproxy_ketama profile against the real nutcracker (nutcracker_interop.sh).
 
-Starts memcached servers on loopback, then for each of three fleets and for
+Starts memcached servers on loopback, then for each of four fleets and for
 each of three configurations of it (the fleet, the fleet without one server,
 the fleet with one weight changed) starts nutcracker with `distribution:
 ketama` and `hash: fnv1a_64` over them, stores keys through it (memcached
@@ -15,6 +15,7 @@ Exit status: 0 all agree, 1 a disagreement or a failure (with a message),
 77 when nutcracker or memcached cannot start here.
 """
 
+import hashlib
 import json
 import os
 import random
@@ -235,11 +236,26 @@ def lab_owners(lab, workdir, servers, weights, keys):
                          capture_output=True, check=False)
     if out.returncode != 0:
         raise Failure(f"the lab failed ({out.returncode}): {out.stderr.decode(errors='replace')}")
-    rows = out.stdout.split(b"\n")[1:]
-    owners = [row.rsplit(b",", 2)[1].decode() for row in rows if row]
-    if len(owners) != len(keys):
-        raise Failure(f"the lab printed {len(owners)} owners for {len(keys)} keys")
-    return owners
+    rows = [row.rsplit(b",", 2) for row in out.stdout.split(b"\n")[1:] if row]
+    if len(rows) != len(keys):
+        raise Failure(f"the lab printed {len(rows)} owners for {len(keys)} keys")
+    return [r[1].decode() for r in rows], [int(r[2]) for r in rows]
+
+
+TIE = 3667602854  # MD5 word 0 of "s5622:11212-15", word 2 of "s10051:11212-32"
+
+
+def keys_at_tie(servers, hashes):
+    """How many keys land on the equal point of the "ties" fleet: key hashes
+    above the continuum's greatest other point below it (160 points each)."""
+    points = set()
+    for server in servers:
+        name = server.partition(" ")[2]
+        for g in range(40):
+            digest = hashlib.md5(f"{name}-{g}".encode()).digest()
+            points.update(int.from_bytes(digest[4 * k:4 * k + 4], "little") for k in range(4))
+    below = max(p for p in points if p < TIE)
+    return sum(1 for h in hashes if below < h <= TIE)
 
 
 def compare(lab, workdir, memcacheds, tag, servers, weights, keys):
@@ -263,7 +279,7 @@ def compare(lab, workdir, memcacheds, tag, servers, weights, keys):
             if k in holder:
                 raise Failure(f"{tag}: key {k!r} is on both {holder[k]} and {server}")
             holder[k] = server
-    owners = lab_owners(lab, workdir, servers, weights, keys)
+    owners, hashes = lab_owners(lab, workdir, servers, weights, keys)
     missing = [k for k in keys if k not in holder]
     if missing:
         raise Failure(f"{tag}: {len(missing)} keys held by no memcached, e.g. {missing[0]!r}")
@@ -272,8 +288,9 @@ def compare(lab, workdir, memcacheds, tag, servers, weights, keys):
         k, got, want = wrong[0]
         raise Failure(f"{tag}: {len(wrong)} of {len(keys)} keys differ; first {k!r}: "
                       f"nutcracker put it on {got}, the profile says {want}")
+    at_tie = keys_at_tie(servers, hashes) if tag == "ties" else 0
     print(f"nutcracker_interop: {tag}: {len(keys)} keys, {len(servers)} servers, "
-          f"weights {weights}: all agree")
+          f"weights {weights}: all agree" + (f" ({at_tie} at the equal point)" if at_tie else ""))
 
 
 def loopback_11211(count, rng):
@@ -287,7 +304,7 @@ def loopback_11211(count, rng):
 
 
 def fleets(rng):
-    """Three fleets of server lines, each with its weights and three variants."""
+    """Four fleets of server lines, each with its weights (three variants each)."""
     ports = [free_port() for _ in range(5)]
     local = [f"127.0.0.1:{p}" for p in ports]
     default_port = [f"{h}:11211" for h in loopback_11211(4, rng)]
@@ -296,6 +313,11 @@ def fleets(rng):
         ("fleet1", local[:3], [1, 1, 1]),
         ("fleet2", default_port, [1, 2, 3, 4]),
         ("fleet3", named, [5, 1, 1, 2, 1]),
+        # Two names with one equal point (MD5 words of "s5622:11212-15" and
+        # "s10051:11212-32"): nutcracker gives it to the name it sorts first,
+        # the shorter, though it is listed second and is the greater string.
+        ("ties", [f"127.0.0.1:{ports[0]} s10051:11212", f"127.0.0.1:{ports[1]} s5622:11212"],
+         [1, 1]),
     ]
 
 

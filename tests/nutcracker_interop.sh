@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The twemproxy_ketama profile against a real nutcracker (twemproxy) in front
 # of real memcached servers, all on loopback, in a temporary folder, on free
-# ports: three fleets, each also without one server and with one weight
+# ports: four fleets, each also without one server and with one weight
 # changed; every key nutcracker stores is looked up on every memcached and
 # compared with `chbench-lab owners --profile twemproxy_ketama`
 # (nutcracker_interop.py does the work and stops every server it started).

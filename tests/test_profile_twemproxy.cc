@@ -137,6 +137,31 @@ TEST_CASE("twemproxy: every ring kernel equals nutcracker's lookup, every point 
   }
 }
 
+TEST_CASE("twemproxy: an equal point goes to the server nutcracker sorts first by name",
+          "[profiles][twemproxy][reference]") {
+  // MD5("s5622:11212-15") word 0 == MD5("s10051:11212-32") word 2 == 3667602854
+  // (found by search). Nutcracker sorts "s5622:11212" first (the shorter name),
+  // though it is the second node here and the greater string byte by byte.
+  const uint32_t tie = 3667602854u;
+  CHECK(chbench::md5_word(chbench::md5("s5622:11212-15"), 0) == tie);
+  CHECK(chbench::md5_word(chbench::md5("s10051:11212-32"), 2) == tie);
+  for (const auto& names :
+       {std::vector<std::string>{"s10051:11212", "s5622:11212"},
+        std::vector<std::string>{"127.0.0.1:1 s10051:11212", "127.0.0.1:2 s5622:11212"}}) {
+    const auto c = cluster_of(names);
+    const std::vector<uint64_t> at = {uint64_t{tie} << 32, uint64_t{tie - 1} << 32};
+    const auto reference = chbench::build_profile_reference(Profile::kTwemproxyKetama, c);
+    CHECK(chbench_test::owners_of(*reference, at) == std::vector<uint32_t>{1, 1});
+    const auto hashes = probe_hashes(c, 1000);
+    const auto want = chbench_test::owners_of(*reference, hashes);
+    for (const auto* kernel : chbench_test::test_kernels_of(chbench::Scheme::kRing)) {
+      INFO("kernel " << kernel->name);
+      chbench_test::check_table(
+          *chbench::build_profile_table(Profile::kTwemproxyKetama, c, kernel->name), hashes, want);
+    }
+  }
+}
+
 TEST_CASE("twemproxy: bad clusters are refused with one message", "[profiles][twemproxy][errors]") {
   using Catch::Matchers::Contains;
   const auto refuses = [](const ProfileCluster& c, const std::string& what) {
