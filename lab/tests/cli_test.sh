@@ -561,7 +561,7 @@ run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 # twemproxy_ketama: nutcracker's servers are host:port (its name field after a
 # space); the default kernel equals the reference; owners, move and balance
 # answer; bad servers and weights are refused.
-tw=(--profile twemproxy_ketama --nodes 10.0.0.1:11211,10.0.0.2:11212,10.0.0.3:11213)
+tw=(--profile twemproxy_ketama --nodes "10.0.0.1:11211,10.0.0.2:11212,10.0.0.3:11213")
 run owners "${tw[@]}" --weights 1,2,3 --keys 3000 --format csv
 [[ $status -eq 0 ]] || fail "owners --profile twemproxy_ketama: status $status"
 cp "$tmp/out" "$tmp/fast.csv"
