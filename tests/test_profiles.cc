@@ -54,6 +54,16 @@ std::vector<std::string_view> views(const std::vector<std::string>& keys) {
   return {keys.begin(), keys.end()};
 }
 
+// default_nodes(n, vnodes), or, for a profile that needs "host:port" servers
+// (twemproxy_ketama), "10.0.<i / 256>.<i % 256>:11211" with the same vnodes.
+chbench::NodeSet profile_test_nodes(Profile profile, uint32_t n, uint32_t vnodes) {
+  chbench::NodeSet nodes = chbench::default_nodes(n, vnodes);
+  if (profile != Profile::kTwemproxyKetama) return nodes;
+  for (uint32_t i = 0; i < n; ++i)
+    nodes.names[i] = "10.0." + std::to_string(i / 256) + "." + std::to_string(i % 256) + ":11211";
+  return nodes;
+}
+
 }  // namespace
 
 // ---- hashes -----------------------------------------------------------------------
@@ -310,8 +320,8 @@ TEST_CASE("every profile kernel matches the profile's reference", "[profiles][re
 
     for (uint32_t n : {1u, 3u, 10u, 97u, 1000u}) {
       const unsigned params = chbench::profile_params(profile);
-      ProfileCluster cluster{chbench::default_nodes(n, params & chbench::kParamVnodes ? 16 : 1),
-                             {}};
+      ProfileCluster cluster{
+          profile_test_nodes(profile, n, params & chbench::kParamVnodes ? 16 : 1), {}};
       if (params & chbench::kParamWeights)
         for (uint32_t i = 0; i < n; ++i) cluster.weights.push_back(1 + i % 5);
       const auto reference = chbench::build_profile_reference(profile, cluster);
@@ -341,7 +351,8 @@ TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its orde
                                          "haproxy_map",
                                          "envoy_maglev",
                                          "go_redis_ring",
-                                         "groupcache"};
+                                         "groupcache",
+                                         "twemproxy_ketama"};
   REQUIRE(infos.size() == want.size());
   REQUIRE(chbench::all_profiles().size() == want.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {

@@ -575,6 +575,27 @@ for profile in haproxy_consistent haproxy_map; do
   bad "$profile duplicate server" "duplicate" owners --profile $profile --nodes a,b,a --keys 3
 done
 bad "haproxy_map too large" "more than 2^31 steps" owners --profile haproxy_map --nodes 100000 --keys 3
+# twemproxy_ketama: nutcracker's servers are host:port (its name field after a
+# space); the default kernel equals the reference; owners, move and balance
+# answer; bad servers and weights are refused.
+tw=(--profile twemproxy_ketama --nodes "10.0.0.1:11211,10.0.0.2:11212,10.0.0.3:11213")
+run owners "${tw[@]}" --weights 1,2,3 --keys 3000 --format csv
+[[ $status -eq 0 ]] || fail "owners --profile twemproxy_ketama: status $status"
+cp "$tmp/out" "$tmp/fast.csv"
+run owners "${tw[@]}" --weights 1,2,3 --keys 3000 --format csv --kernel reference
+cmp -s "$tmp/out" "$tmp/fast.csv" || fail "owners --profile twemproxy_ketama: kernel differs from reference"
+[[ $(sed -n 2p "$tmp/out") == "user:1,10.0.0.1:11211,1963465963" ]] || fail "twemproxy_ketama owners: $(sed -n 2p "$tmp/out")"
+run balance "${tw[@]}" --weights 3,1,1 --keys 1000 --format csv
+[[ $(tail -n +2 "$tmp/out" | cut -d, -f2,7 | tr '\n' ' ') == "10.0.0.1:11211,288 10.0.0.2:11212,96 10.0.0.3:11213,96 " ]] ||
+  fail "twemproxy_ketama points: $(cat "$tmp/out")"
+run move "${tw[@]}" --remove 10.0.0.2:11212 --keys 10000 --format json
+[[ $status -eq 0 ]] || fail "move --profile twemproxy_ketama: status $status"
+bad "twemproxy without a port" "needs host:port" owners --profile twemproxy_ketama --nodes a,b --keys 3
+bad "twemproxy bad port" "no port 1 ... 65535" owners --profile twemproxy_ketama --nodes a:1,b:65536 --keys 3
+bad "twemproxy one name" "one server name 'a'" owners --profile twemproxy_ketama --nodes a:11211,a:011211 --keys 3
+bad "twemproxy weight 0" "not a weight" owners --profile twemproxy_ketama --nodes a:1,b:2 --weights 1,0 --keys 3
+bad "twemproxy weights count" "2 weights for 3" owners "${tw[@]}" --weights 1,2 --keys 3
+bad "twemproxy total weight" "total weight" owners "${tw[@]}" --weights 2147483647,2147483647,2 --keys 3
 # The schemes that take weights (weighted rendezvous, the ring): a fair share per node.
 run balance --scheme hrw_weighted --nodes a,b,c --weights 1,2,3 --keys 100000 --format csv
 [[ $(sed -n 1p "$tmp/out") == "ring,node,keys,key_share,fair_share,circle_share" ]] ||

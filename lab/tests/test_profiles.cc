@@ -18,8 +18,10 @@ TEST_CASE("lab: profile owners are the profile's reference over its own key hash
   for (Profile profile : all_profiles()) {
     Placement placement{profile_scheme(profile), profile, {}};
     const unsigned params = profile_params(profile);
-    if (params & kParamWeights) placement.weights = {{"node-0", 3}, {"node-4", 2}};
-    const NodeSet nodes = default_nodes(9, params & kParamVnodes ? 32 : 1);
+    NodeSet nodes = default_nodes(9, params & kParamVnodes ? 32 : 1);
+    if (profile == Profile::kTwemproxyKetama)  // nutcracker's servers are host:port
+      for (auto& name : nodes.names) name += ":11211";
+    if (params & kParamWeights) placement.weights = {{nodes.names[0], 3}, {nodes.names[4], 2}};
     std::vector<uint32_t> got(keys.size());
     lookup_owners(*make_table(placement, nodes), keys, 0, got, profile);
     std::vector<uint64_t> hashes(keys.size());

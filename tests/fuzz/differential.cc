@@ -103,6 +103,7 @@
 #include "chbench/profiles/groupcache.h"
 #include "chbench/profiles/haproxy_lb.h"
 #include "chbench/profiles/profiles.h"
+#include "chbench/profiles/twemproxy_ketama.h"
 #include "chbench/ring/bounded_loads.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
@@ -606,6 +607,7 @@ uint64_t in_domain(chbench::Profile profile, uint64_t h) {
     case chbench::Profile::kKetama:
     case chbench::Profile::kKetamaUnweighted:
     case chbench::Profile::kGroupcache:
+    case chbench::Profile::kTwemproxyKetama:
       return h & 0xffffffff00000000u;
     case chbench::Profile::kRedis:
       return h % 16384;
@@ -640,6 +642,15 @@ void add_server_spellings(FuzzedDataProvider& in, std::vector<std::string>& name
   }
 }
 
+// Mostly the host:port servers nutcracker needs: each name gets port 11211
+// (nutcracker leaves it out of the point strings) or 11212 + its index; the
+// names as decoded otherwise (refused unless they end in a port).
+void add_twemproxy_ports(FuzzedDataProvider& in, std::vector<std::string>& names) {
+  if (in.ConsumeIntegralInRange<int>(0, 3) == 0) return;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    names[i] += in.ConsumeBool() ? ":11211" : ":" + std::to_string(11212 + i);
+}
+
 // An accepted ketama cluster has no two names of one server.
 void check_distinct_servers(const Context& c, chbench::Profile profile,
                             const chbench::ProfileCluster& cluster) {
@@ -663,6 +674,7 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
   cluster.nodes = decode_nodes(in, scheme);
   if (cluster.nodes.names.size() > kMaxProfileNodes) cluster.nodes.names.resize(kMaxProfileNodes);
   add_server_spellings(in, cluster.nodes.names);
+  if (profile == chbench::Profile::kTwemproxyKetama) add_twemproxy_ports(in, cluster.nodes.names);
   if ((chbench::profile_params(profile) & chbench::kParamWeights) && in.ConsumeBool()) {
     // One weight per node (0 must be refused), or sometimes one too few.
     const std::size_t count = cluster.nodes.names.size() - (in.ConsumeBool() ? 0 : 1);
@@ -696,6 +708,9 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
         anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kKetamaUnweighted)
       for (const auto& e : chbench::ketama_unweighted_continuum(cluster))
+        anchors.push_back(uint64_t{e.token} << 32);
+    if (profile == chbench::Profile::kTwemproxyKetama)
+      for (const auto& e : chbench::twemproxy_continuum(cluster))
         anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kCassandra)
       for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);

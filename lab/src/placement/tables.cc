@@ -5,6 +5,7 @@
 
 #include "chbench/hash.h"
 #include "chbench/profiles/haproxy_lb.h"
+#include "chbench/profiles/twemproxy_ketama.h"
 #include "placement/blocks.h"
 
 namespace chbench::lab {
@@ -58,7 +59,8 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
   if (placement.profile == Profile::kHaproxyConsistent || placement.profile == Profile::kHaproxyMap)
     return haproxy_sized_nodes(placement, std::move(sized));
-  if (placement.profile != Profile::kKetama) return sized;
+  if (placement.profile != Profile::kKetama && placement.profile != Profile::kTwemproxyKetama)
+    return sized;
   const uint64_t n = nodes.size();
   const uint64_t points = ketama_point_count(placement, nodes);
   const uint64_t per_server = n == 0 ? 0 : (points + n - 1) / n;
@@ -75,8 +77,18 @@ void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, co
     for (uint64_t i = 0; i < n; ++i) f(kKetamaUnweightedPoints);
     return;
   }
+  // Nutcracker's own float formula (totals it refuses are clamped: the
+  // estimate runs before the profile's check).
+  const auto per_server = [&](uint64_t w, uint64_t total) {
+    if (placement.profile != Profile::kTwemproxyKetama)
+      return ketama_points_per_server(w, total, nodes.size());
+    const auto clamp = [](uint64_t x) {
+      return static_cast<uint32_t>(std::min<uint64_t>(x, 0xffffffffu));
+    };
+    return twemproxy_points_per_server(clamp(w), clamp(total), nodes.size());
+  };
   if (placement.weights.empty()) {
-    const uint32_t points = ketama_points_per_server(1, n, nodes.size());
+    const uint32_t points = per_server(1, n);
     for (uint64_t i = 0; i < n; ++i) f(points);
     return;
   }
@@ -86,8 +98,7 @@ void for_each_ketama_points(const Placement& placement, const NodeSet& nodes, co
   };
   uint64_t total_weight = 0;
   for (const auto& name : nodes.names) total_weight += weight(name);
-  for (const auto& name : nodes.names)
-    f(ketama_points_per_server(weight(name), total_weight, nodes.size()));
+  for (const auto& name : nodes.names) f(per_server(weight(name), total_weight));
 }
 
 // The estimate of kernel (or "reference") over `fleet`.
@@ -100,7 +111,8 @@ uint64_t scheme_table_bytes(const Placement& placement, const Fleet& fleet,
 }  // namespace
 
 bool is_ketama(const Placement& placement) noexcept {
-  return placement.profile == Profile::kKetama || placement.profile == Profile::kKetamaUnweighted;
+  return placement.profile == Profile::kKetama || placement.profile == Profile::kKetamaUnweighted ||
+         placement.profile == Profile::kTwemproxyKetama;
 }
 
 uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes) {

@@ -64,13 +64,14 @@ ProfileCluster profile_cluster(const Placement& placement, const NodeSet& nodes)
 std::unique_ptr<OwnerTable> make_table(const Placement& placement, const Fleet& fleet,
                                        std::string_view kernel = {});
 
-// True for the ketama profiles (weighted and unweighted): a continuum of points.
+// True for the ketama profiles (weighted, unweighted, twemproxy's): a continuum of points.
 bool is_ketama(const Placement& placement) noexcept;
 
 // The points of the ketama continuum that make_table builds over `nodes` (the
 // profile's servers, weighted by placement.weights): the sum of
 // ketama_points_per_server, 160 a server scaled by its weight as
-// libmemcached scales it; for ketama_unweighted 100 a server
+// libmemcached scales it (twemproxy_points_per_server for twemproxy_ketama);
+// for ketama_unweighted 100 a server
 // (kKetamaUnweightedPoints). Allocates nothing.
 uint64_t ketama_point_count(const Placement& placement, const NodeSet& nodes);
 // Each server's points, in node order (their sum is ketama_point_count).
