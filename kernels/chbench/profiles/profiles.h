@@ -14,7 +14,11 @@
 //              murmur2(key)) mod partitions, by the mod-N kernels;
 //   cassandra  Murmur3Partitioner tokens on a ring of num_tokens (vnodes)
 //              tokens per node, by the ring kernels;
-//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2.
+//   maglev     the Maglev scheme (maglev.h) with the key hash of docs/spec.md §2;
+//   envoy_ring_hash  Envoy's ring_hash load balancer (XXH64 points and keys,
+//              minimum ring size = vnodes), by the ring kernels;
+//   grpc_ring_hash   gRPC's xDS ring_hash (grpc-go: hosts in name order, ring
+//              sizes clamped to 4096), by the ring kernels (ring_hash.h).
 #pragma once
 
 #include <cstdint>
