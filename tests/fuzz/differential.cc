@@ -100,6 +100,7 @@
 #include "chbench/nodes.h"
 #include "chbench/parallel.h"
 #include "chbench/profiles/profiles.h"
+#include "chbench/profiles/ring_hash.h"
 #include "chbench/ring/bounded_loads.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
@@ -653,7 +654,7 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
   cluster.nodes = decode_nodes(in, scheme);
   if (cluster.nodes.names.size() > kMaxProfileNodes) cluster.nodes.names.resize(kMaxProfileNodes);
   add_server_spellings(in, cluster.nodes.names);
-  if (profile == chbench::Profile::kKetama && in.ConsumeBool()) {
+  if ((chbench::profile_params(profile) & chbench::kParamWeights) && in.ConsumeBool()) {
     // One weight per node (0 must be refused), or sometimes one too few.
     const std::size_t count = cluster.nodes.names.size() - (in.ConsumeBool() ? 0 : 1);
     for (std::size_t i = 0; i < count && count <= cluster.nodes.names.size(); ++i)
@@ -681,6 +682,13 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     if (profile == chbench::Profile::kCassandra)
       for (const auto& e : chbench::cassandra_ring(cluster.nodes)) anchors.push_back(e.token);
     if (profile == chbench::Profile::kMaglev) anchors = anchors_of(Scheme::kMaglev, cluster.nodes);
+    if (profile == chbench::Profile::kEnvoyRingHash || profile == chbench::Profile::kGrpcRingHash) {
+      const auto options = profile == chbench::Profile::kEnvoyRingHash
+                               ? chbench::ring_hash::envoy_options(cluster.nodes)
+                               : chbench::ring_hash::grpc_options(cluster.nodes);
+      for (const auto& e : chbench::ring_hash::build_ring(cluster, options))
+        anchors.push_back(e.token);
+    }
     batch = decode_batch(in, anchors);
     for (auto& h : batch.keys) h = in_domain(profile, h);
     want.resize(batch.keys.size());

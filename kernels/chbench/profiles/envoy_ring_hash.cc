@@ -9,20 +9,18 @@ namespace chbench {
 
 namespace {
 
-ring_hash::RingOptions options(const ProfileCluster& cluster) {
-  return {cluster.nodes.vnodes, ring_hash::kEnvoyMaxRingSize, false};
-}
-
 void check(const ProfileCluster& cluster) {
   ring_hash::check_cluster("envoy_ring_hash", cluster, ring_hash::kEnvoyMaxRingSize);
 }
 
 std::unique_ptr<OwnerTable> reference(const ProfileCluster& cluster) {
-  return ring_hash::reference_table(ring_hash::build_ring(cluster, options(cluster)));
+  return ring_hash::reference_table(
+      ring_hash::build_ring(cluster, ring_hash::envoy_options(cluster.nodes)));
 }
 
 std::unique_ptr<OwnerTable> table(const ProfileCluster& cluster, std::string_view kernel) {
-  return profile_glue::ring_kernel(kernel, ring_hash::build_ring(cluster, options(cluster)));
+  return profile_glue::ring_kernel(
+      kernel, ring_hash::build_ring(cluster, ring_hash::envoy_options(cluster.nodes)));
 }
 
 }  // namespace

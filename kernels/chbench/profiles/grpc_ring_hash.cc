@@ -2,8 +2,6 @@
 // grpc-go builds it (docs/profiles.md): hosts walked in name order, minimum
 // ring size --vnodes (default 1024) and maximum 8388608, both clamped to the
 // ring size cap 4096, looked up by the ring kernels on its own ring.
-#include <algorithm>
-
 #include "chbench/profiles/profile_glue.h"
 #include "chbench/profiles/profile_info.h"
 #include "chbench/profiles/ring_hash.h"
@@ -12,21 +10,18 @@ namespace chbench {
 
 namespace {
 
-ring_hash::RingOptions options(const ProfileCluster& cluster) {
-  return {std::min<uint64_t>(cluster.nodes.vnodes, ring_hash::kGrpcRingSizeCap),
-          ring_hash::kGrpcRingSizeCap, true};
-}
-
 void check(const ProfileCluster& cluster) {
   ring_hash::check_cluster("grpc_ring_hash", cluster, ring_hash::kRingSizeLimit);
 }
 
 std::unique_ptr<OwnerTable> reference(const ProfileCluster& cluster) {
-  return ring_hash::reference_table(ring_hash::build_ring(cluster, options(cluster)));
+  return ring_hash::reference_table(
+      ring_hash::build_ring(cluster, ring_hash::grpc_options(cluster.nodes)));
 }
 
 std::unique_ptr<OwnerTable> table(const ProfileCluster& cluster, std::string_view kernel) {
-  return profile_glue::ring_kernel(kernel, ring_hash::build_ring(cluster, options(cluster)));
+  return profile_glue::ring_kernel(
+      kernel, ring_hash::build_ring(cluster, ring_hash::grpc_options(cluster.nodes)));
 }
 
 }  // namespace

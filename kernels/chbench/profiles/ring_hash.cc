@@ -44,6 +44,12 @@ class KetamaSearchTable final : public OwnerTable {
 
 }  // namespace
 
+RingOptions envoy_options(const NodeSet& nodes) { return {nodes.vnodes, kEnvoyMaxRingSize, false}; }
+
+RingOptions grpc_options(const NodeSet& nodes) {
+  return {std::min<uint64_t>(nodes.vnodes, kGrpcRingSizeCap), kGrpcRingSizeCap, true};
+}
+
 std::string point_string(std::string_view name, uint64_t i) {
   std::string s(name);
   s += '_';

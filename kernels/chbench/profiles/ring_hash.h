@@ -46,6 +46,14 @@ struct RingOptions {
   bool sort_by_name;
 };
 
+// envoy_ring_hash's options: minimum ring size nodes.vnodes, maximum
+// kEnvoyMaxRingSize, the hosts as listed.
+RingOptions envoy_options(const NodeSet& nodes);
+
+// grpc_ring_hash's: minimum min(nodes.vnodes, kGrpcRingSizeCap), maximum
+// kGrpcRingSizeCap, the hosts in name order.
+RingOptions grpc_options(const NodeSet& nodes);
+
 // The string hashed for point i of a host: "<name>_<i>", i in decimal.
 std::string point_string(std::string_view name, uint64_t i);
 
