@@ -213,3 +213,20 @@ TEST_CASE("ring_hash profiles: every ring kernel equals the ketama search",
     }
   }
 }
+
+TEST_CASE("envoy_ring_hash: the running sums are doubles, so 99 hosts make 1090 points",
+          "[profiles][envoy_ring_hash]") {
+  // scale = 11 / (1 / 99) = 1089, but scale * (1 / 99) rounds to
+  // 11.000000000000002: the first host's target is above 11, so it takes a
+  // twelfth point, and each later host's whole target is then already met
+  // one point early. Ring size 1090, not 1089.
+  ProfileCluster cluster;
+  for (int i = 0; i < 99; ++i) cluster.nodes.names.push_back("node-" + std::to_string(i));
+  cluster.nodes.vnodes = 1024;
+  std::vector<uint64_t> want(99, 11);
+  want[0] = 12;
+  CHECK(rh::point_counts(cluster, rh::envoy_options(cluster.nodes)) == want);
+  cluster.nodes.names.push_back("node-99");
+  CHECK(rh::point_counts(cluster, rh::envoy_options(cluster.nodes)) ==
+        std::vector<uint64_t>(100, 11));
+}
