@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "chbench/hash.h"
+#include "chbench/profiles/envoy_bounded_load.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/profiles/ring_hash.h"
 #include "support.h"
@@ -229,4 +230,40 @@ TEST_CASE("envoy_ring_hash: the running sums are doubles, so 99 hosts make 1090 
   cluster.nodes.names.push_back("node-99");
   CHECK(rh::point_counts(cluster, rh::envoy_options(cluster.nodes)) ==
         std::vector<uint64_t>(100, 11));
+}
+
+TEST_CASE("envoy_ring_hash: hash_balance_factor's bounded load over the ring",
+          "[profiles][envoy_ring_hash][bounded]") {
+  const ProfileCluster two = hosts({90, 91}, 12);
+  const auto ring = rh::build_ring(two, rh::envoy_options(two.nodes));
+  const auto weights = rh::normalized_weights(two);
+  // Slots: ceil((active + 1) * 100 / 100) * 0.5, at least 1.
+  CHECK(rh::envoy_slots(0, 100, 0.5) == 1);
+  CHECK(rh::envoy_slots(2, 100, 0.5) == 2);
+  CHECK(rh::envoy_slots(5, 150, 0.5) == 5);
+  // Every request on the owner of hash 0: it keeps them while its active
+  // count is within its slots, and the other host takes the rest.
+  const uint32_t owner = ring[rh::ketama_search(ring, 0)].node;
+  const std::vector<uint64_t> same(6, 0);
+  const auto a = rh::envoy_bounded_assign(ring, weights, same, 100);
+  const uint32_t other = 1 - owner;
+  CHECK(a.host == std::vector<uint32_t>{owner, owner, owner, other, owner, other});
+  CHECK(a.probed == 2);
+  // A factor too large to bind gives the plain owners.
+  std::vector<uint64_t> h;
+  for (uint64_t k = 1; k <= 10'000; ++k) h.push_back(rh::xxh64(chbench::default_key(k)));
+  const ProfileCluster five = hosts({90, 91, 92, 93, 94}, 1024, {1, 1, 2, 3, 5});
+  const auto ring5 = rh::build_ring(five, rh::envoy_options(five.nodes));
+  const auto loose = rh::envoy_bounded_assign(ring5, rh::normalized_weights(five), h, 100'000);
+  CHECK(loose.probed == 0);
+  for (std::size_t i = 0; i < h.size(); ++i) CHECK(loose.host[i] == pick(ring5, h[i]));
+  // At 125 each host ends within its slots plus the one request it may take
+  // at its bound.
+  const auto w5 = rh::normalized_weights(five);
+  const auto tight = rh::envoy_bounded_assign(ring5, w5, h, 125);
+  CHECK(tight.probed > 0);
+  for (uint32_t k = 0; k < 5; ++k)
+    CHECK(tight.load[k] <= rh::envoy_slots(static_cast<uint32_t>(h.size()), 125, w5[k]) + 1);
+  CHECK(tight.host == rh::envoy_bounded_assign(ring5, w5, h, 125).host);
+  CHECK_THROWS_WITH(rh::envoy_bounded_assign(ring5, w5, h, 99), Catch::Contains("at least 100"));
 }

@@ -59,16 +59,21 @@ std::string point_string(std::string_view name, uint64_t i) {
 
 uint64_t xxh64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
 
-std::vector<uint64_t> point_counts(const ProfileCluster& cluster, const RingOptions& options) {
+std::vector<double> normalized_weights(const ProfileCluster& cluster) {
   const uint32_t n = cluster.nodes.size();
   uint64_t sum = 0;
   for (uint32_t i = 0; i < n; ++i) sum += weight_of(cluster, i);
   std::vector<double> normalized(n);
-  double min_weight = 1.0;
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = 0; i < n; ++i)
     normalized[i] = static_cast<double>(weight_of(cluster, i)) / static_cast<double>(sum);
-    min_weight = std::min(min_weight, normalized[i]);
-  }
+  return normalized;
+}
+
+std::vector<uint64_t> point_counts(const ProfileCluster& cluster, const RingOptions& options) {
+  const uint32_t n = cluster.nodes.size();
+  const std::vector<double> normalized = normalized_weights(cluster);
+  double min_weight = 1.0;
+  for (double w : normalized) min_weight = std::min(min_weight, w);
   const double scale =
       std::min(std::ceil(min_weight * static_cast<double>(options.min_ring_size)) / min_weight,
                static_cast<double>(options.max_ring_size));

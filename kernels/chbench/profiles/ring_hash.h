@@ -61,6 +61,10 @@ std::string point_string(std::string_view name, uint64_t i);
 // key hash and the point hash of both profiles.
 uint64_t xxh64(std::string_view bytes);
 
+// Each host's normalized weight, weight / sum of the weights in double (all 1
+// when cluster.weights is empty), in cluster order.
+std::vector<double> normalized_weights(const ProfileCluster& cluster);
+
 // Each host's number of points, in cluster order, as the running sums give
 // them: scale = min(ceil(w_min * min) / w_min, max) in double, host k's
 // target the running sum of scale * w_k, points added while the running
