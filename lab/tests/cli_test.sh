@@ -769,6 +769,11 @@ bad "popularity file" "cannot open" balance --scheme jump --nodes 4 --popularity
 printf '3\n1\n' >"$tmp/counts"
 bad "count per key" "gives 2 request counts for 3 keys" balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts"
 bad "bounded off the ring" "walks the ring" balance --scheme hrw --nodes 4 --bounded-load 1.25
+# Envoy's hash_balance_factor (100 c) for envoy_ring_hash; not for gRPC's.
+run balance --profile envoy_ring_hash --nodes 5 --keys 20000 --bounded-load 1.25 --format json
+[[ $status -eq 0 ]] && grep -q '"bounded"' "$tmp/out" || fail "envoy_ring_hash --bounded-load: $(cat "$tmp/err")"
+bad "bounded, grpc" "walks the ring" balance --profile grpc_ring_hash --nodes 4 --bounded-load 1.25
+bad "bounded, envoy factor" "balance factor c in \[1, 1000\]" balance --profile envoy_ring_hash --nodes 4 --bounded-load 0.5
 bad "bounded factor" "\[1, 1000\]" balance --scheme ring --nodes 4 --bounded-load 0.5
 bad "bounded with rings" "no --rings" balance --scheme ring --nodes 4 --bounded-load 1.5 --rings 3
 bad "requests without zipf" "apply to --popularity zipf" balance --scheme ring --nodes 4 --requests 10
