@@ -1,9 +1,11 @@
 #include "placement/tables.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "chbench/hash.h"
+#include "chbench/profiles/ring_hash.h"
 #include "placement/blocks.h"
 
 namespace chbench::lab {
@@ -25,6 +27,31 @@ const KernelInfo& kernel_of(const Placement& placement, std::string_view kernel)
   }
 }
 
+// Envoy's and gRPC's ring hash: the ring's points (ring_hash.h: about
+// ceil(scale), scale = min(ceil(w_min * minimum) / w_min, maximum), one more
+// for the double running sums) per node, rounded up. Weights by name, 1 if
+// not listed.
+uint32_t ring_hash_points_per_node(const Placement& placement, const NodeSet& nodes) {
+  if (nodes.size() == 0) return 1;
+  const auto options = placement.profile == Profile::kEnvoyRingHash
+                           ? ring_hash::envoy_options(nodes)
+                           : ring_hash::grpc_options(nodes);
+  uint64_t sum = 0, lightest = UINT64_MAX;
+  for (const auto& name : nodes.names) {
+    const auto w = placement.weights.find(name);
+    const uint64_t weight = w == placement.weights.end() ? 1 : w->second;
+    sum += weight;
+    lightest = std::min(lightest, weight);
+  }
+  const double w_min = static_cast<double>(lightest) / static_cast<double>(sum);
+  const double scale =
+      std::min(std::ceil(w_min * static_cast<double>(options.min_ring_size)) / w_min,
+               static_cast<double>(options.max_ring_size));
+  const uint64_t points = static_cast<uint64_t>(std::ceil(scale)) + 1;
+  const uint64_t n = nodes.size();
+  return static_cast<uint32_t>(std::max<uint64_t>(1, (points + n - 1) / n));
+}
+
 // A node list whose table in the profile's scheme holds as many entries as
 // the profile's own table: ketama's continuum points as ring tokens (rounded
 // up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
@@ -39,6 +66,8 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   sized.probes = nodes.probes;
   sized.table_size = placement.profile == Profile::kRedis ? 16384 : nodes.table_size;
   if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
+  if (placement.profile == Profile::kEnvoyRingHash || placement.profile == Profile::kGrpcRingHash)
+    sized.vnodes = ring_hash_points_per_node(placement, nodes);
   if (placement.profile != Profile::kKetama) return sized;
   const uint64_t n = nodes.size();
   const uint64_t points = ketama_point_count(placement, nodes);
