@@ -4,6 +4,7 @@
 // envoy_ring_hash place keys differently.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -123,4 +124,39 @@ TEST_CASE("grpc_ring_hash and envoy_ring_hash: where they agree and where they d
     CHECK(next.token != at);
     CHECK(owners(Profile::kGrpcRingHash, c, one) == std::vector<uint32_t>{next.node});
   }
+}
+
+TEST_CASE("grpc_ring_hash: grpc-go's ring_test.go (TestRingNew and the weight-sum overflows)",
+          "[profiles][grpc_ring_hash]") {
+  // grpc-go balancer/ringhash/ring_test.go at
+  // 012a70d19833e0e04bc22f05b826c38a9d2be636: endpoints a, b, c of weights
+  // 3, 3, 4; each ring within [min, max], each share within 25% of its weight.
+  auto share_ok = [](double got, double want) {
+    return std::abs(got - want) / (std::abs(got + want) / 2) < 0.25;
+  };
+  const ProfileCluster abc = cluster_of({"a", "b", "c"}, 1, {3, 3, 4});
+  for (const uint64_t min : {3u, 4u, 6u, 8u})
+    for (const uint64_t max : {20u, 8u}) {
+      INFO("min " << min << ", max " << max);
+      const auto counts = rh::point_counts(abc, {min, max, true});
+      const double total = static_cast<double>(counts[0] + counts[1] + counts[2]);
+      CHECK(total >= static_cast<double>(min));
+      CHECK(total <= static_cast<double>(max));
+      CHECK(share_ok(static_cast<double>(counts[0]) / total, 0.3));
+      CHECK(share_ok(static_cast<double>(counts[1]) / total, 0.3));
+      CHECK(share_ok(static_cast<double>(counts[2]) / total, 0.4));
+    }
+  // Weights summing to 2^32 (grpc-go sums in 64 bits): half the ring each.
+  ProfileCluster big = cluster_of({"a", "b"}, 1024, {1u << 31, 1u << 31});
+  CHECK_NOTHROW(chbench::validate_profile(Profile::kGrpcRingHash, big));
+  CHECK(rh::point_counts(big, rh::grpc_options(big.nodes)) == std::vector<uint64_t>{512, 512});
+  CHECK_THROWS_WITH(chbench::validate_profile(Profile::kEnvoyRingHash, big),
+                    Catch::Contains("above 2^32 - 1"));
+  // 2^31, 2^31, 2^30: shares about 0.4, 0.4, 0.2, the ring within [1024, 4096].
+  big = cluster_of({"a", "b", "c"}, 1024, {1u << 31, 1u << 31, 1u << 30});
+  const auto counts = rh::point_counts(big, rh::grpc_options(big.nodes));
+  const double total = static_cast<double>(counts[0] + counts[1] + counts[2]);
+  CHECK(total >= 1024);
+  CHECK(total <= 4096);
+  CHECK(share_ok(static_cast<double>(counts[2]) / total, 0.2));
 }

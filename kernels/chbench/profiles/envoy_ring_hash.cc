@@ -10,7 +10,7 @@ namespace chbench {
 namespace {
 
 void check(const ProfileCluster& cluster) {
-  ring_hash::check_cluster("envoy_ring_hash", cluster, ring_hash::kEnvoyMaxRingSize);
+  ring_hash::check_cluster("envoy_ring_hash", cluster, true);
 }
 
 std::unique_ptr<OwnerTable> reference(const ProfileCluster& cluster) {

@@ -121,8 +121,7 @@ std::unique_ptr<OwnerTable> reference_table(std::vector<RingEntry<uint64_t>> rin
   return std::make_unique<KetamaSearchTable>(std::move(ring));
 }
 
-void check_cluster(std::string_view profile, const ProfileCluster& cluster,
-                   uint64_t max_ring_size) {
+void check_cluster(std::string_view profile, const ProfileCluster& cluster, bool limit_sum) {
   const std::string who(profile);
   const uint32_t n = cluster.nodes.size();
   if (!cluster.weights.empty() && cluster.weights.size() != n)
@@ -133,14 +132,14 @@ void check_cluster(std::string_view profile, const ProfileCluster& cluster,
     if (w == 0) throw std::invalid_argument(who + ": every weight must be 1 ... 2^32 - 1");
     sum += w;
   }
-  if (sum > 0xffffffffu)
+  if (limit_sum && sum > 0xffffffffu)
     throw std::invalid_argument(who + ": the weights sum to " + std::to_string(sum) +
                                 ", above 2^32 - 1");
   const uint64_t min_ring = cluster.nodes.vnodes;
-  if (min_ring == 0 || min_ring > kRingSizeLimit || min_ring > max_ring_size)
+  if (min_ring == 0 || min_ring > kRingSizeLimit)
     throw std::invalid_argument(who + ": the minimum ring size (--vnodes " +
                                 std::to_string(min_ring) + ") must be 1 ... " +
-                                std::to_string(std::min(max_ring_size, kRingSizeLimit)));
+                                std::to_string(kRingSizeLimit));
 }
 
 }  // namespace chbench::ring_hash

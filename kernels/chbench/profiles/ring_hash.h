@@ -89,9 +89,9 @@ std::size_t ketama_search(std::span<const RingEntry<uint64_t>> ring, uint64_t h)
 std::unique_ptr<OwnerTable> reference_table(std::vector<RingEntry<uint64_t>> ring);
 
 // Refuses what the system refuses, naming `profile`: weights not one a host or
-// not 1 ... 2^32 - 1, a weight sum above 2^32 - 1, a minimum ring size
-// (nodes.vnodes) above kRingSizeLimit or above `max_ring_size`. Throws
-// std::invalid_argument with one line.
-void check_cluster(std::string_view profile, const ProfileCluster& cluster, uint64_t max_ring_size);
+// not 1 ... 2^32 - 1, a weight sum above 2^32 - 1 when `limit_sum` (Envoy
+// refuses it; gRPC sums in 64 bits), a minimum ring size (nodes.vnodes) of 0
+// or above kRingSizeLimit. Throws std::invalid_argument with one line.
+void check_cluster(std::string_view profile, const ProfileCluster& cluster, bool limit_sum);
 
 }  // namespace chbench::ring_hash
