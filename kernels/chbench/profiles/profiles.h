@@ -64,7 +64,9 @@ std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept;
 
 // The Param bits (scheme.h) a profile reads from its cluster besides the node
 // names, as SchemeInfo::params for a scheme: cassandra kParamVnodes
-// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights; none for
+// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights,
+// envoy_ring_hash and grpc_ring_hash kParamVnodes (the minimum ring size) and
+// kParamWeights; none for
 // the others (Redis's 16384 slots and Kafka's partitions are fixed rules).
 unsigned profile_params(Profile profile) noexcept;
 
@@ -77,6 +79,7 @@ unsigned profile_params(Profile profile) noexcept;
 //   kafka      murmur2(key) & 0x7fffffff
 //   cassandra  ordered_token(cassandra_token(key))
 //   maglev     key_hash(key) (XXH3, docs/spec.md §2)
+//   envoy_ring_hash, grpc_ring_hash  XXH64(key, seed 0)
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 
@@ -103,7 +106,9 @@ struct ProfileCluster {
 // of one server (ketama_server's host and port: "a", "a:11211" and
 // "a:011211" are one); redis: at most 16384 nodes; kafka: at most
 // 2^31 - 1 partitions; cassandra: N * num_tokens below 2^32; maglev:
-// validate_maglev. Throws std::invalid_argument with one line.
+// validate_maglev; envoy_ring_hash and grpc_ring_hash: weights 1 ... 2^32 - 1
+// (Envoy: their sum too), minimum ring size 1 ... 8388608
+// (ring_hash::check_cluster). Throws std::invalid_argument with one line.
 void validate_profile(Profile profile, const ProfileCluster& cluster);
 
 // The profile's reference: the plainest code of its definition (ketama the
