@@ -352,7 +352,9 @@ TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its orde
                                          "envoy_maglev",
                                          "go_redis_ring",
                                          "groupcache",
-                                         "twemproxy_ketama"};
+                                         "twemproxy_ketama",
+                                         "envoy_ring_hash",
+                                         "grpc_ring_hash"};
   REQUIRE(infos.size() == want.size());
   REQUIRE(chbench::all_profiles().size() == want.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {

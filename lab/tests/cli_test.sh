@@ -531,7 +531,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map envoy_maglev go_redis_ring groupcache; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map envoy_maglev go_redis_ring groupcache envoy_ring_hash grpc_ring_hash; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"
@@ -609,6 +609,14 @@ bad "all weights 0" "every node weight is 0" owners --scheme hrw_weighted --node
 bad "weights and scenario" "no removal scenario" balance --scheme ring --nodes 3 --weights 1,2,3 --removed node-1
 bad "kafka removal" "cannot take partitions away" move --profile kafka --nodes 4 --remove node-3
 bad "redis too many" "16384" balance --profile redis --nodes 16385
+# Envoy's and gRPC's ring hash: the minimum ring size is --vnodes, 1 ... 8388608;
+for profile in envoy_ring_hash grpc_ring_hash; do
+  bad "$profile ring size" "minimum ring size (--vnodes 8388609) must be 1 ... 8388608" \
+    owners --profile $profile --nodes a,b --vnodes 8388609 --keys 3
+done
+run balance --profile envoy_ring_hash --nodes a,b,c --weights 1,2,3 --keys 100000 --format csv
+share=$(awk -F, '$2 == "c" { print $4 }' "$tmp/out")
+awk -v s="$share" 'BEGIN { exit !(s > 0.45 && s < 0.55) }' || fail "envoy_ring_hash weight 3 of 6: share $share"
 bad "maglev table not prime" "prime" balance --scheme maglev --nodes 3 --table-size 65536
 bad "maglev table too small" "below the 5 nodes" balance --scheme maglev --nodes 5 --table-size 3
 # Envoy's Maglev: weights, its own table bound, host keys with ports.
@@ -627,11 +635,11 @@ run owners --profile groupcache --nodes 3 --vnodes 1 --keys 2
 # Options that do not apply are refused, naming every scheme and profile that
 # takes them.
 for profile in ketama redis kafka maglev envoy_maglev go_redis_ring; do
-  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profiles cassandra, groupcache only, not to the $profile profile" \
+  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profiles cassandra, groupcache, envoy_ring_hash, grpc_ring_hash only, not to the $profile profile" \
     owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
 done
 for scheme in modn hrw jump maglev; do
-  bad "--vnodes with $scheme" "applies to the scheme ring; the profiles cassandra, groupcache only, not to $scheme\$" \
+  bad "--vnodes with $scheme" "applies to the scheme ring; the profiles cassandra, groupcache, envoy_ring_hash, grpc_ring_hash only, not to $scheme\$" \
     owners --scheme $scheme --nodes 3 --vnodes 5 --keys 3
 done
 for profile in ketama redis kafka cassandra go_redis_ring groupcache; do
@@ -811,6 +819,11 @@ bad "popularity file" "cannot open" balance --scheme jump --nodes 4 --popularity
 printf '3\n1\n' >"$tmp/counts"
 bad "count per key" "gives 2 request counts for 3 keys" balance --scheme jump --nodes 2 --keys 3 --popularity "file:$tmp/counts"
 bad "bounded off the ring" "walks the ring" balance --scheme hrw --nodes 4 --bounded-load 1.25
+# Envoy's hash_balance_factor (100 c) for envoy_ring_hash; not for gRPC's.
+run balance --profile envoy_ring_hash --nodes 5 --keys 20000 --bounded-load 1.25 --format json
+[[ $status -eq 0 ]] && grep -q '"bounded"' "$tmp/out" || fail "envoy_ring_hash --bounded-load: $(cat "$tmp/err")"
+bad "bounded, grpc" "walks the ring" balance --profile grpc_ring_hash --nodes 4 --bounded-load 1.25
+bad "bounded, envoy factor" "balance factor c in \[1, 1000\]" balance --profile envoy_ring_hash --nodes 4 --bounded-load 0.5
 bad "bounded factor" "\[1, 1000\]" balance --scheme ring --nodes 4 --bounded-load 0.5
 bad "bounded with rings" "no --rings" balance --scheme ring --nodes 4 --bounded-load 1.5 --rings 3
 bad "requests without zipf" "apply to --popularity zipf" balance --scheme ring --nodes 4 --requests 10

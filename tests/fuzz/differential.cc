@@ -103,6 +103,7 @@
 #include "chbench/profiles/groupcache.h"
 #include "chbench/profiles/haproxy_lb.h"
 #include "chbench/profiles/profiles.h"
+#include "chbench/profiles/ring_hash.h"
 #include "chbench/profiles/twemproxy_ketama.h"
 #include "chbench/ring/bounded_loads.h"
 #include "chbench/ring/ring.h"
@@ -729,6 +730,13 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
     if (profile == chbench::Profile::kHaproxyMap) {
       const uint64_t t = chbench::haproxy_server_map(cluster).size();
       for (uint64_t m : {uint64_t{1}, uint64_t{2}, 0xffffffffu / t}) anchors.push_back(m * t);
+    }
+    if (profile == chbench::Profile::kEnvoyRingHash || profile == chbench::Profile::kGrpcRingHash) {
+      const auto options = profile == chbench::Profile::kEnvoyRingHash
+                               ? chbench::ring_hash::envoy_options(cluster.nodes)
+                               : chbench::ring_hash::grpc_options(cluster.nodes);
+      for (const auto& e : chbench::ring_hash::build_ring(cluster, options))
+        anchors.push_back(e.token);
     }
     batch = decode_batch(in, anchors);
     for (auto& h : batch.keys) h = in_domain(profile, h);

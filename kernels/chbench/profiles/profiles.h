@@ -26,6 +26,10 @@
 //              its xorshift-multiply mixer, its own scoring loop;
 //   groupcache golang/groupcache's peer ring (groupcache.h): CRC-32 points and
 //              keys, the last peer keeping a shared point, by the ring kernels.
+//   envoy_ring_hash  Envoy's ring_hash load balancer (XXH64 points and keys,
+//              minimum ring size = vnodes), by the ring kernels;
+//   grpc_ring_hash   gRPC's xDS ring_hash (grpc-go: hosts in name order, ring
+//              sizes clamped to 4096), by the ring kernels (ring_hash.h).
 #pragma once
 
 #include <cstdint>
@@ -72,7 +76,9 @@ std::optional<Scheme> profile_placement_scheme(Profile profile) noexcept;
 
 // The Param bits (scheme.h) a profile reads from its cluster besides the node
 // names, as SchemeInfo::params for a scheme: cassandra kParamVnodes
-// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights; none for
+// (num_tokens), maglev kParamTableSize (M), ketama kParamWeights,
+// envoy_ring_hash and grpc_ring_hash kParamVnodes (the minimum ring size) and
+// kParamWeights; none for
 // the others (Redis's 16384 slots and Kafka's partitions are fixed rules).
 unsigned profile_params(Profile profile) noexcept;
 
@@ -90,6 +96,7 @@ unsigned profile_params(Profile profile) noexcept;
 //   envoy_maglev  XXH64(key, seed 0)
 //   go_redis_ring  XXH64(hash tag of key, seed 0)
 //   groupcache uint64_t{crc32_ieee(key)} << 32
+//   envoy_ring_hash, grpc_ring_hash  XXH64(key, seed 0)
 // Throws std::runtime_error if OpenSSL fails (ketama).
 uint64_t profile_key_hash(Profile profile, std::string_view key);
 
@@ -119,6 +126,9 @@ struct ProfileCluster {
 // validate_maglev; haproxy_consistent and haproxy_map: check_haproxy_chash and
 // check_haproxy_map (haproxy_lb.h: weights 1 ... 256, HAProxy server names).
 // Throws std::invalid_argument with one line.
+// validate_maglev; envoy_ring_hash and grpc_ring_hash: weights 1 ... 2^32 - 1
+// (Envoy: their sum too), minimum ring size 1 ... 8388608
+// (ring_hash::check_cluster). Throws std::invalid_argument with one line.
 void validate_profile(Profile profile, const ProfileCluster& cluster);
 
 // The profile's reference: the plainest code of its definition (ketama the

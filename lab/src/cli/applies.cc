@@ -71,9 +71,12 @@ void refuse_inapplicable(const Setup& s, const Options& o) {
     throw std::invalid_argument(
         "the removal scenario options (--removed, --remove-fraction, --readd) apply to --scheme; "
         "a profile changes its cluster with move --add / --remove");
-  if (o.load.bounded && (s.placement.profile || s.scheme != Scheme::kRing))
-    throw std::invalid_argument("--bounded-load walks the ring: it takes --scheme ring, not " +
-                                placement_name(s) + (s.placement.profile ? " profile" : ""));
+  if (o.load.bounded && s.placement.profile != Profile::kEnvoyRingHash &&
+      (s.placement.profile || s.scheme != Scheme::kRing))
+    throw std::invalid_argument(
+        "--bounded-load walks the ring: it takes --scheme ring or "
+        "--profile envoy_ring_hash, not " +
+        placement_name(s) + (s.placement.profile ? " profile" : ""));
 }
 
 }  // namespace chbench::lab

@@ -1,10 +1,14 @@
 #include "commands/load.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <string>
 
+#include "chbench/profiles/envoy_bounded_load.h"
+#include "chbench/profiles/ring_hash.h"
 #include "commands/balance.h"
 
 namespace chbench::lab {
@@ -19,17 +23,46 @@ std::vector<uint32_t> plain_owners(const Setup& s, const Fleet& fleet, const Key
   return owners;
 }
 
-// The bounded assignment of the stream over the fleet's ring (docs/spec.md §6's
-// tokens), each node's capacity by its weight.
-BoundedAssignment bounded_over(const Fleet& fleet, const Requests& r, const KeySet& keys,
-                               double c) {
-  const auto entries = ring_entries(fleet.nodes());
-  const auto ring = SortedRing<uint64_t>::from_entries(entries);
+// The request stream: each request's key hash, in stream order (the
+// profile's key hashes under a profile).
+std::vector<uint64_t> stream_of(const Requests& r, const KeySet& keys,
+                                std::optional<Profile> profile) {
   std::vector<uint64_t> key_hashes(keys.size());
-  keys.hashes(0, key_hashes);
+  keys.hashes(0, key_hashes, profile);
   std::vector<uint64_t> stream;
   stream.reserve(r.total);
   for_each_request(r, [&](uint64_t k) { stream.push_back(key_hashes[k]); });
+  return stream;
+}
+
+// Envoy's hash_balance_factor (factor = 100 c, rounded) over the
+// envoy_ring_hash ring (c in [1, 1000], as the lab checks it). A host's capacity is the most it can
+// end with: its slots when the last request arrives, plus that request.
+BoundedAssignment envoy_bounded_over(const Placement& p, const Fleet& fleet,
+                                     std::span<const uint64_t> stream, double c) {
+  const ProfileCluster cluster = profile_cluster(p, fleet.nodes());
+  const auto ring = ring_hash::build_ring(cluster, ring_hash::envoy_options(cluster.nodes));
+  const auto weights = ring_hash::normalized_weights(cluster);
+  const auto factor = static_cast<uint32_t>(std::lround(c * 100));
+  auto a = ring_hash::envoy_bounded_assign(ring, weights, stream, factor);
+  BoundedAssignment out;
+  const auto last = static_cast<uint32_t>(stream.empty() ? 0 : stream.size() - 1);
+  for (double w : weights) out.capacities.push_back(ring_hash::envoy_slots(last, factor, w) + 1);
+  out.capacity = *std::max_element(out.capacities.begin(), out.capacities.end());
+  out.node = std::move(a.host);
+  out.load = std::move(a.load);
+  out.walked = a.probed;
+  return out;
+}
+
+// The bounded assignment of the stream over the fleet's ring (docs/spec.md §6's
+// tokens), each node's capacity by its weight; Envoy's rule for envoy_ring_hash.
+BoundedAssignment bounded_over(const Placement& p, const Fleet& fleet, const Requests& r,
+                               const KeySet& keys, double c) {
+  const auto stream = stream_of(r, keys, p.profile);
+  if (p.profile == Profile::kEnvoyRingHash) return envoy_bounded_over(p, fleet, stream, c);
+  const auto entries = ring_entries(fleet.nodes());
+  const auto ring = SortedRing<uint64_t>::from_entries(entries);
   std::vector<uint32_t> weights(fleet.size());
   for (uint32_t n = 0; n < fleet.size(); ++n) weights[n] = fleet.nodes().weight(n);
   return bounded_assign(ring, weights, stream, c);
@@ -98,7 +131,7 @@ LoadBalanceReport run_load_balance(const Setup& s, const Requests& req, std::opt
   r.hottest = hottest_share(req);
   if (c) {
     r.c = c;
-    r.bounded = bounded_over(s.fleet, req, keys, *c);
+    r.bounded = bounded_over(s.placement, s.fleet, req, keys, *c);
     r.bounded_stats = stats_against(r.bounded->load, fair);
   }
   return r;
@@ -124,8 +157,8 @@ LoadMoveReport run_load_move(const Setup& s, const MoveRequest& request, const R
     }
   if (!c) return r;
   r.c = c;
-  const BoundedAssignment x = bounded_over(s.fleet, req, keys, *c);
-  const BoundedAssignment y = bounded_over(after, req, keys, *c);
+  const BoundedAssignment x = bounded_over(s.placement, s.fleet, req, keys, *c);
+  const BoundedAssignment y = bounded_over(s.placement, after, req, keys, *c);
   r.capacity_before = x.capacity;
   r.capacity_after = y.capacity;
   std::vector<bool> key_moved(keys.size(), false);

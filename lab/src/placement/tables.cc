@@ -1,10 +1,12 @@
 #include "placement/tables.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "chbench/hash.h"
 #include "chbench/profiles/haproxy_lb.h"
+#include "chbench/profiles/ring_hash.h"
 #include "chbench/profiles/twemproxy_ketama.h"
 #include "placement/blocks.h"
 
@@ -43,6 +45,31 @@ NodeSet haproxy_sized_nodes(const Placement& placement, NodeSet sized) {
   return sized;
 }
 
+// Envoy's and gRPC's ring hash: the ring's points (ring_hash.h: about
+// ceil(scale), scale = min(ceil(w_min * minimum) / w_min, maximum), one more
+// for the double running sums) per node, rounded up. Weights by name, 1 if
+// not listed.
+uint32_t ring_hash_points_per_node(const Placement& placement, const NodeSet& nodes) {
+  if (nodes.size() == 0) return 1;
+  const auto options = placement.profile == Profile::kEnvoyRingHash
+                           ? ring_hash::envoy_options(nodes)
+                           : ring_hash::grpc_options(nodes);
+  uint64_t sum = 0, lightest = UINT64_MAX;
+  for (const auto& name : nodes.names) {
+    const auto w = placement.weights.find(name);
+    const uint64_t weight = w == placement.weights.end() ? 1 : w->second;
+    sum += weight;
+    lightest = std::min(lightest, weight);
+  }
+  const double w_min = static_cast<double>(lightest) / static_cast<double>(sum);
+  const double scale =
+      std::min(std::ceil(w_min * static_cast<double>(options.min_ring_size)) / w_min,
+               static_cast<double>(options.max_ring_size));
+  const uint64_t points = static_cast<uint64_t>(std::ceil(scale)) + 1;
+  const uint64_t n = nodes.size();
+  return static_cast<uint32_t>(std::max<uint64_t>(1, (points + n - 1) / n));
+}
+
 // A node list whose table in the profile's scheme holds as many entries as
 // the profile's own table: ketama's continuum points as ring tokens (rounded
 // up to whole tokens per server; ketama_unweighted's 100), Redis's slot table as a Maglev table of
@@ -59,6 +86,8 @@ NodeSet profile_sized_nodes(const Placement& placement, const NodeSet& nodes) {
   if (placement.profile == Profile::kKetamaUnweighted) sized.vnodes = kKetamaUnweightedPoints;
   if (placement.profile == Profile::kHaproxyConsistent || placement.profile == Profile::kHaproxyMap)
     return haproxy_sized_nodes(placement, std::move(sized));
+  if (placement.profile == Profile::kEnvoyRingHash || placement.profile == Profile::kGrpcRingHash)
+    sized.vnodes = ring_hash_points_per_node(placement, nodes);
   if (placement.profile != Profile::kKetama && placement.profile != Profile::kTwemproxyKetama)
     return sized;
   const uint64_t n = nodes.size();
