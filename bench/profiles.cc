@@ -121,7 +121,10 @@ class OwnLookup final : public ProfileLookup {
 }  // namespace
 
 ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
+  // Servers as proxies name them, host and port: node-<i>:11211 (to
+  // libmemcached the same server as node-<i>, its default port).
   ProfileCluster cluster{default_nodes(nodes, vnodes), {}};
+  for (auto& name : cluster.nodes.names) name += ":11211";
   if (profile_params(profile) & kParamWeights) cluster.weights.assign(nodes, 1);
   return cluster;
 }

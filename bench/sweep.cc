@@ -41,10 +41,11 @@ bool selected(const SweepOptions& o, const KernelInfo* k) {
 }
 
 // The point's configurations of the selected kernels; a profile's client
-// stays when one of the profile's kernels does.
+// stays when one of the profile's kernels does, or when no kernel was chosen
+// (a profile timed by its own lookup alone has no kernel configuration).
 std::vector<Config> narrowed(const SweepOptions& o, const Point& p) {
   std::vector<Config> out;
-  bool kernel_left = false;
+  bool kernel_left = o.kernels.empty();
   for (const Config& c : p.configs)
     if (!c.client && selected(o, c.kernel)) kernel_left = true;
   for (const Config& c : p.configs)
