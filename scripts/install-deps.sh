@@ -38,7 +38,7 @@ readonly BASE_PACKAGES=(
   libbenchmark-dev libhwy-dev libtbb-dev libxxhash-dev
   catch2 nlohmann-json3-dev libcli11-dev
   python3 python3-matplotlib libbenchmark-tools python3-scipy
-  libssl-dev libmurmurhash-dev
+  libssl-dev libmurmurhash-dev zlib1g-dev
   libmemcached-dev libhiredis-dev redis-server
   nginx-core haproxy nutcracker memcached
 )
@@ -53,7 +53,7 @@ readonly BASE_PACKAGES=(
 readonly AARCH64_PACKAGES=(
   g++-aarch64-linux-gnu qemu-user
   libbenchmark-dev:arm64 libhwy-dev:arm64 libtbb-dev:arm64 libxxhash-dev:arm64
-  libssl-dev:arm64 libmurmurhash-dev:arm64 libhiredis-dev:arm64 libmemcached11:arm64
+  libssl-dev:arm64 libmurmurhash-dev:arm64 zlib1g-dev:arm64 libhiredis-dev:arm64 libmemcached11:arm64
 )
 
 die() {

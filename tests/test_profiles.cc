@@ -331,8 +331,9 @@ TEST_CASE("every profile kernel matches the profile's reference", "[profiles][re
 
 TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its order", "[profiles]") {
   const auto infos = chbench::all_profile_infos();
-  const std::vector<std::string> want = {"ketama",    "redis",  "kafka",
-                                         "cassandra", "maglev", "ketama_unweighted"};
+  const std::vector<std::string> want = {"ketama",           "redis",     "kafka",
+                                         "cassandra",        "maglev",    "ketama_unweighted",
+                                         "nginx_consistent", "nginx_hash"};
   REQUIRE(infos.size() == want.size());
   REQUIRE(chbench::all_profiles().size() == want.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {

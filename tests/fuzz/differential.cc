@@ -600,7 +600,10 @@ uint64_t in_domain(chbench::Profile profile, uint64_t h) {
   switch (profile) {
     case chbench::Profile::kKetama:
     case chbench::Profile::kKetamaUnweighted:
+    case chbench::Profile::kNginxConsistent:
       return h & 0xffffffff00000000u;
+    case chbench::Profile::kNginxHash:
+      return h & 0x7fffu;
     case chbench::Profile::kRedis:
       return h % 16384;
     case chbench::Profile::kKafka:
