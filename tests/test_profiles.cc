@@ -354,7 +354,9 @@ TEST_CASE("the profiles' registry: one entry a line of profiles.def, in its orde
                                          "groupcache",
                                          "twemproxy_ketama",
                                          "envoy_ring_hash",
-                                         "grpc_ring_hash"};
+                                         "grpc_ring_hash",
+                                         "nginx_consistent",
+                                         "nginx_hash"};
   REQUIRE(infos.size() == want.size());
   REQUIRE(chbench::all_profiles().size() == want.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {

@@ -42,6 +42,8 @@ constexpr ProfilePoint kPoints[] = {
     {Profile::kGoRedisRing, 100, 1, true, 17},
     {Profile::kEnvoyRingHash, 100, 1024, true, 18},
     {Profile::kGrpcRingHash, 100, 1024, true, 19},
+    {Profile::kNginxConsistent, 100, 1, true, 20},
+    {Profile::kNginxHash, 100, 1, true, 21},
     {Profile::kHaproxyConsistent, 10, 1, true, 24},
     {Profile::kHaproxyMap, 10, 1, true, 25},
     {Profile::kTwemproxyKetama, 10, 1, true, 26},
@@ -50,7 +52,8 @@ constexpr ProfilePoint kPoints[] = {
     {Profile::kGoRedisRing, 10, 1, true, 29},
     {Profile::kEnvoyRingHash, 10, 1024, true, 30},
     {Profile::kGrpcRingHash, 10, 1024, true, 31},
-    // PROXY_POINTS
+    {Profile::kNginxConsistent, 10, 1, true, 32},
+    {Profile::kNginxHash, 10, 1, true, 33},
 };
 
 // The profiles whose table is their own lookup whatever kernel is named (no

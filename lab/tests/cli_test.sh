@@ -531,7 +531,7 @@ bad "too many tokens" "tokens" balance --scheme ring --nodes 100000 --vnodes 100
 # ---- profiles ---------------------------------------------------------------------
 # Each profile's default kernel equals its reference; owners carry the system's own
 # key hash (Redis: the slot of "user:1", 10778, as CLUSTER KEYSLOT answers it).
-for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map envoy_maglev go_redis_ring groupcache envoy_ring_hash grpc_ring_hash; do
+for profile in ketama ketama_unweighted redis kafka cassandra maglev haproxy_consistent haproxy_map envoy_maglev go_redis_ring groupcache envoy_ring_hash grpc_ring_hash nginx_consistent nginx_hash; do
   run owners --profile $profile --nodes 7 --keys 3000 --format csv
   [[ $status -eq 0 ]] || fail "owners --profile $profile: status $status"
   cp "$tmp/out" "$tmp/fast.csv"

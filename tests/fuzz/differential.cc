@@ -102,6 +102,7 @@
 #include "chbench/profiles/go_redis_ring.h"
 #include "chbench/profiles/groupcache.h"
 #include "chbench/profiles/haproxy_lb.h"
+#include "chbench/profiles/nginx.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/profiles/ring_hash.h"
 #include "chbench/profiles/twemproxy_ketama.h"
@@ -609,7 +610,10 @@ uint64_t in_domain(chbench::Profile profile, uint64_t h) {
     case chbench::Profile::kKetamaUnweighted:
     case chbench::Profile::kGroupcache:
     case chbench::Profile::kTwemproxyKetama:
+    case chbench::Profile::kNginxConsistent:
       return h & 0xffffffff00000000u;
+    case chbench::Profile::kNginxHash:
+      return h & 0x7fffu;
     case chbench::Profile::kRedis:
       return h % 16384;
     case chbench::Profile::kKafka:
@@ -731,6 +735,9 @@ void run_profiles(FuzzedDataProvider& in, Context& c) {
       const uint64_t t = chbench::haproxy_server_map(cluster).size();
       for (uint64_t m : {uint64_t{1}, uint64_t{2}, 0xffffffffu / t}) anchors.push_back(m * t);
     }
+    if (profile == chbench::Profile::kNginxConsistent)
+      for (const auto& e : chbench::nginx_chash_points(cluster))
+        anchors.push_back(uint64_t{e.token} << 32);
     if (profile == chbench::Profile::kEnvoyRingHash || profile == chbench::Profile::kGrpcRingHash) {
       const auto options = profile == chbench::Profile::kEnvoyRingHash
                                ? chbench::ring_hash::envoy_options(cluster.nodes)

@@ -30,14 +30,15 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       "fnv1a_64: host:port servers, --weights), envoy_ring_hash (Envoy's ring_hash: ip:port "
       "hosts, --weights, --vnodes the minimum ring size, default 1024, --bounded-load for "
       "hash_balance_factor), grpc_ring_hash (gRPC's xDS ring hash: ring size capped at "
-      "4096); see docs/profiles.md");
+      "4096), nginx_consistent (nginx's hash $key consistent: servers as written, --weights), "
+      "nginx_hash (nginx's plain hash $key, --weights); see docs/profiles.md");
   cmd->add_option(
       "--weights", o.weights,
       "one weight per node, W1,W2,... (default: all 1): " + schemes_taking(kParamWeights) +
           " (0 ... 2^31, not all 0), the ketama and envoy_maglev profiles (1 ... 2^31; "
           "envoy_maglev: summing to at most 2^32 - 1), twemproxy_ketama (1 ... 2^31), the ring "
           "hash profiles envoy_ring_hash and grpc_ring_hash (at least 1; docs/profiles.md) and "
-          "the haproxy profiles (1 ... 256)");
+          "the haproxy and nginx profiles (1 ... 256 and at least 1)");
   cmd->add_option(
       "--table-size", o.table_size,
       "lookup table size M (" + takers_of(kParamTableSize) +
