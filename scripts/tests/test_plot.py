@@ -102,7 +102,7 @@ class FixtureReport(OnTheFixture):
 
     def test_only_expected_files(self):
         self.assertEqual(sorted(p.name for p in self.out.iterdir()),
-                         sorted(PNGS + SVGS + ("report.md",)))
+                         sorted(PNGS + SVGS + ("report.md", "summary.txt")))
 
     def test_report_links_every_plot(self):
         for name in PNGS:

@@ -465,8 +465,8 @@ class InstallDeps(unittest.TestCase):
             "--toolchain", "aarch64")
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertIn("libbenchmark-dev:arm64 libhwy-dev:arm64 libtbb-dev:arm64 "
-                      "libxxhash-dev:arm64 libssl-dev:arm64 libmurmurhash-dev:arm64 "
-                      "libhiredis-dev:arm64 libmemcached11:arm64; run as root", result.stderr)
+                      "libxxhash-dev:arm64 libssl-dev:arm64 zlib1g-dev:arm64 "
+                      "libmurmurhash-dev:arm64 libhiredis-dev:arm64 libmemcached11:arm64; run as root", result.stderr)
         self.assertIn("--toolchain aarch64", result.stderr)
 
 
