@@ -15,10 +15,10 @@ namespace {
 // (plan.cc: builds, references, checks, Google Benchmark's search), so a
 // budget is what its family takes.
 constinit const Family kFamilies[] = {
-    {"tokens", "ring kernels against total tokens N x V, beside the stream baseline", 32,
+    {"tokens", "ring kernels against total tokens N x V, beside the stream baseline", 26,
      &tokens_points},
     {"latency", "ring kernels, each lookup waiting for the previous owner", 12, &latency_points},
-    {"inflight", "each kernel's knob (keys in flight) over its sweep of values", 20,
+    {"inflight", "each kernel's knob (keys in flight) over its sweep of values", 14,
      &inflight_points},
     {"clustered", "ring kernels on tokens and keys squeezed into one window of 2^36 values", 12,
      &clustered_points},
@@ -41,9 +41,9 @@ constinit const Family kFamilies[] = {
      "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
      "tokens",
      6, &replicas_points},
-    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 30,
+    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 24,
      &targets_points},
-    {"profiles", "production profiles from key strings (key hashing included)", 11,
+    {"profiles", "production profiles from key strings (key hashing included)", 24,
      &profiles_points},
     {"weighted", "weighted rendezvous over the weights 1 + n mod 4 at N = 64 and 1,000", 5,
      &weighted_points},
