@@ -41,9 +41,9 @@ constinit const Family kFamilies[] = {
      "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
      "tokens",
      6, &replicas_points},
-    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 24,
+    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 21,
      &targets_points},
-    {"profiles", "production profiles from key strings (key hashing included)", 24,
+    {"profiles", "production profiles from key strings (key hashing included)", 27,
      &profiles_points},
     {"weighted", "weighted rendezvous over the weights 1 + n mod 4 at N = 64 and 1,000", 5,
      &weighted_points},

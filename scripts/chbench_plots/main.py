@@ -104,7 +104,8 @@ def summary_links(figs: dict) -> list:
     links = [("Full report (tables, goals, noise appendix)", "report.md")]
     if plots:
         links.append(("Plots", ", ".join(plots)))
-    return links + [("Which scheme for your fleet", "scripts/guide.py --nodes N")]
+    return links + [("Which scheme for your fleet",
+                     "docs/guide.md (scripts/guide.py makes it from a run)")]
 
 
 def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
