@@ -68,6 +68,25 @@ def newest_run(root: Path, machine: Optional[str]) -> tuple:
     raise InputError(f"{root} holds no run{where} with family \"nodes\" and a kernel registry")
 
 
+def profiles_run(root: Path, folder, run: Run) -> tuple:
+    """(source, Run) for the guide's profiles section: of the runs of the same
+    machine folder and CPU as `folder`, the newest that measured the most
+    profiles (family "profiles"), else `run` itself."""
+    best, best_count = (f"results/{folder.machine}/{folder.name}", run), \
+        len({r.scheme for r in run.family("profiles")})
+    for other in index.find_runs(root):
+        if other.machine != folder.machine or other.label != folder.label:
+            continue
+        try:
+            loaded = load(bench_file.in_folder(root / other.machine / other.name))
+        except InputError:
+            continue
+        count = len({r.scheme for r in loaded.family("profiles")})
+        if count > best_count:
+            best, best_count = (f"results/{other.machine}/{other.name}", loaded), count
+    return best
+
+
 class Lab:
     """chbench-lab --format json, every command kept for the page."""
 
@@ -123,7 +142,8 @@ def plot(guide: guide_data.Guide, titles: dict, source: str, formats: tuple,
         return output.encode_all(fig, PLOT, formats, DPI, theme)
 
 
-def page(guide: guide_data.Guide, folder, run: Run, lab: Lab, image: str, source: str) -> str:
+def page(guide: guide_data.Guide, folder, run: Run, lab: Lab, image: str, source: str,
+         profiles: tuple) -> str:
     """The whole of guide.md."""
     ctx = run.context
     titles = {r.scheme: r.title for r in guide.rows}
@@ -150,7 +170,7 @@ def page(guide: guide_data.Guide, folder, run: Run, lab: Lab, image: str, source
     lines += ["", f"![Each scheme's best kernel vs N, from {source}]({image})", "",
               f"Figure: from `{source}`, family `nodes`.", "", "## Decisions", ""]
     lines += guide_page.decisions(guide, titles)
-    lines += [""] + guide_profiles.section(run)
+    lines += [""] + guide_profiles.section(profiles[1], profiles[0])
     lines += ["## Provenance", "",
               f"- Bench results: `{source}`",
               "- Regenerate (after building): `/usr/bin/python3 scripts/guide.py`", "",
@@ -205,7 +225,8 @@ def main(argv: Optional[list] = None) -> int:
     titles = {r.scheme: r.title for r in g.rows}
     files = plot(g, titles, source, a.formats, a.theme)
     image = output.embed_name(PLOT, a.formats, a.theme)
-    files["guide.md"] = page(g, folder, run, lab, image, source).encode()
+    profiles = profiles_run(a.results, folder, run)
+    files["guide.md"] = page(g, folder, run, lab, image, source, profiles).encode()
     for name, data in files.items():
         (a.out / f".{name}.tmp").write_bytes(data)
     for name in files:

@@ -32,15 +32,18 @@ class GuideProfiles(unittest.TestCase):
                        result("ketama", "eytzinger", 10, 20.0),
                        result("nginx_consistent", "own_lookup", 100, 50.0),
                        result("nginx_consistent", "bucketed", 100, 10.0),
-                       result("kafka", "simd", 12, 6.0)])
+                       result("kafka", "simd", 12, 6.0),
+                       result("go_redis_ring", "own_lookup", 100, 160.0)])
         rows = guide_profiles.rows(run)
-        self.assertEqual([(p, n, own.ns if own else None, best.kernel) for p, n, own, best in rows],
+        self.assertEqual([(p, n, own.ns if own else None, best.kernel if best else None)
+                          for p, n, own, best in rows],
                          [("ketama", 10, 200.0, "bucketed"),
                           ("nginx_consistent", 100, 50.0, "bucketed"),
-                          ("kafka", 12, None, "simd")])
+                          ("kafka", 12, None, "simd"), ("go_redis_ring", 100, 160.0, None)])
         text = "\n".join(guide_profiles.section(run))
         self.assertIn("| `ketama` | 10 | 200 | `bucketed` | 16.0 | 12.5× |", text)
         self.assertIn("| `kafka` | 12 | – | `simd` | 6.00 | – |", text)
+        self.assertIn("| `go_redis_ring` | 100 | 160 | none (no registry kernel) | – | – |", text)
 
     def test_no_profiles_no_section(self):
         self.assertEqual(guide_profiles.section(FakeRun([])), [])
