@@ -15,13 +15,13 @@ std::string_view key_at(const KeyBytes& keys, std::size_t i) {
 }
 
 // Hashes a block of keys at a time into L1-resident buffers, then looks the
-// block up: the path from key bytes to owner that a client pays.
-class OurLookup final : public ProfileLookup {
+// block up: the path from key bytes to owner that a client pays. Ours
+// (c.kernel over the profile's table, its batch key hash: profile_key_hashes)
+// or the system's own (the profile's reference of its own search, over the
+// one-key hash it computes: profile_key_hash).
+class BlockLookup final : public ProfileLookup {
  public:
-  explicit OurLookup(const Config& c)
-      : profile_(*c.profile),
-        table_(build_profile_table(*c.profile, bench_cluster(*c.profile, c.nodes, c.vnodes),
-                                   c.kernel->name)) {}
+  explicit BlockLookup(const Config& c) : profile_(*c.profile), own_(c.client), table_(build(c)) {}
   void owners(const KeyBytes& keys, std::size_t first, std::size_t last,
               std::span<uint32_t> out) const override {
     constexpr std::size_t kBlock = 1024;
@@ -30,15 +30,25 @@ class OurLookup final : public ProfileLookup {
     for (std::size_t begin = first; begin < last; begin += kBlock) {
       const std::size_t n = std::min(kBlock, last - begin);
       for (std::size_t i = 0; i < n; ++i) views[i] = key_at(keys, begin + i);
-      profile_key_hashes(profile_, std::span<const std::string_view>(views, n),
-                         std::span<uint64_t>(hashes, n));
+      if (own_)
+        for (std::size_t i = 0; i < n; ++i) hashes[i] = profile_key_hash(profile_, views[i]);
+      else
+        profile_key_hashes(profile_, std::span<const std::string_view>(views, n),
+                           std::span<uint64_t>(hashes, n));
       table_->owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
     }
   }
   std::size_t memory_bytes() const noexcept override { return table_->memory_bytes(); }
 
  private:
+  static std::unique_ptr<OwnerTable> build(const Config& c) {
+    const ProfileCluster cluster = bench_cluster(*c.profile, c.nodes, c.vnodes);
+    return c.client ? build_profile_reference(*c.profile, cluster)
+                    : build_profile_table(*c.profile, cluster, c.kernel->name);
+  }
+
   Profile profile_;
+  bool own_;
   std::unique_ptr<OwnerTable> table_;
 };
 
@@ -92,32 +102,6 @@ class LibmemcachedLookup final : public ProfileLookup {
   memcached_st* memc_;
 };
 
-// The system's own search, as the profile's reference reproduces it (a
-// proxy's binary search over its own points), over the one-key hash the
-// system computes (profile_key_hash), a block at a time.
-class OwnLookup final : public ProfileLookup {
- public:
-  explicit OwnLookup(const Config& c)
-      : profile_(*c.profile),
-        table_(build_profile_reference(*c.profile, bench_cluster(*c.profile, c.nodes, c.vnodes))) {}
-  void owners(const KeyBytes& keys, std::size_t first, std::size_t last,
-              std::span<uint32_t> out) const override {
-    constexpr std::size_t kBlock = 1024;
-    uint64_t hashes[kBlock];
-    for (std::size_t begin = first; begin < last; begin += kBlock) {
-      const std::size_t n = std::min(kBlock, last - begin);
-      for (std::size_t i = 0; i < n; ++i)
-        hashes[i] = profile_key_hash(profile_, key_at(keys, begin + i));
-      table_->owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
-    }
-  }
-  std::size_t memory_bytes() const noexcept override { return table_->memory_bytes(); }
-
- private:
-  Profile profile_;
-  std::unique_ptr<OwnerTable> table_;
-};
-
 }  // namespace
 
 ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
@@ -130,8 +114,7 @@ ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes) {
 }
 
 std::unique_ptr<ProfileLookup> make_profile_lookup(const Config& c) {
-  if (!c.client) return std::make_unique<OurLookup>(c);
-  if (*c.profile != Profile::kKetama) return std::make_unique<OwnLookup>(c);
+  if (!c.client || *c.profile != Profile::kKetama) return std::make_unique<BlockLookup>(c);
   return std::make_unique<LibmemcachedLookup>(c);
 }
 
