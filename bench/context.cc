@@ -90,13 +90,16 @@ void add_run_context(const std::string& sweep, const std::string& cpuinfo,
                      const std::string& emulated) {
   using benchmark::AddCustomContext;
   // The commit is read when the bench runs, so a rebuilt binary never reports a
-  // stale one; "-dirty" marks uncommitted changes in the source tree.
+  // stale one; "-dirty" marks uncommitted changes in the source tree. What
+  // scripts/run.sh itself rewrites after a run (the results index, the guide
+  // and its plot) is output, not source: a run after a run stays clean.
   std::string commit =
       first_line_of("git -C '" CHBENCH_SOURCE_DIR "' rev-parse --short=12 HEAD 2>/dev/null");
   if (commit.empty())
     commit = "unknown";
   else if (!first_line_of("git -C '" CHBENCH_SOURCE_DIR
-                          "' status --porcelain --untracked-files=no 2>/dev/null")
+                          "' status --porcelain --untracked-files=no -- . ':!results' "
+                          "':!docs/guide.md' ':!docs/guide_nodes.*' 2>/dev/null")
                 .empty())
     commit += "-dirty";
   AddCustomContext("chbench_commit", commit);

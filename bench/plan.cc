@@ -1,6 +1,7 @@
 #include "plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -214,10 +215,49 @@ bool scores_every_node(const Config& c) {
   return !c.profile && c.kernel && !c.is_stream() && c.kernel->scheme_info().scores_every_node;
 }
 
-// Nanoseconds a key of configuration `c` takes per pass: the path's typical
-// kernel, or N scores where the scheme scores every node.
-double key_ns(const Config& c) {
+// A ring search grows with the ring and slows past each cache: nanoseconds a
+// key of a ring kernel takes, the mean over the ring's kernels, by tokens
+// N x V. Read from the quick sweep's family tokens (one thread, batches of
+// 10^5 keys; AMD EPYC Zen 4 KVM, 2026-12-03): 14 ns at 10^3 tokens, 36 at
+// 6.6 x 10^4, 90 at 3 x 10^5, 187 at 10^6, 464 at 1.6 x 10^7, where the
+// scalar branchless search took 2.1 us and the bucketed ring 16 ns. Between
+// the points: straight in log tokens and log ns; beyond them: the end point.
+struct RingPoint {
+  double tokens, ns;
+};
+constexpr RingPoint kRingSearch[] = {{1e3, 14},  {1e4, 23},  {6.55e4, 36}, {3e5, 90},
+                                     {1e6, 187}, {3e6, 261}, {1e7, 382},   {1.6e7, 464}};
+// A key that waits for the previous key's owner (Path::kLatency) pays the
+// whole miss chain: about 2.5 x the batch's mean at 1.6 x 10^7 tokens.
+constexpr double kRingLatencyFactor = 2.5;
+
+double ring_search_ns(double tokens) {
+  const auto& first = kRingSearch[0];
+  const auto& last = kRingSearch[std::size(kRingSearch) - 1];
+  if (tokens <= first.tokens) return first.ns;
+  if (tokens >= last.tokens) return last.ns;
+  std::size_t i = 1;
+  while (kRingSearch[i].tokens < tokens) ++i;
+  const RingPoint a = kRingSearch[i - 1], b = kRingSearch[i];
+  const double t = std::log(tokens / a.tokens) / std::log(b.tokens / a.tokens);
+  return a.ns * std::pow(b.ns / a.ns, t);
+}
+
+// The path's typical kernel, or for a ring kernel searching a large ring its
+// search (ring_search_ns) where that is slower.
+double typical_ns(const Config& c) {
   const double typical = lookup_ns(c.path);
+  const bool searched =
+      ring_key(c) && !c.is_stream() && (c.path == Path::kThroughput || c.path == Path::kLatency);
+  if (!searched) return typical;
+  const double ring = ring_search_ns(static_cast<double>(c.tokens()));
+  return std::max(typical, c.path == Path::kLatency ? ring * kRingLatencyFactor : ring);
+}
+
+// Nanoseconds a key of configuration `c` takes per pass: the path's typical
+// kernel (typical_ns), or N scores where the scheme scores every node.
+double key_ns(const Config& c) {
+  const double typical = typical_ns(c);
   return scores_every_node(c) ? std::max(typical, c.survivors() * score_ns(c, false)) : typical;
 }
 

@@ -305,13 +305,19 @@ line_buffered=()
 if command -v stdbuf >/dev/null 2>&1; then
   line_buffered=(stdbuf -oL)
 fi
+# mawk (Debian's awk) reads a pipe in blocks, which would hold the progress
+# lines back until the sweep ends: -W interactive makes it read line by line.
+awk_lines=(awk)
+if awk -W version 2>/dev/null | grep -q mawk; then
+  awk_lines=(awk -W interactive)
+fi
 # console_filter FILE: copies standard input into FILE and to stderr, all but
 # Google Benchmark's context block (date, host, caches, load, the chbench_*
 # context keys: all of them are in bench.json), and its warning that the
 # library was built as DEBUG (Debian's libbenchmark package is), in its place
 # one line on what that means.
 console_filter() {
-  awk -v file="$1" '
+  "${awk_lines[@]}" -v file="$1" '
     { print > file; fflush(file) }
     /^\*\*\*WARNING\*\*\* Library was built as DEBUG/ {
       print "run.sh: note: Google Benchmark (Debian'"'"'s libbenchmark) says it was built as DEBUG;" \

@@ -18,7 +18,7 @@ constexpr Ranked kRings[] = {{{655, 100}, 1}, {{10000, 100}, 2}, {{160000, 100},
 }  // namespace
 
 std::vector<Point> clustered_points(const FamilyContext& context) {
-  const uint64_t keys = context.full ? 1'000'000 : 300'000;
+  const uint64_t keys = context.full ? 1'000'000 : kQuickKeys;
   std::vector<Point> out;
   for (auto [r, rank] : kRings) {
     Point p;

@@ -34,6 +34,12 @@ inline bool quick_kernel(const FamilyContext& context, const KernelInfo* k) noex
 // A point of the quick sweep taken only in the full one.
 inline constexpr int kFullOnly = -1;
 
+// The batch K of the quick sweep's throughput families (10^5 keys, a pool of
+// two batches: config.h): long enough to leave the caches as the full sweep
+// does, short enough that a ring of 1.6 x 10^7 tokens, whose slowest kernel
+// takes about 2 us a key, keeps its group's rounds within seconds.
+inline constexpr uint64_t kQuickKeys = 100'000;
+
 // A scheme that scores every node for every key (a key costs O(N); the
 // registry's SchemeInfo::scores_every_node): the families give it fewer nodes
 // or keys, or leave it out.

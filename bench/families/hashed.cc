@@ -9,7 +9,7 @@
 namespace chbench::bench {
 
 std::vector<Point> hashed_points(const FamilyContext& context) {
-  const uint64_t keys = context.full ? 1'000'000 : 300'000;
+  const uint64_t keys = context.full ? 1'000'000 : kQuickKeys;
   Point p;
   p.quick = quick_rank(context, 0);
   for (const KernelInfo* k : all_kernels()) {

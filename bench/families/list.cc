@@ -41,7 +41,7 @@ constinit const Family kFamilies[] = {
      "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
      "tokens",
      6, &replicas_points},
-    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 21,
+    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 18,
      &targets_points},
     {"profiles", "production profiles from key strings (key hashing included)", 27,
      &profiles_points},

@@ -38,7 +38,7 @@ std::vector<Point> tokens_points(const FamilyContext& context) {
   if (context.full) {
     for (Ring r : kFull) out.push_back(ring_point(r, 1'000'000, kFullOnly));
   } else {
-    for (auto [r, rank] : kQuick) out.push_back(ring_point(r, 300'000, rank));
+    for (auto [r, rank] : kQuick) out.push_back(ring_point(r, kQuickKeys, rank));
   }
   return out;
 }
