@@ -6,7 +6,7 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 Usage: scripts/run.sh [--full] [--preset NAME] [--out DIR] [--jobs N] [--retry-noisy N]
-                      [--help] [-- BENCH_FLAGS...]
+                      [--nodes N] [--help] [-- BENCH_FLAGS...]
 
 Builds chbench (the release preset unless --preset), runs the benchmark sweep,
 draws the plots and writes a report, in a new folder that is never overwritten:
@@ -30,6 +30,10 @@ draws the plots and writes a report, in a new folder that is never overwritten:
                      with its interval, ratio to its rival, noisy flag
                      (scripts/export_csv.py; over 200 KB compact_run.py moves
                      it to medians-full.csv, left out of commits)
+      guide.md       which scheme for a fleet of --nodes nodes, from this run
+                     and chbench-lab (scripts/guide.py), with guide_nodes.png;
+                     for a run under the repository's results/ it is copied
+                     to docs/guide.md
       *.png          the plots at the committed size (palette, 100 dpi)
       *.svg          the plots as vectors
       command.txt    the bench command line
@@ -68,6 +72,9 @@ Options:
                and a quieter measurement replaces the flagged one in
                bench.json; the report says how many were re-timed and how
                many are still flagged.
+  --nodes N    the fleet size the guide answers for (2 to 1,000,000,
+               default 1000): its advice is read at the measured N nearest
+               N, the lab's moves and balance at N
   --help       this text
   -- FLAGS     everything after -- goes to the bench unchanged, e.g.
                -- --benchmark_filter=tokens/ or -- --families profiles
@@ -82,6 +89,8 @@ stopped and nothing is kept); non-zero when the build, plots or report fail.
 Environment:
   CHBENCH_BENCH  use this bench binary and skip installing and building
                  (for testing this script)
+  CHBENCH_LAB    the chbench-lab binary the guide runs (default: the
+                 preset's build/<preset>/lab/chbench-lab)
 EOF
 }
 
@@ -99,6 +108,7 @@ preset=release
 out="$repo/results"
 jobs=""
 retry_noisy=0
+guide_nodes=1000
 bench_flags=()
 while (($# > 0)); do
   case $1 in
@@ -127,6 +137,12 @@ while (($# > 0)); do
       shift
       ;;
     --retry-noisy=*) retry_noisy=${1#--retry-noisy=} ;;
+    --nodes)
+      (($# >= 2)) || die "--nodes needs a node count (see --help)" 2
+      guide_nodes=$2
+      shift
+      ;;
+    --nodes=*) guide_nodes=${1#--nodes=} ;;
     -h | --help)
       usage
       exit 0
@@ -144,6 +160,8 @@ done
 [[ $retry_noisy =~ ^([0-9]|1[0-9]|20)$ ]] ||
   die "--retry-noisy takes 0 to 20 rounds, not '$retry_noisy'" 2
 [[ -n $out ]] || die "--out needs a folder (see --help)" 2
+[[ $guide_nodes =~ ^[1-9][0-9]{0,6}$ && $guide_nodes -ge 2 && $guide_nodes -le 1000000 ]] ||
+  die "--nodes takes a fleet of 2 to 1,000,000 nodes, not '$guide_nodes'" 2
 [[ $preset =~ ^[a-z0-9][a-z0-9-]*$ ]] || die "--preset takes a preset name, not '$preset'" 2
 out=$(realpath -m -- "$out")
 
@@ -428,14 +446,35 @@ final_name=$(free_name "$name" "")
 mv -T -- "$partial" "$machine_dir/$final_name"
 partial=""
 created=()
-elapsed=$((SECONDS - started))
 "$python" "$here/index.py" "$out" ||
   die "results kept in $machine_dir/$final_name, but the index $out/README.md could not be regenerated"
+# --- The guide for a fleet of --nodes nodes, from this run (the lab measures
+# the keys moved and the balance). A guide that cannot be made costs the run
+# nothing: the results stay, and the message says why. For a run under the
+# repository's results/, docs/guide.md (and its plot) is refreshed from it.
+lab=${CHBENCH_LAB:-$repo/build/$preset/lab/chbench-lab}
+run_dir="$machine_dir/$final_name"
+guide_note=""
+echo "run.sh: the guide for a fleet of $guide_nodes nodes (this run and the lab's moves and balance)" >&2
+if [[ ! -x $lab ]]; then
+  guide_note="no guide: no chbench-lab at ${lab#"$repo"/}"
+elif ! "$python" "$here/guide.py" "$run_dir" --nodes "$guide_nodes" --lab "$lab" \
+  --out "$run_dir" 2>"$run_dir/.guide.log"; then
+  guide_note="no guide: guide.py failed ($(tail -n 1 -- "$run_dir/.guide.log"))"
+elif [[ $out == "$repo/results" ]]; then
+  for f in guide.md guide_nodes.png guide_nodes.svg; do
+    if [[ -e $run_dir/$f ]]; then cp -- "$run_dir/$f" "$repo/docs/$f"; fi
+  done
+  guide_note="docs/guide.md is this run's guide now (commit it with the run)"
+fi
+rm -f -- "$run_dir/.guide.log"
+elapsed=$((SECONDS - started))
 # The first screen: the run's answer, from the report's summary.
 if [[ -s $machine_dir/$final_name/summary.txt ]]; then
   echo >&2
   cat -- "$machine_dir/$final_name/summary.txt" >&2
+  [[ -z $guide_note ]] || echo "run.sh: $guide_note" >&2
   echo "(files named above are in $machine_dir/$final_name)" >&2
   echo >&2
 fi
-echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots and report; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2
+echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots, report and guide; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2
