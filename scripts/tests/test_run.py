@@ -36,8 +36,9 @@ RUN_FILES |= {"bench.json.gz", "medians.csv"}  # the committed form (compact_run
 
 
 def fake_env(**extra) -> dict:
-    """Environment that makes run.sh use the fake bench."""
-    env = {"CHBENCH_BENCH": str(FAKE_BENCH)}
+    """Environment that makes run.sh use the fake bench (and no lab: no guide,
+    unless CHBENCH_LAB is given)."""
+    env = {"CHBENCH_BENCH": str(FAKE_BENCH), "CHBENCH_LAB": "/nonexistent/chbench-lab"}
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -160,6 +161,9 @@ class FullRun(unittest.TestCase):
         self.assertIn("run.sh: note: Google Benchmark (Debian's libbenchmark) says it was "
                       "built as DEBUG", result.stderr)
         self.assertIn("**N ≈ 17.3**", (run_dir / "report.md").read_text())
+        # Without a lab there is no guide, and the run says so in one line.
+        self.assertIn("run.sh: no guide: no chbench-lab at /nonexistent/chbench-lab",
+                      result.stderr)
         # The CPU's identity, as machine-name.sh --json gives it, is in the context.
         context = json.loads((run_dir / "bench.json").read_text())["context"]
         identity = json.loads(context["chbench_cpu"])
