@@ -151,11 +151,13 @@ def parse_args(argv: Optional[list]):
     ap.add_argument("--machine", metavar="NAME",
                     help="with a results folder: the machine folder (default: that of the "
                          "newest run with family nodes)")
-    ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
-    ap.add_argument("--out", type=Path, default=REPO / "docs", metavar="DIR")
+    ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab",
+                    metavar="PATH", help="the chbench-lab binary (default: the release build's)")
+    ap.add_argument("--out", type=Path, default=REPO / "docs", metavar="DIR",
+                    help="folder to write guide.md and its plot into (default: docs)")
     ap.add_argument("--keys", type=int, metavar="K",
                     help="keys of each lab balance run (default: per scheme, the most of "
-                         "10^7, 10^6, 10^5 the lab places in about 2 s, timed)")
+                         "10^7, 10^6, 10^5 the lab places in about 2.5 s, timed)")
     output.add_arguments(ap)
     return ap.parse_args(argv)
 
