@@ -1,238 +1,238 @@
 #!/usr/bin/python3
 """Generates docs/guide.md, "which scheme for my fleet on this CPU", and its
-plot from the newest committed results of one machine identity and runs of
-the built chbench-lab.
+plot from one bench run and runs of the built chbench-lab.
 
-The bench run is the newest run folder RESULTS/<machine>/<run>/ of one CPU
-identity (cpu_identity.py, as index.py and compare.py group runs) whose
-bench.json holds family "nodes" and the kernel registry; --machine names the
-folder (default: the one of the newest such run). From it, per scheme of its
-registry: the fastest kernel at N = 1,000 and its median ns/key at N = 10,
-100, 1,000, 10,000 and 10^6 (where measured), memory and build time at
-N = 1,000, which nodes may leave and whether it takes weights; from the lab,
-at N = 1,000 and --keys keys: the keys moved when node-1000 joins and when one
-node leaves (the middle one, or the last bucket where only it may), those
-moved between survivors, and busiest ÷ mean. Then the N where two schemes'
-best kernels cross, and a decision list derived from those numbers
-(chbench_plots/guide.py, guide_page.py). Writes into --out:
+RUN is a run folder (holding bench.json or bench.json.gz), or a results
+folder RESULTS/<machine>/<run>/, of which the newest run of one CPU identity
+with family "nodes" and the kernel registry is read (--machine names the
+machine folder). The advice is for a fleet of --nodes N nodes (default
+1,000): the figures of the measured N nearest N on a log scale (the page
+says which), and the lab runs at N itself. Per scheme of the registry: its
+fastest kernel and batch ns/key at every N family "nodes" measured, the
+one-key cost from family "latency", the cost and memory with 10 % and 50 %
+of the nodes removed from family "removals" (schemes that let any node
+leave), its set-up and caveats (docs/schemes/), memory and build time; from
+the lab: keys moved on a join and a leave, and busiest ÷ mean beside the
+noise floor of a uniform random placement of the same keys
+(chbench_plots/guide*.py). One progress line a stage on stderr. Writes into
+--out:
 
   guide.md           the page
   guide_nodes.png    the best kernel of each scheme, ns/key vs N (and .svg;
                      --format, --theme as plot.py)
 
-Usage: /usr/bin/python3 scripts/guide.py [RESULTS] [--machine NAME] [--lab PATH]
-                                         [--out DIR] [--keys K]
+Usage: /usr/bin/python3 scripts/guide.py [RUN] [--nodes N] [--machine NAME]
+                                         [--lab PATH] [--out DIR] [--keys K]
 Exit status: 0 ok; 2 bad input (no run with family "nodes", no lab binary, an
-output folder missing), and then nothing is written; 1 a lab run failed or
-matplotlib is missing.
+output folder missing, N out of range), and then nothing is written; 1 a lab
+run failed or matplotlib is missing.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Optional
 
 import cli
+import guide_lab
 import index
 from chbench_plots import bench_file
 from chbench_plots import guide as guide_data
-from chbench_plots import guide_page, guide_profiles, output
+from chbench_plots import (guide_balance, guide_latency, guide_page, guide_removals,
+                           guide_schemes, guide_text, output)
 from chbench_plots.errors import InputError
 from chbench_plots.load import Run, load
 from chbench_plots.style import DPI, import_matplotlib
+from cpu_identity import identity_of
 
 PROG = "guide.py"
 REPO = Path(__file__).resolve().parent.parent
 PLOT = "guide_nodes"
-N = guide_data.MEMORY_N
+MAX_NODES = 1_000_000
+
+
+def is_run_folder(path: Path) -> bool:
+    return (path / bench_file.FULL_NAME).is_file() or (path / bench_file.COMPACT_NAME).is_file()
+
+
+def source_name(run_dir: Path) -> str:
+    """`results/<machine>/<run>` when the run lies in a folder named results,
+    else the run folder's name: never a local path."""
+    run_dir = run_dir.resolve()
+    if run_dir.parent.parent.name == "results":
+        return f"results/{run_dir.parent.name}/{run_dir.name}"
+    return run_dir.name
 
 
 def newest_run(root: Path, machine: Optional[str]) -> tuple:
-    """(RunFolder, Run) of the newest run with family "nodes" and a registry,
+    """(run folder, Run) of the newest run with family "nodes" and a registry,
     of `machine` (a folder label, `name #2` for its second CPU) or of the
     newest such run's identity. Raises InputError if there is none."""
     for folder in index.find_runs(root):
         if machine is not None and machine not in (folder.label, folder.machine):
             continue
+        run_dir = root / folder.machine / folder.name
         try:
-            run = load(bench_file.in_folder(root / folder.machine / folder.name))
+            run = load(bench_file.in_folder(run_dir))
         except InputError:
             continue  # an older run without a registry: the guide needs one
         if run.family("nodes"):
-            return folder, run
+            return run_dir, run
     where = f" of machine {machine}" if machine else ""
     raise InputError(f"{root} holds no run{where} with family \"nodes\" and a kernel registry")
 
 
-def profiles_run(root: Path, folder, run: Run) -> tuple:
-    """(source, Run) for the guide's profiles section: of the runs of the same
-    machine folder and CPU as `folder`, the newest that measured the most
-    profiles (family "profiles"), else `run` itself."""
-    best, best_count = (f"results/{folder.machine}/{folder.name}", run), \
-        len({r.scheme for r in run.family("profiles")})
+def the_run(path: Path, machine: Optional[str]) -> tuple:
+    """(run folder, Run) of RUN: a run folder itself, or the newest of a results folder."""
+    if not is_run_folder(path):
+        return newest_run(path, machine)
+    run = load(bench_file.in_folder(path))
+    if run.registry is None or not run.family("nodes"):
+        raise InputError(f"{source_name(path)} has no family \"nodes\" and kernel registry")
+    return path, run
+
+
+def profiles_run(run_dir: Path, run: Run) -> tuple:
+    """(source, Run) for the profiles section: of the runs in the same machine
+    folder of the same CPU, the newest that measured the most profiles."""
+    best, count = (source_name(run_dir), run), len({r.scheme for r in run.family("profiles")})
+    root = run_dir.resolve().parent.parent
+    if root.name != "results":
+        return best
+    mine = identity_of(run.context)
     for other in index.find_runs(root):
-        if other.machine != folder.machine or other.label != folder.label:
+        if other.machine != run_dir.resolve().parent.name or not other.identity.agrees(mine):
             continue
         try:
             loaded = load(bench_file.in_folder(root / other.machine / other.name))
         except InputError:
             continue
-        count = len({r.scheme for r in loaded.family("profiles")})
-        if count > best_count:
-            best, best_count = (f"results/{other.machine}/{other.name}", loaded), count
+        found = len({r.scheme for r in loaded.family("profiles")})
+        if found > count:
+            best, count = (f"results/{other.machine}/{other.name}", loaded), found
     return best
 
 
-class Lab:
-    """chbench-lab --format json, every command kept for the page."""
-
-    def __init__(self, path: Path, keys: int):
-        self.path, self.keys, self.commands = path, keys, []
-
-    def json(self, *args: str, refusable: bool = False) -> Optional[dict]:
-        args = (*args, "--keys", str(self.keys))
-        self.commands.append("chbench-lab " + " ".join(args))
-        done = subprocess.run([str(self.path), *args, "--format", "json"], capture_output=True,
-                              text=True)
-        if done.returncode == 2 and refusable:
-            return None  # the scheme refuses this change
-        if done.returncode != 0:
-            print(f"{PROG}: error: {' '.join(args)} failed ({done.returncode}): "
-                  f"{done.stderr.strip()}", file=sys.stderr)
-            sys.exit(1)
-        return json.loads(done.stdout)
-
-    def row(self, scheme: str, removal: str) -> guide_data.LabRow:
-        """Join, leave and balance of one scheme at N nodes."""
-        base = ("--scheme", scheme, "--nodes", str(N))
-        join = self.json("move", *base, "--add", f"node-{N}")
-        node = f"node-{N - 1}" if removal == "last" else f"node-{N // 2}"
-        leave = self.json("move", *base, "--remove", node, refusable=True)
-        balance = self.json("balance", *base)
-        return guide_data.LabRow(
-            join["moved_fraction"], join["between_old_fraction"],
-            leave["moved_fraction"] if leave else None,
-            leave["between_old_fraction"] if leave else None, node,
-            balance["summary"]["keys"]["busiest_over_mean"]["mean"])
-
-
-def plot(guide: guide_data.Guide, titles: dict, source: str, formats: tuple,
-         theme: str) -> dict:
-    """guide_nodes.<format>: each scheme's best ns/key against N, log-log."""
+def plot(g: guide_data.Guide, source: str, formats: tuple, theme: str) -> dict:
+    """guide_nodes.<format>: each scheme's best ns/key against N, log-log,
+    measured points only (no line across an N not measured)."""
     figure_cls = import_matplotlib(PROG)
     with output.theme(theme):
         fig = figure_cls(figsize=(8.5, 5.4), dpi=DPI, constrained_layout=True)
         ax = fig.add_subplot()
-        for i, row in enumerate(guide.rows):
-            pts = [(n, per[row.scheme]) for n, per in guide.best_by_n.items() if row.scheme in per]
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="osD^v<>ph*Pd"[i % 12],
+        for i, row in enumerate(r for r in g.rows if r.best):
+            pts = sorted((n, res.ns) for n, res in row.best.items())
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="osD^v<>ph*Pd8H+x"[i % 16],
                     linestyle=("-", "--", "-.", ":")[i // 10 % 4], color=f"C{i % 10}",
-                    label=titles[row.scheme], markersize=4)
+                    label=row.title, markersize=4)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("nodes N")
-        ax.set_ylabel("ns per key, the scheme's best kernel at each N (median)")
-        ax.set_title(f"Each scheme's best kernel: cost per key vs N\nfrom {source}", fontsize=10)
+        ax.set_ylabel("ns per key, batch, the scheme's fastest kernel at each N (median)")
+        ax.set_title(f"Each scheme's fastest kernel: cost per key vs N\nfrom {source}",
+                     fontsize=10)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
         return output.encode_all(fig, PLOT, formats, DPI, theme)
 
 
-def page(guide: guide_data.Guide, folder, run: Run, lab: Lab, image: str, source: str,
-         profiles: tuple) -> str:
-    """The whole of guide.md."""
-    ctx = run.context
-    titles = {r.scheme: r.title for r in guide.rows}
-    target = ctx.get("chbench_hwy_target", "?")
-    cpu = folder.identity.text()
-    lines = ["# Which scheme: a guide generated from the measurements", "",
-             "<!-- Generated by scripts/guide.py from committed results and chbench-lab; "
-             "do not edit. -->", "",
-             f"Every number below is measured: ns/key, memory and build time by the bench in "
-             f"`{source}` (commit `{ctx.get('chbench_commit', '?')}`, sweep "
-             f"`{ctx.get('chbench_sweep', '?')}`, {ctx.get('date', '?')}) on {cpu}, SIMD "
-             f"target {target}; keys moved and balance by `chbench-lab` at N = {n(N)} nodes "
-             f"and {lab.keys:,} keys (ring V = 100, the lab's defaults otherwise). A scheme "
-             "is shown with its fastest kernel at N = 1,000; – is not measured in this run.", "",
-             "## Every scheme", ""]
-    lines += guide_page.table(guide, target)
-    lines += [""] + guide_page.unmeasured_note(guide)
-    lines += ["", "Moved: share of all keys whose owner changes when `node-1000` joins and "
-              "when one node leaves (`node-500`, or the last bucket where only it may). "
-              "Between survivors: keys moved between nodes present before and after. "
-              "Arbitrary leave and weights: the run's registry.", "",
-              "## Crossovers", ""]
-    lines += guide_page.crossover_lines(guide, titles)
-    lines += ["", f"![Each scheme's best kernel vs N, from {source}]({image})", "",
-              f"Figure: from `{source}`, family `nodes`.", "", "## Decisions", ""]
-    lines += guide_page.decisions(guide, titles)
-    lines += [""] + guide_profiles.section(profiles[1], profiles[0])
-    lines += ["## Provenance", "",
-              f"- Bench results: `{source}`",
-              "- Regenerate (after building): `/usr/bin/python3 scripts/guide.py`", "",
-              "<details><summary>Every lab command behind this page</summary>", "", "```"]
-    lines += lab.commands + ["```", "", "</details>", ""]
-    return "\n".join(lines)
-
-
-def n(value: float) -> str:
-    return guide_data.n_text(value)
-
-
 def parse_args(argv: Optional[list]):
     ap = cli.Parser(prog=PROG, description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", nargs="?", type=Path, default=REPO / "results",
-                    help="results folder with <machine>/<run>/bench.json (default: results)")
+    ap.add_argument("run", nargs="?", type=Path, default=REPO / "results", metavar="RUN",
+                    help="a run folder (bench.json or bench.json.gz), or a results folder of "
+                         "<machine>/<run>/ whose newest run with family nodes is read "
+                         "(default: results)")
+    ap.add_argument("--nodes", type=int, default=guide_data.DEFAULT_NODES, metavar="N",
+                    help="the fleet size to advise for (default 1000): the figures of the "
+                         "measured N nearest it, the lab at N")
     ap.add_argument("--machine", metavar="NAME",
-                    help="machine folder (default: that of the newest run with family nodes)")
-    ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab")
-    ap.add_argument("--out", type=Path, default=REPO / "docs", metavar="DIR")
-    ap.add_argument("--keys", type=int, default=100_000, help="keys per lab run (default 100000)")
+                    help="with a results folder: the machine folder (default: that of the "
+                         "newest run with family nodes)")
+    ap.add_argument("--lab", type=Path, default=REPO / "build/release/lab/chbench-lab",
+                    metavar="PATH", help="the chbench-lab binary (default: the release build's)")
+    ap.add_argument("--out", type=Path, default=REPO / "docs", metavar="DIR",
+                    help="folder to write guide.md and its plot into (default: docs)")
+    ap.add_argument("--keys", type=int, metavar="K",
+                    help="keys of each lab balance run (default: per scheme, the most of "
+                         "10^7, 10^6, 10^5 the lab places in about 2.5 s, timed)")
     output.add_arguments(ap)
     return ap.parse_args(argv)
 
 
 def check(a) -> None:
     """Raises InputError for unusable arguments, before any lab run."""
-    if not a.results.is_dir():
-        raise InputError(f"{a.results} is not a folder")
+    if not a.run.is_dir():
+        raise InputError(f"{a.run} is not a folder")
     if not (a.lab.is_file() and os.access(a.lab, os.X_OK)):
         raise InputError(f"no chbench-lab at {a.lab} (build it, or pass --lab PATH)")
     problem = cli.folder_problem(a.out)
     if problem:
         raise InputError(problem)
-    if not 1 <= a.keys <= 10_000_000:
+    if a.keys is not None and not 1 <= a.keys <= 10_000_000:
         raise InputError(f"--keys takes 1 to 10,000,000, not {a.keys:,}")
+    if not 2 <= a.nodes <= MAX_NODES:
+        raise InputError(f"--nodes takes 2 to {MAX_NODES:,}, not {a.nodes:,}")
+
+
+def parts_of(run: Run, g: guide_data.Guide, a, lab: guide_lab.Lab,
+             progress) -> guide_page.Parts:
+    """Everything the page needs besides the Guide, the lab runs included
+    (for the schemes the run measured: one the run has no figure of stays
+    "not measured in this run")."""
+    latency_n, latency = guide_latency.by_scheme(run, a.nodes)
+    removals = guide_removals.analyse(run, a.nodes)
+    measured = ({r.scheme for r in g.rows if r.best} | set(latency)
+                | {s for per in removals.by_pct.values() for s in per})
+    schemes = [(s.name, s.removal) for s in run.registry.schemes if s.name in measured]
+    rows = guide_lab.rows(lab, schemes, progress)
+    floors = {s: guide_balance.floor(r.keys, a.nodes) for s, r in rows.items()}
+    progress(f"noise floor: {len({f.keys for f in floors.values()})} key counts at "
+             f"N = {a.nodes:,}")
+    return guide_page.Parts(run.registry, run.context.get("chbench_hwy_target", "?"), rows,
+                            floors, latency_n, latency, removals,
+                            guide_schemes.caveats(REPO / "docs" / "schemes"))
+
+
+def write(out: Path, files: dict) -> None:
+    for name, data in files.items():
+        (out / f".{name}.tmp").write_bytes(data)
+    for name in files:
+        os.replace(out / f".{name}.tmp", out / name)
 
 
 def main(argv: Optional[list] = None) -> int:
     a = parse_args(argv)
+    start = time.monotonic()
+
+    def progress(text: str) -> None:
+        guide_lab.stderr(f"{PROG}: [{time.monotonic() - start:5.1f} s] {text}")
+
     try:
         check(a)
-        folder, run = newest_run(a.results, a.machine)
+        run_dir, run = the_run(a.run, a.machine)
     except InputError as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
-    lab = Lab(a.lab, a.keys)
-    removal = {s.name: s.removal for s in run.registry.schemes}
-    rows = guide_data.rows_of(run)
-    g = guide_data.build(run, {r.scheme: lab.row(r.scheme, removal[r.scheme]) for r in rows})
-    source = f"results/{folder.machine}/{folder.name}"
-    titles = {r.scheme: r.title for r in g.rows}
-    files = plot(g, titles, source, a.formats, a.theme)
+    source = source_name(run_dir)
+    g = guide_data.build(run, a.nodes)
+    progress(f"read {source}: family nodes at N = "
+             f"{', '.join(guide_data.n_text(n) for n in g.columns)}; advice at N = "
+             f"{guide_data.n_text(g.advice_n)}")
+    lab = guide_lab.Lab(a.lab, a.nodes, a.keys)
+    try:
+        parts = parts_of(run, g, a, lab, progress)
+    except guide_lab.LabFailed as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
+    files = plot(g, source, a.formats, a.theme)
     image = output.embed_name(PLOT, a.formats, a.theme)
-    profiles = profiles_run(a.results, folder, run)
-    files["guide.md"] = page(g, folder, run, lab, image, source, profiles).encode()
-    for name, data in files.items():
-        (a.out / f".{name}.tmp").write_bytes(data)
-    for name in files:
-        os.replace(a.out / f".{name}.tmp", a.out / name)
-    print(f"{PROG}: wrote {', '.join(str(a.out / f) for f in files)} from {source}",
-          file=sys.stderr)
+    text = guide_text.page(g, parts, run, lab, image, source, profiles_run(run_dir, run), a.nodes)
+    files["guide.md"] = text.encode()
+    write(a.out, files)
+    progress(f"wrote {', '.join(files)} into {a.out} from {source}")
     return 0
 
 

@@ -1,5 +1,7 @@
 // Family latency: the ring kernels one key at a time, each key waiting for the
-// previous owner (abseil's latency benchmarks), beside the stream baseline.
+// previous owner (abseil's latency benchmarks), beside the stream baseline;
+// and every scheme's default kernel so at N = 1,000 (V = 100 for the ring),
+// the one-key cost a client pays that looks up one key per request.
 #include "family.h"
 
 namespace chbench::bench {
@@ -17,7 +19,11 @@ struct Ranked {
 // 1.6 x 10^7 tokens costs a miss chain of about 1 us a key for each of the
 // eight members, more than the quick budget holds.
 constexpr Ranked kQuick[] = {
-    {{10, 1}, 2}, {{10, 100}, 3}, {{655, 100}, 0}, {{10000, 100}, 1}, {{160000, 100}, 4}};
+    {{10, 1}, 3}, {{10, 100}, 4}, {{655, 100}, 0}, {{10000, 100}, 2}, {{160000, 100}, 5}};
+// The point of every scheme: its fleet, and its rank in the quick sweep
+// (after the ring's first point, before the others).
+constexpr Ring kSchemes{1000, 100};
+constexpr int kSchemesRank = 1;
 
 Point ring_point(Ring r, uint64_t keys, int rank) {
   Point p;
@@ -29,14 +35,30 @@ Point ring_point(Ring r, uint64_t keys, int rank) {
   return p;
 }
 
+// Each scheme's default kernel at kSchemes; a scheme that scores every node
+// (rendezvous) gets a twentieth of the keys: at 1,000 scores a key, the
+// weighted one costs some 2 us a key.
+Point schemes_point(uint64_t keys, int rank) {
+  Point p;
+  for (const SchemeInfo& s : all_scheme_infos()) {
+    const uint64_t k = scores_every_node(s.id) ? keys / 20 : keys;
+    p.configs.push_back(make_config("latency", &default_kernel(s.id), kSchemes.n, kSchemes.v, k, 1,
+                                    Path::kLatency));
+  }
+  p.quick = rank;
+  return p;
+}
+
 }  // namespace
 
 std::vector<Point> latency_points(const FamilyContext& context) {
   std::vector<Point> out;
   if (context.full) {
     for (Ring r : kFull) out.push_back(ring_point(r, 300'000, kFullOnly));
+    out.push_back(schemes_point(300'000, kFullOnly));
   } else {
     for (auto [r, rank] : kQuick) out.push_back(ring_point(r, kMinPool, rank));
+    out.push_back(schemes_point(kMinPool, kSchemesRank));
   }
   return out;
 }

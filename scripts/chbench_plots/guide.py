@@ -1,14 +1,21 @@
 """The scheme guide's numbers (scripts/guide.py writes docs/guide.md): one row
-per scheme of the run's registry with its fastest kernel, the N where two
-schemes' best kernels cross, and a decision list derived from both.
+per scheme of the run's registry, its fastest kernel at each node count N
+family "nodes" measured, the measured brackets where two schemes' order
+changes, and the node count the advice is for.
 
 Everything comes from one bench run's family "nodes" (median ns/key per
-kernel and N, memory_bytes and build_ms counters) and its kernel registry
-(context chbench_registry: the schemes, which nodes may leave, parameters),
-plus the lab's moves and balance per scheme (LabRow), so a scheme added to the
-registry joins the guide with no edit here. Where the run was timed in
-rounds, "the fastest" is named only when the rounds separate it from the
-runner-up (intervals.fastest); otherwise the guide names the tie.
+kernel and N with its interval, memory_bytes and build_ms counters) and its
+kernel registry (context chbench_registry: the schemes, which nodes may
+leave, parameters), so a scheme added to the registry joins the guide with
+no edit here. The fastest kernel of a scheme at each N and the fastest
+scheme there follow the first screen's rule (first_screen.columns: the
+lowest median, alone only when the rounds separate it), and a crossover is
+the first screen's too: the cheaper of two schemes changes between two
+consecutive N whose verdicts are both decided (first_screen.side), never
+interpolated between them. The other parts of the guide: guide_removals.py
+(any node may leave), guide_balance.py (busiest ÷ mean beside its noise
+floor), guide_latency.py (one key at a time), guide_schemes.py (set-up and
+caveats).
 """
 
 from __future__ import annotations
@@ -17,172 +24,119 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
-from . import intervals, rounds
+from . import first_screen, intervals, rounds
 from .load import Result, Run
 from .numeric import sig3
 
-# The node counts of the table's ns/key columns; GUIDE_N_BIG where measured.
-GUIDE_N = (10, 100, 1000, 10000)
-GUIDE_N_BIG = 1_000_000
-MEMORY_N = 1000  # memory, build time and the lab's moves and balance are at this N
-# Two medians closer than this (relative) are a tie, not an order: a crossover
-# needs each scheme ahead by more at one of the two N.
-TIE = 0.05
-
-
-@dataclass(frozen=True)
-class LabRow:
-    """What chbench-lab measured for one scheme at N = MEMORY_N nodes: fractions
-    of the keys moved on one join and one leave, those moved between nodes
-    present before and after (survivors), and busiest node's keys ÷ mean."""
-
-    join_moved: float
-    join_between: float
-    leave_moved: Optional[float]  # None: the lab refused the leave
-    leave_between: Optional[float]
-    leave_node: str  # the node that left ("node-500", or the last bucket)
-    busiest_over_mean: float
+DEFAULT_NODES = 1000  # the fleet size the guide answers for unless told
 
 
 @dataclass
 class GuideRow:
-    """One scheme: its fastest kernel and that kernel's measurements."""
+    """One scheme of the registry: its fastest kernel at each measured N (the
+    Result, None where not measured) and at the advice N."""
 
     scheme: str
     title: str
-    kernel: str  # scheme/kernel
-    simd: bool
-    ns: dict  # N -> median ns/key of `kernel`
-    memory_bytes: Optional[float]
-    build_ms: Optional[float]
     removal: str  # the registry's: "any", "last", "none"
     weights: bool
-    lab: Optional[LabRow] = None
-    tied: tuple = ()  # other kernels of the scheme the rounds do not separate from `kernel`
-    at: Optional[Result] = None  # `kernel` at N = MEMORY_N
+    best: dict = field(default_factory=dict)  # N -> its fastest kernel's Result
+    fastest_at: dict = field(default_factory=dict)  # N -> whether it is fastest or tied
+    tied: tuple = ()  # other kernels not separated from best[advice N]
+
+    def at(self, n: int) -> Optional[Result]:
+        return self.best.get(n)
 
 
 @dataclass(frozen=True)
 class Crossover:
-    """Two schemes whose best kernels swap order between two measured N."""
+    """Two schemes whose order changes between two decided N, measured on
+    either side (no N between them was decided)."""
 
-    cheaper_below: str  # the scheme that is cheaper at the smaller N
+    cheaper_below: str  # the scheme that is cheaper at n_low
     cheaper_above: str
-    n_low: int  # the measured N on either side
+    n_low: int
     n_high: int
-    n_cross: float  # where the log-log lines between them meet
+    ratio_low: intervals.Estimate  # cheaper_above ÷ cheaper_below at n_low (> 1)
+    ratio_high: intervals.Estimate  # the same ratio at n_high (< 1)
 
 
 @dataclass
 class Guide:
-    rows: list  # of GuideRow, in registry order
-    crossovers: list  # of Crossover
-    best_by_n: dict = field(default_factory=dict)  # N -> {scheme: best ns/key}
-    best_at: dict = field(default_factory=dict)  # N -> {scheme: its best kernel's Result}
+    rows: list  # of GuideRow, in registry order (every scheme of the registry)
+    columns: list  # the N family "nodes" measured, ascending
+    advice_n: Optional[int]  # the measured N nearest the fleet size asked for
+    asked_n: int
+    crossovers: list = field(default_factory=list)
+    fastest: dict = field(default_factory=dict)  # N -> [Result], the fastest or the tie
+
+    def row(self, scheme: str) -> Optional[GuideRow]:
+        return next((r for r in self.rows if r.scheme == scheme), None)
 
 
-def nodes_results(run: Run) -> list:
-    """Family "nodes" without the stream floor and forced Highway targets."""
-    return [r for r in run.family("nodes") if not r.is_floor and "@" not in r.kernel]
+def nearest(measured: list, n: int) -> Optional[int]:
+    """The N of `measured` nearest n on a log scale (the smaller on a tie);
+    None for none. nearest([10, 100, 1000], 300) -> 100 (log distance 0.48
+    against 0.52)."""
+    if not measured:
+        return None
+    return min(sorted(measured), key=lambda m: abs(math.log(m) - math.log(n)))
 
 
-def best_results(run: Run) -> dict:
-    """N -> {scheme: the Result of its kernel with the lowest median ns/key at that N}."""
-    out: dict = {}
-    for r in nodes_results(run):
-        per = out.setdefault(r.nodes, {})
-        if r.scheme not in per or r.ns < per[r.scheme].ns:
-            per[r.scheme] = r
-    return dict(sorted(out.items()))
+def kernel_tie(run: Run, scheme: str, n: int, best: Result) -> tuple:
+    """The other kernels of `scheme` at N = n the rounds do not separate from
+    `best` (intervals.fastest over the one-thread results of family nodes)."""
+    mine = [r for r in run.family("nodes") if r.scheme == scheme and r.nodes == n
+            and r.threads in (None, 1) and r.ns is not None]
+    tied = intervals.fastest(mine, lambda r: r.ns, rounds.ratio)
+    return tuple(r.label for r in tied if r.label != best.label) if len(tied) > 1 else ()
 
 
-def best_by_n(run: Run) -> dict:
-    """N -> {scheme: lowest median ns/key of any of its kernels at that N}."""
-    return {n: {s: r.ns for s, r in per.items()} for n, per in best_results(run).items()}
+def side(a: Result, b: Result) -> Optional[bool]:
+    """True when a is decidedly cheaper than b (b ÷ a above 1, its interval
+    clear of 1), False when b is, None undecided (first_screen.side)."""
+    e = rounds.ratio(b, a)
+    return None if e is None else first_screen.side(e)
 
 
-def fastest(results: list) -> list:
-    """The fastest of `results` (lowest median ns/key) alone when the rounds
-    separate it from the runner-up, else the tie, fastest first
-    (intervals.fastest; a run without rounds: the lowest median alone)."""
-    return intervals.fastest(results, lambda r: r.ns, rounds.ratio)
+def crossovers(rows: list, columns: list) -> list:
+    """Every pair of schemes (registry order) whose decided order flips
+    between two consecutive N at which both were measured and decided."""
+    out = []
+    for i, a in enumerate(rows):
+        for b in rows[i + 1:]:
+            decided = [(n, side(a.best[n], b.best[n])) for n in columns
+                       if n in a.best and n in b.best]
+            decided = [(n, s) for n, s in decided if s is not None]
+            for (n0, s0), (n1, s1) in zip(decided, decided[1:]):
+                if s0 == s1:
+                    continue
+                below, above = (a, b) if s0 else (b, a)
+                out.append(Crossover(below.scheme, above.scheme, n0, n1,
+                                     rounds.ratio(above.best[n0], below.best[n0]),
+                                     rounds.ratio(above.best[n1], below.best[n1])))
+    return sorted(out, key=lambda c: (c.n_low, c.n_high, c.cheaper_below, c.cheaper_above))
 
 
-def fastest_kernel(results: list) -> list:
-    """The labels of the scheme's fastest kernel at N = MEMORY_N and of the
-    kernels tied with it (fastest()), or, without one measured there, the
-    kernel of the lowest geometric mean over its Ns alone."""
-    at = [r for r in results if r.nodes == MEMORY_N]
-    if at:
-        return [r.label for r in fastest(at)]
-    logs: dict = {}
-    for r in results:
-        logs.setdefault(r.label, []).append(math.log(r.ns))
-    return [min(logs, key=lambda k: sum(logs[k]) / len(logs[k]))]
-
-
-def scheme_row(run: Run, scheme, results: list) -> GuideRow:
-    """The row of one scheme from its results in family "nodes"."""
-    label, *tied = fastest_kernel(results)
-    mine = {r.nodes: r for r in results if r.label == label}
-    at = mine.get(MEMORY_N)
-    kernel = run.registry.kernel(label)
-    return GuideRow(scheme.name, scheme.title, label, bool(kernel and kernel.simd),
-                    {n: r.ns for n, r in sorted(mine.items())},
-                    at.memory_bytes if at else None, at.build_ms if at else None,
-                    scheme.removal, "weights" in scheme.params, tied=tuple(tied), at=at)
-
-
-def rows_of(run: Run) -> list:
-    """One GuideRow per registry scheme measured in family "nodes"."""
-    results = nodes_results(run)
+def build(run: Run, nodes: int = DEFAULT_NODES) -> Guide:
+    """The guide of one run for a fleet of `nodes` nodes: a row for every
+    scheme of the registry (empty where family nodes has none of it)."""
+    cols = first_screen.columns(run)
+    columns = [c.nodes for c in cols]
+    advice = nearest(columns, nodes)
     rows = []
     for scheme in run.registry.schemes:
-        mine = [r for r in results if r.scheme == scheme.name]
-        if mine:
-            rows.append(scheme_row(run, scheme, mine))
-    return rows
-
-
-def crossing(n0: int, n1: int, a0: float, a1: float, b0: float, b1: float) -> float:
-    """The N between n0 and n1 where the straight lines in log N, log ns through
-    (n0, a0)-(n1, a1) and (n0, b0)-(n1, b1) meet."""
-    d0, d1 = math.log(a0 / b0), math.log(a1 / b1)
-    t = d0 / (d0 - d1)
-    return math.exp(math.log(n0) + t * (math.log(n1) - math.log(n0)))
-
-
-def ahead(x: float, y: float) -> int:
-    """1 if x is lower than y by more than TIE, -1 if higher, 0 for a tie."""
-    if x < y * (1 - TIE):
-        return 1
-    return -1 if y < x * (1 - TIE) else 0
-
-
-def crossovers(best: dict, order: list) -> list:
-    """Every pair of schemes (registry order) whose best ns/key swap order
-    between two consecutive N both measured, each ahead by more than TIE on
-    its side; one Crossover per swap."""
-    out = []
-    for i, a in enumerate(order):
-        for b in order[i + 1:]:
-            ns = [n for n, per in best.items() if a in per and b in per]
-            for n0, n1 in zip(ns, ns[1:]):
-                a0, a1, b0, b1 = best[n0][a], best[n1][a], best[n0][b], best[n1][b]
-                if ahead(a0, b0) * ahead(a1, b1) != -1:
-                    continue
-                below, above = (a, b) if a0 < b0 else (b, a)
-                out.append(Crossover(below, above, n0, n1, crossing(n0, n1, a0, a1, b0, b1)))
-    return sorted(out, key=lambda c: (c.n_cross, c.cheaper_below, c.cheaper_above))
-
-
-def build(run: Run, lab: dict) -> Guide:
-    """The guide of one run; lab: scheme -> LabRow (schemes without one get none)."""
-    rows = rows_of(run)
-    for row in rows:
-        row.lab = lab.get(row.scheme)
-    best = best_by_n(run)
-    return Guide(rows, crossovers(best, [r.scheme for r in rows]), best, best_results(run))
+        row = GuideRow(scheme.name, scheme.title, scheme.removal, "weights" in scheme.params)
+        for c in cols:
+            if scheme.name in c.best:
+                row.best[c.nodes] = c.best[scheme.name]
+                row.fastest_at[c.nodes] = scheme.name in c.fastest
+        if advice in row.best:
+            row.tied = kernel_tie(run, scheme.name, advice, row.best[advice])
+        rows.append(row)
+    fastest = {c.nodes: [c.best[s] for s in c.fastest] for c in cols}
+    return Guide(rows, columns, advice, nodes, crossovers([r for r in rows if r.best], columns),
+                 fastest)
 
 
 # ---- text ------------------------------------------------------------------------------------
@@ -211,8 +165,14 @@ def pct_text(fraction: Optional[float]) -> str:
 
 
 def n_text(n: float) -> str:
-    """'1,000' of an N; '10^6' of a million."""
-    return "10^6" if n == 10 ** 6 else f"{round(n):,}"
+    """'1,000' of an N; '10^6' of a power of ten from 10^5 (first_screen.n_text)."""
+    return first_screen.n_text(int(round(n)))
+
+
+def ns_text(r: Optional[Result], fastest: bool = False) -> str:
+    """'1.21 [1.18-1.25]*~': a median ns/key, its interval, * fastest or
+    tied, ~ flagged noisy (first_screen.cell); '–' without."""
+    return first_screen.cell(r, fastest)
 
 
 LEAVE_TEXT = {"any": "any node", "last": "last bucket only", "none": "no (all keys remap)"}

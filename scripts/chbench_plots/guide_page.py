@@ -1,133 +1,164 @@
-"""docs/guide.md's text from a Guide (chbench_plots/guide.py): the table, the
-crossovers, the decision list derived from them, and where each number came
-from."""
+"""docs/guide.md's tables from a Guide (chbench_plots/guide.py) and the parts
+beside it: every scheme's batch and one-key cost, the removals, fleet
+changes and balance, caveats and crossovers. The decision list is
+guide_decisions.py. Each figure names the configuration it comes from."""
 
 from __future__ import annotations
 
-from .guide import (GUIDE_N, GUIDE_N_BIG, LEAVE_TEXT, MEMORY_N, TIE, Guide, GuideRow,
-                    fastest, ms_text, n_text, pct_text, size_text)
+from dataclasses import dataclass, field
+from typing import Optional
+
+from . import guide_balance, guide_removals, guide_schemes
+from .guide import LEAVE_TEXT, Guide, GuideRow, ms_text, n_text, ns_text, pct_text, size_text
+from .intervals import Estimate
 from .numeric import sig3
 
-# A leave that moves more than this share of the keys is no consistent hashing.
-REMAP_SHARE = 0.5
+NOT_MEASURED = "not measured in this run"
 
 
-def columns(guide: Guide) -> list:
-    """The N of the ns/key columns: GUIDE_N, and GUIDE_N_BIG if any row has it."""
-    big = any(GUIDE_N_BIG in r.ns for r in guide.rows)
-    return list(GUIDE_N) + ([GUIDE_N_BIG] if big else [])
+@dataclass
+class Parts:
+    """Everything the page reads besides the Guide."""
+
+    registry: object  # the run's Registry
+    target: str  # the Highway target the run dispatched
+    lab: dict  # scheme -> guide_lab.LabRow
+    floors: dict  # scheme -> guide_balance.Floor
+    latency_n: Optional[int]
+    latency: dict  # scheme -> Result of family latency
+    removals: guide_removals.Removals
+    caveats: dict = field(default_factory=dict)  # scheme -> [text]
+
+    def params(self, scheme: str) -> list:
+        s = next((s for s in self.registry.schemes if s.name == scheme), None)
+        return list(s.params) if s else []
 
 
-def unmeasured_note(guide: Guide) -> list:
-    """A line naming the columns' N that no scheme was measured at."""
-    missing = [n_text(n) for n in columns(guide) if not any(n in r.ns for r in guide.rows)]
-    return [f"This run measured no scheme at N = {', '.join(missing)}: those columns are "
-            "empty (no value is interpolated)."] if missing else []
+def row_line(cells: list) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
-def table(guide: Guide, target: str) -> list:
-    """The Markdown table, one row per scheme."""
-    ns_cols = columns(guide)
-    head = (["Scheme", "fastest kernel"] + [f"ns/key N = {n_text(n)}" for n in ns_cols]
-            + [f"memory N = {n_text(MEMORY_N)}", "build", "moved: join", "moved: leave",
-               "between survivors (join / leave)", "busiest ÷ mean", "arbitrary leave",
-               "weights", "SIMD target"])
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for r in guide.rows:
-        lines.append("| " + " | ".join(row_cells(r, ns_cols, target)) + " |")
+def head(cells: list) -> list:
+    return [row_line(cells), "|" + "---|" * len(cells)]
+
+
+def setup(r: GuideRow, parts: Parts, n: Optional[int]) -> str:
+    lab = parts.lab.get(r.scheme)
+    return guide_schemes.setup_text(parts.params(r.scheme), r.at(n) if n else None,
+                                    lab.setup if lab else None)
+
+
+def kernel_cell(r: GuideRow, n: Optional[int], registry) -> str:
+    best = r.at(n) if n else None
+    if best is None:
+        return "–"
+    kernel = registry.kernel(best.label)
+    text = f"`{best.label}`" + ("" if kernel and kernel.simd else " (scalar)")
+    return text + (" (tie: " + ", ".join(f"`{t}`" for t in r.tied) + ")" if r.tied else "")
+
+
+def cost_table(g: Guide, parts: Parts) -> list:
+    """Batch ns/key at each N of family nodes, and one key at a time."""
+    lat = f"one key at a time, N = {n_text(parts.latency_n)}" if parts.latency_n else \
+        "one key at a time"
+    lines = head(["scheme", f"fastest kernel at N = {n_text(g.advice_n)}" if g.advice_n
+                  else "fastest kernel", "set-up"]
+                 + [f"batch N = {n_text(n)}" for n in g.columns] + [lat])
+    for r in g.rows:
+        title = r.title + (" (caveat below)" if parts.caveats.get(r.scheme) else "")
+        if not r.best and r.scheme not in parts.latency:
+            lines.append(row_line([title, NOT_MEASURED, setup(r, parts, None)]
+                                  + ["–"] * (len(g.columns) + 1)))
+            continue
+        cells = [ns_text(r.at(n), r.fastest_at.get(n, False)) for n in g.columns]
+        lat_r = parts.latency.get(r.scheme)
+        lat_text = f"{ns_text(lat_r)} (`{lat_r.kernel}`)" if lat_r else "–"
+        lines.append(row_line([title, kernel_cell(r, g.advice_n, parts.registry),
+                               setup(r, parts, g.advice_n)] + cells + [lat_text]))
     return lines
 
 
-def row_cells(r: GuideRow, ns_cols: list, target: str) -> list:
-    """The cells of one scheme's row."""
-    lab = r.lab
-    ns = [sig3(r.ns[n]) if n in r.ns else "–" for n in ns_cols]
-    leave = "refused" if lab and lab.leave_moved is None else pct_text(lab and lab.leave_moved)
-    between = (f"{pct_text(lab.join_between)} / {pct_text(lab.leave_between)}" if lab else "–")
-    kernel = f"`{r.kernel}`" + (" (tie: " + ", ".join(f"`{t}`" for t in r.tied) + ")"
-                                if r.tied else "")
-    return ([r.title, kernel] + ns
-            + [size_text(r.memory_bytes), ms_text(r.build_ms),
-               pct_text(lab.join_moved) if lab else "–", leave, between,
-               f"{lab.busiest_over_mean:.2f}" if lab else "–", LEAVE_TEXT.get(r.removal, r.removal),
-               "yes" if r.weights else "no", target if r.simd else "scalar"])
+def removals_table(g: Guide, parts: Parts) -> list:
+    """Each any-leave scheme at 0, 10 and 50 % removed: ns/key and memory."""
+    rem = parts.removals
+    if rem.nodes is None:
+        return ["Family `removals` was not measured in this run: no figure with nodes removed."]
+    pcts = [p for p in guide_removals.FRACTIONS if p in rem.by_pct]
+    lines = head(["scheme", "kernel"] + [f"ns/key, {p:g} % removed" for p in pcts]
+                 + [f"memory, {p:g} % removed" for p in pcts if p])
+    for r in g.rows:
+        if r.removal != "any":
+            continue
+        got = [rem.by_pct[p].get(r.scheme) for p in pcts]
+        if not any(got):
+            lines.append(row_line([r.title, NOT_MEASURED] + ["–"] * (2 * len(pcts) - 1)))
+            continue
+        fastest = [any(x.scheme == r.scheme for x in rem.fastest.get(p, [])) for p in pcts]
+        kernel = next(x for x in got if x).label
+        lines.append(row_line([r.title, f"`{kernel}`"]
+                              + [ns_text(x, f) for x, f in zip(got, fastest)]
+                              + [size_text(x.memory_bytes if x else None)
+                                 for x, p in zip(got, pcts) if p]))
+    return lines
 
 
-def crossover_lines(guide: Guide, titles: dict) -> list:
-    """A table of the crossovers, in N order."""
-    if not guide.crossovers:
-        return ["No two schemes' best kernels swap order between the N this run measured."]
-    out = [f"For each pair of schemes whose best kernels (the lowest median of the scheme's "
-           f"kernels at each N) swap order between two measured N, each ahead by more than "
-           f"{TIE:.0%} on its side: the N where they cross, interpolated on log N and log ns "
-           "between those two points.", "",
-           "| cheaper below | cheaper above | N ≈ | measured at (ns/key, below ÷ above) |",
-           "|---|---|---|---|"]
-    for c in guide.crossovers:
-        lo, hi = guide.best_by_n[c.n_low], guide.best_by_n[c.n_high]
-        ends = (f"N = {n_text(c.n_low)}: {sig3(lo[c.cheaper_below])} ÷ "
-                f"{sig3(lo[c.cheaper_above])}; N = {n_text(c.n_high)}: "
-                f"{sig3(hi[c.cheaper_below])} ÷ {sig3(hi[c.cheaper_above])}")
-        out.append(f"| {titles[c.cheaper_below]} | {titles[c.cheaper_above]} | "
-                   f"{n_text(c.n_cross)} | {ends} |")
-    return out
+def changes_table(g: Guide, parts: Parts) -> list:
+    """Memory and build at the advice N, the lab's moves and balance."""
+    lines = head(["scheme", f"memory N = {n_text(g.advice_n)}" if g.advice_n else "memory",
+                  "build", "moved: join", "moved: leave", "between survivors (join / leave)",
+                  "busiest ÷ mean", "keys", "uniform placement (noise floor)",
+                  "arbitrary leave", "weights", "SIMD target"])
+    for r in g.rows:
+        best = r.at(g.advice_n) if g.advice_n else None
+        lab = parts.lab.get(r.scheme)
+        kernel = parts.registry.kernel(best.label) if best else None
+        simd = (parts.target if kernel and kernel.simd else "scalar") if best else "–"
+        lines.append(row_line([r.title, size_text(best.memory_bytes if best else None),
+                               ms_text(best.build_ms if best else None)]
+                              + lab_cells(lab, parts.floors.get(r.scheme))
+                              + [LEAVE_TEXT.get(r.removal, r.removal),
+                                 "yes" if r.weights else "no", simd]))
+    return lines
 
 
-def fastest_at(guide: Guide, n: int) -> list:
-    """The Results of the schemes' best kernels at N = n that tie for the
-    fastest (one when the rounds separate it; guide.fastest), [] if none."""
-    return fastest(list(guide.best_at.get(n, {}).values()))
+def lab_cells(lab, floor) -> list:
+    if lab is None:
+        return ["–"] * 7
+    leave = "refused" if lab.leave_moved is None else pct_text(lab.leave_moved)
+    mark = " (at the floor)" if floor and guide_balance.at_floor(lab.busiest_over_mean,
+                                                                 floor) else ""
+    return [pct_text(lab.join_moved), leave,
+            f"{pct_text(lab.join_between)} / {pct_text(lab.leave_between)}",
+            f"{lab.busiest_over_mean:.3f}{mark}", f"{lab.keys:,}",
+            guide_balance.floor_text(floor)]
 
 
-def tie_text(results: list, titles: dict) -> str:
-    """'a tie of A (2.00 ns/key) and B (2.02 ns/key), which the rounds do not separate'."""
-    named = [f"{titles[r.scheme]} ({sig3(r.ns)} ns/key)" for r in results]
-    return ("a tie of " + ", ".join(named[:-1]) + " and " + named[-1]
-            + ", which the rounds do not separate")
-
-
-def decisions(guide: Guide, titles: dict) -> list:
-    """The decision list: each line a rule read off the table's numbers."""
+def caveat_lines(g: Guide, parts: Parts) -> list:
     out = []
-    for n in columns(guide):
-        best = fastest_at(guide, n)
-        count = len(guide.best_by_n.get(n, {}))
-        if len(best) == 1:
-            out.append(f"- Fastest lookup at N = {n_text(n)}: {titles[best[0].scheme]} "
-                       f"({sig3(best[0].ns)} ns/key; of the {count} schemes measured there).")
-        elif best:
-            out.append(f"- Fastest lookup at N = {n_text(n)}: {tie_text(best, titles)} "
-                       f"(of the {count} schemes measured there).")
-    rows = [r for r in guide.rows if r.lab is not None]
-    anyleave = [r for r in rows if r.removal == "any" and MEMORY_N in r.ns]
-    if anyleave:
-        out.append(any_leave_line(anyleave, titles))
-        r = min(anyleave, key=lambda r: (r.memory_bytes or 0, r.ns[MEMORY_N]))
-        out.append(f"- Any node may leave, least memory: {r.title} "
-                   f"({size_text(r.memory_bytes)} at N = {n_text(MEMORY_N)}).")
-    if rows:
-        r = min(rows, key=lambda r: (r.lab.busiest_over_mean, r.scheme))
-        out.append(f"- Most even load: {r.title} (busiest ÷ mean {r.lab.busiest_over_mean:.2f} "
-                   f"at N = {n_text(MEMORY_N)}).")
-    remap = [r.title for r in rows if (r.lab.leave_moved or 0) > REMAP_SHARE]
-    if remap:
-        out.append(f"- Avoid where nodes change: {', '.join(remap)} (one leave moves more than "
-                   f"{REMAP_SHARE:.0%} of the keys).")
-    moving = [r.title for r in rows if r.lab.leave_between and r.lab.leave_between > 0
-              and r.title not in remap]
-    if moving:
-        out.append(f"- Keys also move between surviving nodes on a leave: {', '.join(moving)}.")
+    for r in g.rows:
+        out += [f"- {r.title} (`{r.scheme}`): {text}" for text in parts.caveats.get(r.scheme, [])]
+    return out or ["None of the schemes' pages states a caveat."]
+
+
+def ratio_text(e: Optional[Estimate]) -> str:
+    if e is None:
+        return "–"
+    return f"{sig3(e.value)}x" + (f" [{sig3(e.lo)}-{sig3(e.hi)}]" if e.has_interval else "")
+
+
+def crossover_lines(g: Guide, titles: dict) -> list:
+    """The measured brackets where two schemes' order changes."""
+    if not g.crossovers:
+        return ["No two schemes' fastest kernels change order between two N this run "
+                "measured and decided."]
+    out = ["Where the cheaper of two schemes (their fastest kernels, batch) changes: "
+           "cheaper at the lower N, the other at the higher, both decided by the rounds "
+           "(the ratio's interval clear of 1); the change lies somewhere between, "
+           "where nothing was measured.", "",
+           *head(["cheaper at the lower N", "cheaper at the higher N", "between",
+                  "other ÷ cheaper at the lower N", "at the higher N"])]
+    for c in g.crossovers:
+        out.append(row_line([titles[c.cheaper_below], titles[c.cheaper_above],
+                             f"N = {n_text(c.n_low)} and N = {n_text(c.n_high)}",
+                             ratio_text(c.ratio_low), ratio_text(c.ratio_high)]))
     return out
-
-
-def any_leave_line(rows: list, titles: dict) -> str:
-    """The fastest of the schemes that let any node leave, at N = MEMORY_N
-    (rows: theirs), or their tie."""
-    tie = fastest([r.at for r in rows if r.at is not None])
-    if len(tie) > 1:
-        return (f"- Any node may fail or leave: {tie_text(tie, titles)}, the fastest of the "
-                f"schemes that allow it at N = {n_text(MEMORY_N)}.")
-    r = min(rows, key=lambda r: r.ns[MEMORY_N])
-    return (f"- Any node may fail or leave: {r.title} is the fastest of the schemes that "
-            f"allow it at N = {n_text(MEMORY_N)} ({sig3(r.ns[MEMORY_N])} ns/key, "
-            f"{size_text(r.memory_bytes)}).")

@@ -1,5 +1,8 @@
 """Family "latency": each key waits for the previous key's owner; drawn
-beside family "tokens" (latency.png)."""
+beside family "tokens" (latency.png). The family also times every scheme's
+default kernel at one fleet (the one-key cost the guide shows, guide.py):
+the plot draws the ring's sweep alone, the points where the stream floor
+was timed beside the ring kernels."""
 
 from __future__ import annotations
 
@@ -9,10 +12,20 @@ from .series import split_series
 from .style import Style, new_panels, room_below, shared_legend, spread_note
 
 
+def ring_sweep(results: list) -> list:
+    """The ring kernels and the stream floor of `results` at the (N, V) where
+    the floor was timed: the ring's sweep of family "latency", without the
+    one point of every scheme."""
+    rings = {(r.nodes, r.vnodes) for r in results if r.is_floor}
+    return [r for r in results if (r.is_floor or r.scheme == "ring") and r.tokens
+            and (r.nodes, r.vnodes) in rings]
+
+
 def figure(run: Run, figure_cls, style: Style):
     """latency.png: throughput (family "tokens") beside latency (family
     "latency") against ring tokens, log-log, sharing the y axis."""
-    panels = [(family, title, [r for r in run.family(family) if r.tokens])
+    panels = [(family, title, [r for r in run.family(family) if r.tokens]
+               if family == "tokens" else ring_sweep(run.family(family)))
               for family, title in (("tokens", "Throughput: independent keys"),
                                     ("latency", "Latency: each key waits for the previous "
                                                 "owner"))]

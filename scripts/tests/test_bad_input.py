@@ -249,6 +249,10 @@ CASES = [
                                                  "/proc"], "is not writable"),
     Case("guide.py --keys 0", "guide.py", ["{results}", "--lab", "/bin/true", "--out", "{out}",
                                            "--keys", "0"], "--keys takes 1 to 10,000,000"),
+    Case("guide.py --nodes 0", "guide.py", ["{results}", "--lab", "/bin/true", "--out", "{out}",
+                                            "--nodes", "0"], "--nodes takes 2 to 1,000,000"),
+    Case("guide.py --nodes not a number", "guide.py", ["--nodes", "many"],
+         "argument --nodes: invalid int value: 'many'"),
     Case("guide.py --format gif", "guide.py", ["--format", "gif"], "unknown format 'gif'"),
     Case("guide.py no run with family nodes", "guide.py",
          ["{results}", "--lab", "/bin/true", "--out", "{out}", "--machine", "no-such-cpu"],
@@ -379,7 +383,7 @@ class BadInput(unittest.TestCase):
         scripts = {c.script for c in CASES}
         every = {p.name for p in SCRIPTS.iterdir() if p.suffix in (".sh", ".py")} - {
             "cli.py", "cpu_identity.py", "ccache-env.sh", "lab_docs_plots.py",
-        "compare_inputs.py", "profile_changes.py"}  # modules
+        "compare_inputs.py", "profile_changes.py", "guide_lab.py"}  # modules
         self.assertEqual(scripts, every, "every script of scripts/ has cases")
         for case in CASES:
             with self.subTest(case.name):

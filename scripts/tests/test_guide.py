@@ -5,7 +5,6 @@ crossovers, the decisions, which run is read, and bad input."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 import unittest
@@ -76,7 +75,7 @@ class Generated(unittest.TestCase):
         cls.lab.write_text(FAKE_LAB)
         os.chmod(cls.lab, 0o755)
         cls.result = run([PYTHON, GUIDE, str(cls.results), "--lab", str(cls.lab), "--out",
-                          str(cls.out)])
+                          str(cls.out), "--keys", "100000"])
         cls.page = (cls.out / "guide.md").read_text() if cls.result.returncode == 0 else ""
 
     @classmethod
@@ -88,41 +87,52 @@ class Generated(unittest.TestCase):
         self.assertEqual({p.name for p in self.out.iterdir()},
                          {"guide.md", "guide_nodes.png", "guide_nodes.svg"})
 
-    def test_rows(self):
-        table = self.page.split("## Every scheme")[1].split("## Crossovers")[0]
-        self.assertEqual(table_rows(table), [
-            ["ring (consistent hashing)", "`ring/eytzinger`", "5.00", "6.00", "8.00", "–", "–",
-             "2.00 KiB", "500 µs", "0.110 %", "0.220 %", "0 % / 0.200 %", "1.50", "any node",
-             "no", "scalar"],
-            ["rendezvous (HRW)", "`hrw/scalar`", "2.00", "20.0", "200", "–", "–", "7.81 KiB",
-             "500 µs", "0.100 %", "0.200 %", "0 % / 0 %", "1.25", "any node", "no", "scalar"],
-            ["jump hash", "`jump/simd`", "4.00", "5.00", "6.00", "–", "7.00", "0 B", "500 µs",
-             "0.0900 %", "0.180 %", "0 % / 0 %", "1.30", "last bucket only", "no", "AVX2"]])
-        self.assertIn("This run measured no scheme at N = 10,000", table)
+    def test_reads_the_newest_run_with_family_nodes(self):
+        self.assertIn("`results/cpu-a-2c/20260101-000000-aaaaaaa`", self.page)
 
-    def test_crossovers(self):
-        part = self.page.split("## Crossovers")[1].split("## Decisions")[0]
-        # The best of each scheme at each N: ring 4 (lower_bound), 6, 8; hrw 2,
-        # 20, 200; jump 4, 5, 6 (ring and jump tie at N = 10: no crossing). hrw
-        # vs jump: log(2/4) and log(20/5) meet a third of the way from N = 10 to
-        # 100, at 10^(4/3) = 21.5; hrw vs ring: 10^(1 + log 2 / log(20/3)) = 23.2.
-        self.assertEqual(table_rows(part), [
-            ["rendezvous (HRW)", "jump hash", "22", "N = 10: 2.00 ÷ 4.00; N = 100: 20.0 ÷ 5.00"],
-            ["rendezvous (HRW)", "ring (consistent hashing)", "23",
-             "N = 10: 2.00 ÷ 4.00; N = 100: 20.0 ÷ 6.00"]])
+    def test_cost_table(self):
+        table = self.page.split("## Lookup cost")[1].split("## When nodes leave")[0]
+        # Columns: the N family nodes measured (10, 100, 1,000 and 10^6), no other.
+        self.assertIn("| batch N = 10 | batch N = 100 | batch N = 1,000 | batch N = 10^6 | one key "
+                      "at a time |", table)
+        rows = {r[0]: r for r in table_rows(table)}
+        self.assertEqual(rows["ring (consistent hashing)"][1:],
+                         ["`ring/eytzinger` (scalar)", "V = 100", "4.00", "6.00", "8.00", "–",
+                          "–"])
+        self.assertEqual(rows["jump hash"][1:],
+                         ["`jump/simd`", "–", "4.00", "5.00*", "6.00*", "7.00*", "–"])
+        self.assertEqual(rows["rendezvous (HRW)"][3:5], ["2.00*", "20.0"])
+
+    def test_changes_table(self):
+        table = self.page.split("## Fleet changes")[1].split("## Caveats")[0]
+        rows = {r[0]: r for r in table_rows(table)}
+        self.assertEqual(rows["ring (consistent hashing)"][1:7],
+                         ["2.00 KiB", "500 µs", "0.110 %", "0.220 %", "0 % / 0.200 %", "1.500"])
+        self.assertEqual(rows["jump hash"][4], "0.180 %")  # the last bucket may leave
+
+    def test_crossovers_are_measured_brackets(self):
+        part = self.page.split("## Crossovers")[1].split("## Provenance")[0]
+        # A run without rounds: each order decided by the medians alone (the
+        # best of ring: 4, 6, 8; hrw: 2, 20, 200; jump: 4, 5, 6). Ring and
+        # jump tie at N = 10 (4.00 each): decided only from N = 100 on.
+        self.assertEqual(table_rows(part.split("![")[0]), [
+            ["rendezvous (HRW)", "jump hash", "N = 10 and N = 100", "2.00x", "0.250x"],
+            ["rendezvous (HRW)", "ring (consistent hashing)", "N = 10 and N = 100", "2.00x",
+             "0.300x"]])
         self.assertIn("from results/cpu-a-2c/20260101-000000-aaaaaaa", part)
 
     def test_decisions(self):
-        part = self.page.split("## Decisions")[1].split("## Provenance")[0]
-        self.assertIn("- Fastest lookup at N = 10: rendezvous (HRW) (2.00 ns/key", part)
-        self.assertIn("- Fastest lookup at N = 1,000: jump hash (6.00 ns/key", part)
-        self.assertIn("- Any node may fail or leave: ring (consistent hashing) is the fastest", part)
-        self.assertIn("- Most even load: rendezvous (HRW) (busiest ÷ mean 1.25", part)
+        part = self.page.split("## Decisions")[1].split("## Lookup cost")[0]
+        self.assertIn("- Fastest batch lookup at N = 1,000, nothing removed: jump hash (6.00 "
+                      "ns/key, `nodes/jump/simd/N:1000`).", part)
         self.assertIn("- Keys also move between surviving nodes on a leave: ring", part)
+        self.assertNotIn("Any node may leave", part)  # no family removals in this run
 
     def test_lab_commands(self):
-        self.assertIn("chbench-lab move --scheme jump --nodes 1000 --remove node-999", self.page)
-        self.assertIn("chbench-lab move --scheme hrw --nodes 1000 --remove node-500", self.page)
+        self.assertIn("chbench-lab move --scheme jump --nodes 1000 --keys 100000 --remove "
+                      "node-999", self.page)
+        self.assertIn("chbench-lab move --scheme hrw --nodes 1000 --keys 100000 --remove "
+                      "node-500", self.page)
 
 
 class NewScheme(unittest.TestCase):
@@ -136,27 +146,28 @@ class NewScheme(unittest.TestCase):
             path = Path(tmp) / "bench.json"
             path.write_text(json.dumps({"context": {"chbench_registry": json.dumps(registry)},
                                         "benchmarks": entries}))
-            rows = guide.rows_of(load.load(path))
-        self.assertEqual([(r.title, r.kernel, r.ns, r.memory_bytes, r.weights, r.simd)
-                          for r in rows], [("Zeta hash", "zeta/fast", {1000: 3.0}, 100.0, True,
-                                            True)])
-
-
-class Crossing(unittest.TestCase):
-    def test_crossing_point(self):
-        self.assertAlmostEqual(guide.crossing(10, 100, 2.0, 20.0, 4.0, 5.0), 10 ** (4 / 3))
-        expect = 10 ** (1 + math.log(5 / 2) / math.log(25 / 3))  # log(5/2) + log(20/6)
-        self.assertAlmostEqual(guide.crossing(10, 100, 2.0, 20.0, 5.0, 6.0), expect)
-
-    def test_ties_are_not_crossings(self):
-        best = {10: {"a": 1.0, "b": 1.03}, 100: {"a": 2.0, "b": 1.0}}
-        self.assertEqual(guide.crossovers(best, ["a", "b"]), [])
-        best[10]["b"] = 1.2
-        self.assertEqual([(c.cheaper_below, c.n_low, c.n_high)
-                          for c in guide.crossovers(best, ["a", "b"])], [("a", 10, 100)])
+            g = guide.build(load.load(path))
+        row = g.rows[0]
+        self.assertEqual((row.title, row.best[1000].label, row.best[1000].ns, row.weights),
+                         ("Zeta hash", "zeta/fast", 3.0, True))
+        self.assertEqual((g.columns, g.advice_n), ([1000], 1000))
 
 
 class BadInput(unittest.TestCase):
+    def test_a_run_folder_without_family_nodes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_results(Path(tmp))
+            folder = Path(tmp) / "cpu-a-2c" / "20260102-000000-bbbbbbb"
+            result = run([PYTHON, GUIDE, str(folder), "--lab", "/bin/true", "--out", tmp])
+            self.assertEqual(result.returncode, 2)
+            self.assertEqual(result.stderr.strip(), "guide.py: error: 20260102-000000-bbbbbbb "
+                             "has no family \"nodes\" and kernel registry")
+
+    def test_nodes_out_of_range(self):
+        result = run([PYTHON, GUIDE, "--lab", "/bin/true", "--nodes", "1"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--nodes takes 2 to 1,000,000, not 1", result.stderr)
+
     def test_no_nodes_run(self):
         with tempfile.TemporaryDirectory() as tmp:
             (Path(tmp) / "results").mkdir()

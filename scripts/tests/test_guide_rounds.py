@@ -1,5 +1,6 @@
-"""The guide (chbench_plots/guide.py, guide_page.py) on a run timed in
-rounds: "the fastest" is named only when the rounds separate it."""
+"""The guide (chbench_plots/guide.py) on a run timed in rounds: "the fastest"
+kernel of a scheme and the fastest scheme are named only when the rounds
+separate them, as on the first screen."""
 
 from __future__ import annotations
 
@@ -26,24 +27,23 @@ GROUPS = [
 class Ties(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.guide = guide.build(load_groups(GROUPS), {})
-        cls.titles = {r.scheme: r.title for r in cls.guide.rows}
+        cls.bench = load_groups(GROUPS)
 
     def test_fastest_kernel_of_a_scheme_ties(self):
-        jump = next(r for r in self.guide.rows if r.scheme == "jump")
-        cells = guide_page.row_cells(jump, [1000], "AVX3")
-        self.assertEqual(cells[1], "`jump/interleaved` (tie: `jump/scalar`)")
-        ring = next(r for r in self.guide.rows if r.scheme == "ring")
-        self.assertEqual(guide_page.row_cells(ring, [1000], "AVX3")[1], "`ring/eytzinger`")
+        g = guide.build(self.bench, 1000)
+        jump = g.row("jump")
+        self.assertEqual(guide_page.kernel_cell(jump, 1000, self.bench.registry),
+                         "`jump/interleaved` (scalar) (tie: `jump/scalar`)")
+        self.assertEqual(guide_page.kernel_cell(g.row("ring"), 1000, self.bench.registry),
+                         "`ring/eytzinger` (scalar)")
 
     def test_fastest_scheme_ties_or_is_named(self):
-        lines = guide_page.decisions(self.guide, self.titles)
+        g = guide.build(self.bench, 100)
         # The rounds' phases put the slightly slower kernel's median lower.
-        self.assertIn("- Fastest lookup at N = 100: a tie of jump hash (4.98 ns/key) and ring "
-                      "(consistent hashing) (5.02 ns/key), which the rounds do not separate "
-                      "(of the 3 schemes measured there).", lines)
-        self.assertIn("- Fastest lookup at N = 1,000: jump hash (5.97 ns/key; of the 2 "
-                      "schemes measured there).", lines)
+        self.assertEqual([(r.scheme, round(r.ns, 2)) for r in g.fastest[100]],
+                         [("jump", 4.98), ("ring", 5.02)])
+        self.assertEqual([r.scheme for r in g.fastest[1000]], ["jump"])
+        self.assertEqual((g.advice_n, g.row("hrw").fastest_at), (100, {100: False}))
 
 
 if __name__ == "__main__":
