@@ -313,6 +313,15 @@ void append_random(std::vector<T>& keys, std::size_t count, std::mt19937_64& rng
   for (std::size_t i = 0; i < count; ++i) keys.push_back(static_cast<T>(rng()));
 }
 
+// The boundary keys of the fleet's ring (its tokens and their neighbours, 0,
+// UINT64_MAX) and `random` uniform keys: enough to tell two placements apart.
+inline std::vector<uint64_t> keys_for(const chbench::NodeSet& nodes, std::size_t random,
+                                      std::mt19937_64& rng) {
+  auto keys = boundary_keys<uint64_t>(chbench::ring_entries(nodes), 1000, rng);
+  append_random(keys, random, rng);
+  return keys;
+}
+
 // ---- Comparing owners ------------------------------------------------------------
 
 inline std::vector<uint32_t> owners_of(const chbench::OwnerTable& table,
