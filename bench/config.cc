@@ -43,21 +43,23 @@ std::string text_of(const T& value) {
 
 Segments Config::segments() const {
   Segments out = {{"N", text_of(nodes)},
-                  {"V", text_of(vnodes)},
+                  {param_info(kParamVnodes).segment, text_of(vnodes)},
                   {"K", text_of(keys)},
                   {"threads", text_of(threads)}};
   if (in_flight != 0) out.emplace_back("inflight", text_of(in_flight));
   if (window_bits != 0) out.emplace_back("window", text_of(window_bits));
-  if (const uint32_t m = scheme_table_size()) out.emplace_back("M", text_of(m));
+  if (const uint32_t m = scheme_table_size())
+    out.emplace_back(param_info(kParamTableSize).segment, text_of(m));
   if (path == Path::kBounded) out.emplace_back("c", text_of(balance_factor));
   if (removals) {
     out.emplace_back("removed", text_of(removals->fraction * 100));
     out.emplace_back("order", std::string(removal_order_name(removals->order)));
-    if (removals->capacity != 0) out.emplace_back("capacity", text_of(removals->capacity));
+    if (removals->capacity != 0)
+      out.emplace_back(param_info(kParamCapacity).segment, text_of(removals->capacity));
   }
   if (change != Change::kNone)
     out.emplace_back("change", change == Change::kRemoveOne ? "remove" : "readd");
-  if (scheme_weighted()) out.emplace_back("weights", "1-4");
+  if (scheme_weighted()) out.emplace_back(param_info(kParamWeights).segment, "1-4");
   if (replicas != 0) out.emplace_back("R", text_of(replicas));
   return out;
 }

@@ -39,6 +39,22 @@ json scheme_json(const SchemeInfo& s) {
           {"buckets_only", s.buckets_only}};
 }
 
+// A parameter's kParams entry (chbench/params.h): what the scripts need to
+// read it from names, counters and the lab's output.
+json param_json(const ParamInfo& p) {
+  return {{"name", std::string(p.name)},
+          {"kind", std::string(param_kind_name(p.kind))},
+          {"option", std::string(p.option)},
+          {"symbol", std::string(p.symbol)},
+          {"help", std::string(p.help)},
+          {"min", p.min},
+          {"max", p.max},
+          {"default", p.default_value},
+          {"segment", p.segment.empty() ? json(nullptr) : json(std::string(p.segment))},
+          {"field", std::string(p.field)},
+          {"counter", p.counter}};
+}
+
 json knob_json(const Knob* knob) {
   if (!knob) return nullptr;
   json sweep = json::array();
@@ -67,11 +83,12 @@ json kernel_json(const KernelInfo& k, bool stream) {
 }  // namespace
 
 std::string registry_json() {
-  json schemes = json::array(), kernels = json::array();
+  json schemes = json::array(), kernels = json::array(), params = json::array();
+  for (const ParamInfo& p : kParams) params.push_back(param_json(p));
   for (const SchemeInfo& s : all_scheme_infos()) schemes.push_back(scheme_json(s));
   for (const KernelInfo* k : all_kernels()) kernels.push_back(kernel_json(*k, false));
   kernels.push_back(kernel_json(stream_baseline(), true));
-  return json{{"schemes", schemes}, {"kernels", kernels}}.dump();
+  return json{{"schemes", schemes}, {"kernels", kernels}, {"params", params}}.dump();
 }
 
 }  // namespace chbench::bench

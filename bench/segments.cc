@@ -1,23 +1,31 @@
 #include "segments.h"
 
+#include "chbench/params.h"
+
 namespace chbench::bench {
 
 namespace {
 
+// A parameter's segment, from its kParams entry.
+constexpr SegmentInfo param_segment(Param p, SegmentKind kind) {
+  const ParamInfo& info = param_info(p);
+  return {info.segment, info.field, kind, info.symbol};
+}
+
 constinit const SegmentInfo kSegments[] = {
     {"N", "nodes", SegmentKind::kInt, "N"},
-    {"V", "vnodes", SegmentKind::kInt, "V"},
+    param_segment(kParamVnodes, SegmentKind::kInt),
     {"K", "keys", SegmentKind::kInt, "K"},
     {"threads", "threads", SegmentKind::kInt, "threads"},
     {"inflight", "in_flight", SegmentKind::kInt, "in flight"},
     {"window", "window_bits", SegmentKind::kInt, "window bits"},
-    {"M", "table_size", SegmentKind::kInt, "M"},
+    param_segment(kParamTableSize, SegmentKind::kInt),
     {"c", "balance_factor", SegmentKind::kNumber, "c"},
     {"removed", "removed_pct", SegmentKind::kNumber, "removed %"},
     {"order", "removal_order", SegmentKind::kWord, "order"},
-    {"capacity", "fleet_capacity", SegmentKind::kInt, "capacity"},
+    param_segment(kParamCapacity, SegmentKind::kInt),
     {"change", "change", SegmentKind::kWord, "change"},
-    {"weights", "weights", SegmentKind::kWord, "weights"},
+    param_segment(kParamWeights, SegmentKind::kWord),
     {"R", "replicas", SegmentKind::kInt, "R"},
 };
 

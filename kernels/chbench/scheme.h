@@ -17,6 +17,7 @@
 
 #include "chbench/fleet.h"
 #include "chbench/nodes.h"
+#include "chbench/params.h"
 
 namespace chbench {
 
@@ -82,27 +83,7 @@ class ReplicaTable {
 
 // ---- schemes -------------------------------------------------------------------------
 
-// The parameters a scheme reads from a fleet besides its node names; a bit set
-// in SchemeInfo::params. A command refuses an option for a parameter the
-// scheme does not take.
-enum Param : unsigned {
-  kParamVnodes = 1u << 0,     // NodeSet::vnodes, virtual nodes (ring tokens) per node
-  kParamTableSize = 1u << 1,  // NodeSet::table_size, Maglev's lookup table size M
-  kParamWeights = 1u << 2,    // NodeSet::weights, per-node weights (hrw_weighted, ring)
-  kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
-  kParamProbes = 1u << 4,     // NodeSet::probes, multi-probe's probes k per key
-};
-
-// Every Param and its name, the one list of them: the bench's exported
-// registry names a scheme's parameters by it ("params": ["vnodes"]).
-struct ParamInfo {
-  Param param;
-  std::string_view name;  // "vnodes": NodeSet's field
-};
-inline constexpr ParamInfo kParams[] = {
-    {kParamVnodes, "vnodes"},     {kParamTableSize, "table_size"}, {kParamWeights, "weights"},
-    {kParamCapacity, "capacity"}, {kParamProbes, "probes"},
-};
+// The parameters a scheme reads (Param, kParams) are chbench/params.h's table.
 
 // Which nodes may leave a fleet while the scheme keeps every other key where
 // it was.

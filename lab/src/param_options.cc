@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "chbench/maglev/maglev.h"
+#include "chbench/profiles/profile_info.h"
 
 namespace chbench::lab {
 
@@ -37,6 +38,57 @@ void check_applies(const Placement& placement, Param p, std::string_view option,
   if (placement_takes(placement, p)) return;
   throw std::invalid_argument(std::string(option) + " applies to " + takers_of(p) +
                               " only, not to " + std::string(placement_name));
+}
+
+namespace {
+
+// The profiles' own V where they have one: "cassandra 256, groupcache 50".
+std::string profile_vnodes() {
+  std::string list;
+  for (Profile profile : all_profiles())
+    if (const uint32_t v = profile_info(profile).default_vnodes; v != 0)
+      list +=
+          (list.empty() ? "" : ", ") + std::string(profile_name(profile)) + " " + std::to_string(v);
+  return list;
+}
+
+// What the lab adds to p's help line.
+std::string lab_note(const ParamInfo& p) {
+  switch (p.param) {
+    case kParamVnodes:
+      return "; a profile's own default: " + profile_vnodes();
+    case kParamTableSize:
+      return "; at most " + std::to_string(kLabMaxTableSize) +
+             " in the lab, the largest prime below 2^26, built in seconds";
+    case kParamWeights:
+      return "; the profiles' ranges: ketama and twemproxy_ketama 1 ... 2^31, envoy_maglev "
+             "1 ... 2^31 summing to at most 2^32 - 1, envoy_ring_hash and grpc_ring_hash at "
+             "least 1, the haproxy and nginx profiles 1 ... 256 and at least 1 "
+             "(docs/profiles.md)";
+    default:
+      return "";
+  }
+}
+
+std::string range_of(const ParamInfo& p) {
+  const auto text = [](uint32_t v) {
+    return v == kMaxWeight ? std::string("2^31") : std::to_string(v);
+  };
+  if (p.max == 0xffffffffu)
+    return p.kind == ParamKind::kPerNode ? "; each at least " + text(p.min) : "";
+  return std::string(p.kind == ParamKind::kPerNode ? "; each " : "; ") + text(p.min) + " to " +
+         text(p.max);
+}
+
+}  // namespace
+
+std::string param_help(const ParamInfo& p) {
+  std::string text = std::string(p.help) + ", for " + takers_of(p.param) + " (refused elsewhere";
+  if (p.kind == ParamKind::kPerNode)
+    text += "; default: all " + std::to_string(p.default_value);
+  else if (p.default_value != 0)
+    text += "; default " + std::to_string(p.default_value);
+  return text + range_of(p) + lab_note(p) + ")";
 }
 
 void check_table_size_bound(uint64_t m) {

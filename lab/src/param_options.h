@@ -15,7 +15,7 @@
 namespace chbench::lab {
 
 // The default of --table-size: Maglev's M in the paper's examples, a prime.
-inline constexpr uint32_t kDefaultTableSize = 65537;
+inline constexpr uint32_t kDefaultTableSize = param_info(kParamTableSize).default_value;
 
 // The largest M the lab builds: 67108859, the largest prime below 2^26. A
 // table of M entries takes 4 M bytes and about M ln M probes to fill (Maglev,
@@ -38,6 +38,12 @@ std::string takers_of(Param p);
 // scheme's or profile's ("kafka profile").
 void check_applies(const Placement& placement, Param p, std::string_view option,
                    std::string_view placement_name);
+
+// The --help line of p's option, from its kParams entry: what it is, the
+// schemes and profiles that take it, its default and range, and what only
+// the lab adds (the profiles' own V, the lab's bound on M, the profiles'
+// weight ranges).
+std::string param_help(const ParamInfo& p);
 
 // Throws std::invalid_argument when M is no prime ("--table-size must be a
 // prime, 2 ... 67108859 in the lab") or exceeds kLabMaxTableSize, naming the

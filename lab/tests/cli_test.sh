@@ -407,11 +407,11 @@ bad "jump --removed out of LIFO order" "removal 2 of --removed must be 'node-8',
   owners --scheme jump --nodes 10 --removed node-9,node-7 --keys 3
 bad "jump --removed at N = 2^31 - 1" "removal 1 of --removed must be 'node-2147483646'" \
   owners --scheme jump --nodes 2147483647 --removed node-3 --keys 3
-bad "--capacity where no scheme takes it" "--capacity applies to the schemes that keep a bucket capacity above N" \
+bad "--capacity where no scheme takes it" "--capacity applies to the schemes dx, anchor only, not to hrw" \
   owners --scheme hrw --nodes 10 --capacity 100 --keys 3
 bad "--capacity with a profile" "--capacity applies to the schemes" \
   owners --profile ketama --nodes 3 --capacity 30 --keys 3
-bad "--probes where no scheme takes it" "--probes applies to multiprobe only, not to ring" \
+bad "--probes where no scheme takes it" "--probes applies to the scheme multiprobe only, not to ring" \
   owners --scheme ring --nodes 10 --probes 3 --keys 3
 bad "--probes 0" "multiprobe: probes k = 0 must be 1 to 4096" \
   owners --scheme multiprobe --nodes 10 --probes 0 --keys 3
@@ -554,8 +554,8 @@ bad "scheme and profile" "one of them" owners --scheme ring --profile ketama --n
 bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --nodes 3 --keys 3
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
-bad "weights elsewhere" "applies to the profiles ketama" owners --profile redis --nodes 2 --weights 1,1 --keys 3
-bad "weights, unweighted ketama" "not to ketama_unweighted" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
+bad "weights elsewhere" "the profiles ketama, haproxy_consistent" owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "weights, unweighted ketama" "not to the ketama_unweighted profile" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
 run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 [[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
 # HAProxy's map-based hash (balance uri on four servers, HAProxy's
@@ -628,7 +628,7 @@ bad "envoy table above its bound" "2 ... 5000011 (got 5000077" owners --profile 
 bad "envoy address without port" "'10.0.0.1' is an IP address without its port" \
   owners --profile envoy_maglev --nodes 10.0.0.1,10.0.0.2:80 --keys 3
 bad "envoy duplicate host" "duplicate node name '10.0.0.2:80'" owners --profile envoy_maglev --nodes 10.0.0.2:80,10.0.0.2:80 --keys 3
-bad "go-redis weights" "not to go_redis_ring" owners --profile go_redis_ring --nodes 3 --weights 1,1,1 --keys 3
+bad "go-redis weights" "not to the go_redis_ring profile" owners --profile go_redis_ring --nodes 3 --weights 1,1,1 --keys 3
 run owners --profile groupcache --nodes 3 --vnodes 1 --keys 2
 [[ $status -eq 0 ]] || fail "--vnodes with the groupcache profile: status $status"
 
@@ -671,7 +671,7 @@ bad "--kernel bogus with redis" "the redis profile's lookups run on the maglev k
 bad "M = 2^31 - 1" "above the lab's bound, M <= 67108859" owners --scheme maglev --table-size 2147483647 --nodes 2 --keys 2
 bad "M above the bound, profile" "M <= 67108859" owners --profile maglev --table-size 67108879 --nodes 2 --keys 2
 run owners --help
-grep -q -- "--table-size.*<= 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "owners --help: --table-size lacks the bound"
+grep -q -- "--table-size.*at most 67108859" <(tr -s ' \n' ' ' <"$tmp/out") || fail "owners --help: --table-size lacks the bound"
 # What a profile builds is in the output's header: ketama's points per server
 # (libmemcached: floor(weight / total x 40 x N) x 4, so 3,1,1 gives 288, 96, 96),
 # Cassandra's token per key, Maglev's M.

@@ -8,6 +8,9 @@ CONTEXT_KEY, as a JSON *string*:
   {"schemes":  [{"name": "ring", "title": "...", "source": "...", "aliases": [],
                  "params": ["vnodes"], "removal": "any", "max_nodes": 4294967295,
                  "buckets_only": false}, ...],
+   "params":   [{"name": "vnodes", "kind": "int", "option": "--vnodes", "symbol": "V",
+                 "help": "...", "min": 1, "max": 4294967295, "default": 100,
+                 "segment": "V", "field": "vnodes", "counter": true}, ...],
    "kernels":  [{"name": "ring/<kernel>", "scheme": "ring", "kernel": "<kernel>",
                  "summary": "...", "simd": true, "rival": "ring/<scalar kernel>",
                  "baseline": false, "rank": 1, "stream": false,
@@ -83,11 +86,33 @@ class Scheme:
 
 
 @dataclass(frozen=True)
+class Param:
+    """One parameter of the bench's parameter table (kernels/chbench/params.h):
+    what a scheme's "params" name, and how the run's names and counters carry it."""
+
+    name: str  # "vnodes", as a scheme's "params" lists it
+    kind: str = "int"  # "int": one number for the fleet; "per_node": one per node
+    option: str = ""  # the lab's option: "--vnodes"
+    symbol: str = ""  # "V", for headings and formulas
+    help: str = ""
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+    default: Optional[int] = None
+    segment: Optional[str] = None  # the name segment's key ("V" of "/V:100"), if any
+    field: str = ""  # the results' field (and counter) that holds it
+
+
+@dataclass(frozen=True)
 class Registry:
-    """Schemes and kernels of one run, in registry order."""
+    """Schemes, kernels and parameters of one run, in registry order."""
 
     schemes: tuple  # of Scheme
     kernels: dict  # label -> Kernel, in registry order
+    params: tuple = ()  # of Param; empty for a run from before the parameter table
+
+    def param(self, name: str) -> Optional[Param]:
+        """The parameter `name` ("vnodes") of the run's table, if it has one."""
+        return next((p for p in self.params if p.name == name), None)
 
     def scheme_rank(self, scheme: str) -> int:
         """Where the scheme stands in registry order; unknown ones after all."""
@@ -165,7 +190,8 @@ def from_context(context: dict, source: Any) -> Registry:
         kernels[kernel.label] = kernel
     if not kernels:
         raise InputError(f"{where} lists no kernels")
-    return Registry(tuple(schemes), kernels)
+    params = [parse_param(i, p, where) for i, p in enumerate(data.get("params") or [])]
+    return Registry(tuple(schemes), kernels, tuple(params))
 
 
 def listed(data: dict, key: str, where: str) -> list:
@@ -198,6 +224,25 @@ def parse_scheme(index: int, entry: Any, where: str) -> Scheme:
     return Scheme(entry["name"], field_of(entry, "title", (str,), entry["name"], what),
                   tuple(params), field_of(entry, "removal", (str,), "any", what),
                   field_of(entry, "buckets_only", (bool,), False, what))
+
+
+def parse_param(index: int, entry: Any, where: str) -> Param:
+    """One "params" entry (a run from before the table has none)."""
+    what = f"{where}, param {index + 1}"
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) \
+            or not entry["name"]:
+        raise InputError(f"{what} has no \"name\"")
+    kind = field_of(entry, "kind", (str,), "int", what)
+    if kind not in ("int", "per_node"):
+        raise InputError(f"{what}: \"kind\" is {kind!r}, not int or per_node")
+    return Param(entry["name"], kind, field_of(entry, "option", (str,), "", what),
+                 field_of(entry, "symbol", (str,), "", what),
+                 field_of(entry, "help", (str,), "", what),
+                 field_of(entry, "min", (int,), None, what),
+                 field_of(entry, "max", (int,), None, what),
+                 field_of(entry, "default", (int,), None, what),
+                 field_of(entry, "segment", (str,), None, what) or None,
+                 field_of(entry, "field", (str,), entry["name"], what))
 
 
 def parse_kernel(index: int, entry: Any, where: str) -> Kernel:

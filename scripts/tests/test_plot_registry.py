@@ -189,3 +189,34 @@ class BorrowedRegistry(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ParamTable(unittest.TestCase):
+    """The registry's parameter table: read where the bench writes one, empty
+    for an older run, one clear line for a malformed entry."""
+
+    def parse(self, params):
+        data = registry()
+        if params is not None:
+            data["params"] = params
+        from chbench_plots import registry as registry_module
+        return registry_module.from_context({"chbench_registry": json.dumps(data)}, "run")
+
+    def test_read(self):
+        got = self.parse([{"name": "vnodes", "kind": "int", "option": "--vnodes", "symbol": "V",
+                           "min": 1, "max": 4294967295, "default": 100, "segment": "V",
+                           "field": "vnodes", "counter": True},
+                          {"name": "weights", "kind": "per_node", "segment": "weights"}])
+        self.assertEqual(got.param("vnodes").segment, "V")
+        self.assertEqual(got.param("vnodes").default, 100)
+        self.assertEqual(got.param("weights").kind, "per_node")
+        self.assertEqual(got.param("weights").field, "weights")
+        self.assertIsNone(got.param("probes"))
+
+    def test_older_run_has_none(self):
+        self.assertEqual(self.parse(None).params, ())
+
+    def test_bad_kind(self):
+        from chbench_plots.errors import InputError
+        with self.assertRaisesRegex(InputError, "param 1: \"kind\" is 'list'"):
+            self.parse([{"name": "weights", "kind": "list"}])

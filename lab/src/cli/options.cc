@@ -32,19 +32,6 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       "hash_balance_factor), grpc_ring_hash (gRPC's xDS ring hash: ring size capped at "
       "4096), nginx_consistent (nginx's hash $key consistent: servers as written, --weights), "
       "nginx_hash (nginx's plain hash $key, --weights); see docs/profiles.md");
-  cmd->add_option(
-      "--weights", o.weights,
-      "one weight per node, W1,W2,... (default: all 1): " + schemes_taking(kParamWeights) +
-          " (0 ... 2^31, not all 0), the ketama and envoy_maglev profiles (1 ... 2^31; "
-          "envoy_maglev: summing to at most 2^32 - 1), twemproxy_ketama (1 ... 2^31), the ring "
-          "hash profiles envoy_ring_hash and grpc_ring_hash (at least 1; docs/profiles.md) and "
-          "the haproxy and nginx profiles (1 ... 256 and at least 1)");
-  cmd->add_option(
-      "--table-size", o.table_size,
-      "lookup table size M (" + takers_of(kParamTableSize) +
-          "; refused elsewhere), a prime >= N and <= " + std::to_string(kLabMaxTableSize) +
-          " (the lab's bound: the largest prime below 2^26, built in seconds; "
-          "default 65537)");
   cmd->add_option("--nodes", o.nodes,
                   "N (nodes node-0 ... node-(N-1)) or a comma list of names A,B,C; the schemes "
                   "that place keys by the bucket count alone hold no names for N, so N is "
@@ -87,14 +74,6 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
                 "run a job estimated at more than an hour (refused otherwise, with the "
                 "estimate: K lookups, each scoring every node for rendezvous, at about 5e9 "
                 "node scores a second)");
-  cmd->add_option("--vnodes", o.vnodes,
-                  "tokens per node, for " + takers_of(kParamVnodes) +
-                      " (refused elsewhere): the ring's V (default 100), the cassandra "
-                      "profile's num_tokens (default 256), the groupcache profile's "
-                      "replicas (default 50)");
-  cmd->add_option("--probes", o.probes,
-                  "probes k per key: " + schemes_taking(kParamProbes) +
-                      " (default 21; 1 to 4096; docs/schemes/multiprobe.md)");
   cmd->add_option("--format", o.format, "text (default), csv or json");
   cmd->add_option("--kernel", o.kernel,
                   "kernel of the scheme, by name or full name scheme/kernel, or 'reference' "
@@ -105,15 +84,21 @@ void add_common(CLI::App* cmd, Options& o, bool keys_required) {
       ->check(CLI::Range(0u, 1024u));
 }
 
-// The bucket capacity and removal scenario options: every command takes them.
+// The parameters' options, one per kParams entry (param_options.h's help).
+void add_params(CLI::App* cmd, Options& o) {
+  for (const ParamInfo& p : kParams) {
+    const std::size_t i = param_index(p.param);
+    if (p.kind == ParamKind::kCount)
+      cmd->add_option(std::string(p.option), o.counts[i], param_help(p));
+    else
+      cmd->add_option(std::string(p.option), o.lists[i], param_help(p));
+  }
+}
+
+// The parameters' and the removal scenario's options: every command takes them.
 void add_scenario(CLI::App* cmd, Options& o, const std::string& fraction_help,
                   const std::string& readd_help) {
-  const std::string capacity = schemes_taking(kParamCapacity);
-  cmd->add_option("--capacity", o.capacity,
-                  "bucket capacity A of the schemes that keep room for more buckets than "
-                  "nodes (" +
-                      (capacity.empty() ? std::string("no scheme of this build") : capacity) +
-                      "; default 10 x N, as SUPSI's framework), at least N");
+  add_params(cmd, o);
   const std::string lifo = schemes_removing(Removal::kLastOnly);
   auto* removed =
       cmd->add_option("--removed", o.removed,

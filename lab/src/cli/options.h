@@ -3,11 +3,13 @@
 // (cli/setup.h does that). Help texts come from the registry (cli/help.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "chbench/params.h"
 #include "commands/load.h"
 #include "commands/move.h"
 
@@ -32,18 +34,18 @@ struct Options {
   std::string nodes_file;  // --nodes-file: one name per line, instead of --nodes
   std::string keys;
   std::string key_format = "text";
-  bool allow_long = false;         // --allow-long: past the time estimate's bound
-  bool keys_given = false;         // --keys on the command line (move and balance have a default)
-  std::optional<uint32_t> vnodes;  // default 100 (ring), 256 (cassandra profile)
-  std::string weights;             // schemes taking kParamWeights, ketama profile
-  std::optional<uint32_t> table_size;  // Maglev (default kDefaultTableSize)
+  bool allow_long = false;  // --allow-long: past the time estimate's bound
+  bool keys_given = false;  // --keys on the command line (move and balance have a default)
+  // The parameters' options (chbench/params.h), one per kParams entry: a
+  // kCount parameter's value (--vnodes, --table-size, --capacity, --probes),
+  // a kPerNode one's list as given (--weights W1,W2,...).
+  std::array<std::optional<uint32_t>, kParamCount> counts;
+  std::array<std::string, kParamCount> lists;
   std::string format = "text";
   std::string kernel;
   unsigned threads = 0;
   MoveRequest move;  // --add, --remove, --list
   uint32_t rings = 1;
-  std::optional<uint32_t> capacity;  // kParamCapacity schemes
-  std::optional<uint32_t> probes;    // kParamProbes schemes (multi-probe's k)
   std::optional<uint32_t> replicas;  // owners --replicas R
   // The removal scenario: --removed, or --remove-fraction with
   // --removal-order and --seed; --readd.
@@ -54,6 +56,14 @@ struct Options {
   Command command = Command::kOwners;  // which command was parsed
   TokensOptions tokens;                // the tokens command's own options
   LoadOptions load;  // --popularity, --requests, --popularity-seed, --bounded-load
+
+  std::optional<uint32_t>& count(Param p) { return counts[param_index(p)]; }
+  const std::optional<uint32_t>& count(Param p) const { return counts[param_index(p)]; }
+  const std::string& list(Param p) const { return lists[param_index(p)]; }
+  // Whether the parameter's option was given.
+  bool given(const ParamInfo& p) const {
+    return p.kind == ParamKind::kCount ? count(p.param).has_value() : !list(p.param).empty();
+  }
 };
 
 // Parses argv into `o`. Returns nullopt when a command is to run, or the exit

@@ -95,7 +95,7 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
                  std::span<const std::string> add, std::span<const std::string> remove) {
   const std::optional<uint32_t> count = parse_node_count(o.nodes);
   if (count && *count > 0 && !s.placement.profile && scheme_info(s.scheme).buckets_only &&
-      !o.capacity) {
+      !o.count(kParamCapacity)) {
     Fleet buckets = Fleet::of_buckets(*count);
     if (bucket_change(s.scheme, buckets, add, remove)) return buckets;
     // The move names a bucket otherwise: every name is held, as for any
@@ -108,9 +108,11 @@ Fleet fleet_from(const Setup& s, const Options& o, uint32_t vnodes,
   }
   NodeSet nodes =
       o.nodes_file.empty() ? parse_nodes(o.nodes, vnodes) : parse_node_file(o.nodes_file, vnodes);
-  nodes.table_size = o.table_size.value_or(kDefaultTableSize);
-  nodes.capacity = o.capacity.value_or(0);
-  if (o.probes) nodes.probes = *o.probes;
+  // V went into the names' NodeSet; every other count is set here, given or
+  // its default (kParams).
+  for (const ParamInfo& p : kParams)
+    if (p.kind == ParamKind::kCount && p.param != kParamVnodes)
+      set_count(p, nodes, o.count(p.param).value_or(p.default_value));
   return Fleet(std::move(nodes));  // the one fleet: every later use takes it by reference
 }
 
@@ -198,14 +200,14 @@ void apply_scenario_to(Setup& s, const Options& o, ScenarioRequest request) {
 // refused with a removal scenario (a re-added node would weigh 1).
 void apply_weights(Setup& s, const Options& o) {
   if (s.placement.profile) {
-    s.placement.weights = parse_weights(o.weights, s.nodes());
+    s.placement.weights = parse_weights(o.list(kParamWeights), s.nodes());
     return;
   }
   if (s.scenario)
     throw std::invalid_argument(
         "--weights takes no removal scenario (--removed, --remove-fraction): the weights are "
         "those of --nodes");
-  s.fleet.weigh(parse_weight_list(o.weights, s.nodes(), true));
+  s.fleet.weigh(parse_weight_list(o.list(kParamWeights), s.nodes(), true));
 }
 
 // The scheme named `name` (or an alias); an unknown one's message names the
@@ -264,7 +266,9 @@ Setup setup_from(const Options& o) {
   refuse_inapplicable(s, o);
   const uint32_t profile_vnodes =
       s.placement.profile ? profile_info(*s.placement.profile).default_vnodes : 0;
-  const uint32_t vnodes = o.vnodes.value_or(profile_vnodes != 0 ? profile_vnodes : 100);
+  const uint32_t vnodes =
+      o.count(kParamVnodes)
+          .value_or(profile_vnodes != 0 ? profile_vnodes : param_info(kParamVnodes).default_value);
   if (vnodes == 0) throw std::invalid_argument("--vnodes must be at least 1 (V = 0)");
   std::optional<ScenarioRequest> scenario = scenario_request(o);
   if (scenario) {
@@ -273,7 +277,7 @@ Setup setup_from(const Options& o) {
   } else {
     s.fleet = fleet_from(s, o, vnodes, o.move.add, o.move.remove);
   }
-  if (!o.weights.empty()) apply_weights(s, o);
+  if (!o.list(kParamWeights).empty()) apply_weights(s, o);
   s.kernel = kernel_option(s, o.kernel);
   if (o.replicas) {
     s.replicas = *o.replicas;

@@ -15,6 +15,12 @@ uint64_t capacity_of(const Setup& s) {
   return given != 0 ? given : uint64_t{10} * nodes_fleet(s).size();
 }
 
+std::optional<uint64_t> param_value(const Setup& s, const ParamInfo& p) {
+  if (p.kind != ParamKind::kCount || !placement_takes(s.placement, p.param)) return std::nullopt;
+  if (p.param == kParamCapacity) return capacity_of(s);
+  return *count_of(p, nodes_fleet(s).nodes());
+}
+
 std::string placement_name(const Setup& s) {
   return std::string(s.placement.profile ? profile_name(*s.placement.profile)
                                          : scheme_name(s.scheme));
@@ -43,12 +49,9 @@ std::string scheme_label(const Setup& s, uint32_t vnodes) {
         " (continuum of " + std::to_string(ketama_point_count(s.placement, s.nodes())) + " points)";
   if (uses_vnodes(s))
     label += (s.placement.profile ? " (num_tokens = " : " (V = ") + std::to_string(vnodes) + ")";
-  // Redis's slot table is a Maglev-like table of fixed size: no M to show.
-  if (placement_takes(s.placement, kParamTableSize))
-    label += " (M = " + std::to_string(s.nodes().table_size) + ")";
-  if (uses_capacity(s)) label += " (A = " + std::to_string(capacity_of(s)) + ")";
-  if (!s.placement.profile && scheme_info(s.scheme).takes(kParamProbes))
-    label += " (k = " + std::to_string(s.nodes().probes) + ")";
+  for (const ParamInfo& p : kParams)
+    if (const std::optional<uint64_t> v = param_value(s, p); v && p.param != kParamVnodes)
+      label += " (" + std::string(p.symbol) + " = " + std::to_string(*v) + ")";
   return label;
 }
 

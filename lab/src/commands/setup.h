@@ -60,6 +60,11 @@ bool uses_capacity(const Setup& s);
 // default 10 times the nodes of --nodes (fleet_capacity's rule).
 uint64_t capacity_of(const Setup& s);
 
+// The value of a kCount parameter the placement takes, as its fleet holds it
+// (the capacity: capacity_of); nullopt for one it does not take and for a
+// kPerNode parameter.
+std::optional<uint64_t> param_value(const Setup& s, const ParamInfo& p);
+
 // The scheme's name, or the profile's: "ring", "ketama".
 std::string placement_name(const Setup& s);
 
@@ -72,9 +77,8 @@ std::string tables_label(const Setup& s);
 
 // For report headers: "ring (V = 100)", "hrw", "maglev (M = 65537)",
 // "cassandra profile (num_tokens = 256)", "ketama profile (continuum of 480
-// points)". V is shown where uses_vnodes(), M
-// for a scheme that takes kParamTableSize (and the maglev profile), A where
-// uses_capacity().
+// points)". Every kCount parameter the placement takes is shown by its
+// symbol (param_value), V of a profile as num_tokens.
 std::string scheme_label(const Setup& s, uint32_t vnodes);
 
 }  // namespace chbench::lab

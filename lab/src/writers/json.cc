@@ -52,8 +52,6 @@ std::string open_object(const json& j) {
   return text;
 }
 
-json vnodes_json(const Setup& s) { return uses_vnodes(s) ? json(s.nodes().vnodes) : json(nullptr); }
-
 // The scheme whose placement rule is followed: for a profile its
 // profile_placement_scheme(), null for Redis (the slot table is no scheme's;
 // "kernel" names the table kernel that looks slots up).
@@ -65,16 +63,6 @@ json scheme_json(const Setup& s) {
 
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
-}
-
-// Maglev's M (the scheme and the maglev profile), or null.
-json table_size_json(const Setup& s) {
-  return placement_takes(s.placement, kParamTableSize) ? json(nodes_fleet(s).nodes().table_size)
-                                                       : json(nullptr);
-}
-
-json capacity_json(const Setup& s) {
-  return uses_capacity(s) ? json(capacity_of(s)) : json(nullptr);
 }
 
 // The removal scenario, or null: the initial N, the order (and seed), the
@@ -103,10 +91,16 @@ json kernel_json(const Setup& s) {
 // The members every command's JSON starts with: the command, the placement
 // (scheme, profile, their parameters), the kernel and the scenario.
 json head_json(const char* command, const Setup& s, json scenario) {
-  return {{"command", command},           {"scheme", scheme_json(s)},
-          {"profile", profile_json(s)},   {"vnodes", vnodes_json(s)},
-          {"capacity", capacity_json(s)}, {"table_size", table_size_json(s)},
-          {"kernel", kernel_json(s)},     {"scenario", std::move(scenario)}};
+  json head = {{"command", command}, {"scheme", scheme_json(s)}, {"profile", profile_json(s)}};
+  // Each kCount parameter by its name, null where the placement takes none.
+  for (const ParamInfo& p : kParams) {
+    if (p.kind != ParamKind::kCount) continue;
+    const std::optional<uint64_t> v = param_value(s, p);
+    head[std::string(p.name)] = v ? json(*v) : json(nullptr);
+  }
+  head["kernel"] = kernel_json(s);
+  head["scenario"] = std::move(scenario);
+  return head;
 }
 
 // Appends `members` to object `j`, in their order.
