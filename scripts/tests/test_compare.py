@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 from support import PYTHON, SCRIPTS, cpu_context, run, snapshot
-from test_plot import entry, table_rows
+from plot_support import entry, table_rows
 
 from chbench_plots.numeric import sig3  # noqa: E402  (support puts scripts/ on sys.path)
 

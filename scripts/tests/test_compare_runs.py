@@ -15,7 +15,7 @@ from pathlib import Path
 import make_rounds_fixture as rounds_fixture
 from support import FIXTURE, PYTHON, assert_refused, run
 from test_compare import COMPARE, NODES, context, write_run
-from test_plot import section, table_rows
+from plot_support import section, table_rows
 
 from chbench_plots import intervals  # noqa: E402  (support puts scripts/ on sys.path)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from make_fixture import families_text, registry_text
 from support import PYTHON, run
-from test_plot import PLOT, bench_json, entry, section, table_rows
+from plot_support import PLOT, bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import bounded, families, goal_names, goal_specs, load  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import make_rounds_fixture as rf
 from support import PYTHON, run
-from test_plot import PLOT, section, table_rows
+from plot_support import PLOT, section, table_rows
 from test_rounds import load_groups
 
 from chbench_plots import goal_specs, goals  # noqa: E402

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from make_fixture import KERNELS, registry_text
 from support import PYTHON, SCRIPTS, run, snapshot
-from test_plot import entry, table_rows
+from plot_support import entry, table_rows
 
 from chbench_plots import guide, load  # noqa: E402  (support puts scripts/ on sys.path)
 

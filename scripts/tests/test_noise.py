@@ -16,7 +16,7 @@ from pathlib import Path
 import make_rounds_fixture as rf
 from make_fixture import NOISY
 from support import FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, machine_name, run
-from test_plot import bench_json, entry, section, table_rows
+from plot_support import bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 import retry_noisy  # noqa: E402

@@ -12,7 +12,7 @@ import unittest
 from pathlib import Path
 
 from support import FIXTURE, PYTHON, run
-from test_plot import (PLOT, OnTheFixture, bench_json, check_rejected, entry, section,
+from plot_support import (PLOT, OnTheFixture, bench_json, check_rejected, entry, section,
                        table_rows)
 
 # support puts scripts/ on sys.path.

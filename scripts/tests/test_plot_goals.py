@@ -8,7 +8,7 @@ import unittest
 from pathlib import Path
 
 from support import FIXTURE, PYTHON, run
-from test_plot import PLOT, check_rejected, section, table_rows
+from plot_support import PLOT, check_rejected, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import goal_specs, goals, load  # noqa: E402

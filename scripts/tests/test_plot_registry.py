@@ -11,7 +11,7 @@ from pathlib import Path
 
 from make_fixture import KERNELS, registry, registry_text
 from support import FIXTURE, PYTHON, run
-from test_plot import PLOT, bench_json, check_rejected, entry, section, table_rows
+from plot_support import PLOT, bench_json, check_rejected, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import goal_specs, load  # noqa: E402

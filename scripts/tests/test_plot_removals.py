@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 from support import FIXTURE, PYTHON, run
-from test_plot import PLOT, OnTheFixture, bench_json, entry, section, table_rows
+from plot_support import PLOT, OnTheFixture, bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import load, removals  # noqa: E402

@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 from support import PYTHON, run
-from test_plot import PLOT, bench_json, entry, section, table_rows
+from plot_support import PLOT, bench_json, entry, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import goal_specs, goals, load, replicas  # noqa: E402

@@ -9,7 +9,7 @@ import unittest
 from pathlib import Path
 
 from support import FIXTURE, PYTHON, SCRIPTS, assert_refused, run
-from test_plot import section
+from plot_support import section
 
 # support puts scripts/ on sys.path.
 from chbench_plots import subset as subset_mod  # noqa: E402

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from make_fixture import KERNELS
 from support import PYTHON, run
-from test_plot import PLOT, bench_json, entry
+from plot_support import PLOT, bench_json, entry
 
 # support puts scripts/ on sys.path.
 from chbench_plots import load, weighted  # noqa: E402
