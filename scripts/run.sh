@@ -54,7 +54,7 @@ a commit: `git add` of the folder adds its committed form.
 
 Options:
   --full       the full sweep (for target machines; about 3 hours on 2
-               cores). Default: the quick sweep (4½ to 6 minutes on 2 cores,
+               cores). Default: the quick sweep (about 4 to 5 minutes on 2 cores,
                build excluded). The bench estimates either before it starts
                (chbench_bench --list).
   --preset NAME  the CMake preset to build and run (default: release, GCC with

@@ -7,8 +7,8 @@ namespace {
 
 // Budgets: seconds of the quick sweep by the estimate (plan.h) with the
 // quick defaults, each family planned alone (a ring another family already
-// built counts in full here). Together 4 min 26 s; the families' estimates
-// in the whole sweep add up to about 4 min 01 s. The quick sweep must take
+// built counts in full here). Together 4 min 22 s; the families' estimates
+// in the whole sweep add up to about 4 min 13 s. The quick sweep must take
 // at most 5 minutes on a 2-core machine: at most about 4 min 30 s on the
 // 2-core Zen 5 the estimate is read from, room for a slower host. The
 // estimate counts what the sweep does outside the timed repetitions too
