@@ -21,8 +21,9 @@ draws the plots and writes a report, in a new folder that is never overwritten:
                      group; the table and Google Benchmark's context are
                      only here)
       summary.txt    the first screen: each scheme's fastest kernel at each N
-                     with its interval, rendezvous ÷ ring, the crossover
-                     measured, the noise (printed when the run ends; also
+                     with its interval, rendezvous ÷ ring and each scheme
+                     ÷ the fastest with theirs, the crossover measured,
+                     the noise (printed when the run ends; also
                      at the top of report.md)
       report.md      the summary, machine and build, ratios, goals, plots,
                      tables, checks, the noise appendix

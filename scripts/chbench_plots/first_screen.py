@@ -1,6 +1,7 @@
 """The answer a run gives on its first screen: for each node count N of family
 `nodes`, each scheme's fastest kernel with its interval, the fastest scheme
-(or the tie), rendezvous ÷ ring with its interval, where the two cross
+(or the tie), rendezvous ÷ ring and each scheme ÷ the fastest with their
+intervals, where rendezvous and ring cross
 between measured N (never interpolated), and how many figures noise
 disturbed. plot.py writes it as summary.txt and at the top of report.md;
 run.sh prints summary.txt when the run ends. At most about 35 lines with the
@@ -8,6 +9,7 @@ sixteen schemes of today's registry."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Optional
 
@@ -17,6 +19,7 @@ from .load import Result, Run
 from .numeric import integer, sig3
 
 RING, HRW = "ring", "hrw"
+NBSP = "\u00a0"
 
 
 @dataclass
@@ -88,6 +91,40 @@ def hrw_over_ring(cols: list) -> list:
     return out
 
 
+def widest(cols: list) -> Optional[Column]:
+    """The Column with the most schemes (the larger N on a tie): the one
+    where each scheme ÷ the fastest says most; None without columns."""
+    return max(cols, key=lambda c: (len(c.best), c.nodes), default=None)
+
+
+def over_fastest(c: Column) -> tuple:
+    """(the fastest scheme at c, [(scheme, Estimate of its best kernel's
+    ns/key ÷ the fastest one's)]), schemes in the table's order, the
+    fastest itself left out; ratios that cannot be formed are left out."""
+    top = min(c.fastest, key=lambda s: c.best[s].ns)
+    out = []
+    for scheme, r in c.best.items():
+        e = rounds.ratio(r, c.best[top]) if scheme != top else None
+        if e is not None:
+            out.append((scheme, e))
+    return top, out
+
+
+def over_fastest_lines(run: Run, cols: list, width: int) -> list:
+    """'Each scheme ÷ the fastest (S) at N = n: a 1.5x [1.4-1.6]; ...',
+    wrapped to width."""
+    c = widest(cols)
+    if c is None or len(c.best) < 2:
+        return []
+    top, ratios = over_fastest(c)
+    order = {s: i for i, s in enumerate(scheme_order(run, [c]))}
+    ratios.sort(key=lambda item: order[item[0]])
+    # A no-break space inside each entry keeps its name, ratio and interval on one line.
+    entries = [f"{s} {ratio_text(e)}".replace(" ", NBSP) for s, e in ratios]
+    text = f"Each scheme ÷ the fastest ({top}) at N = {n_text(c.nodes)}: " + "; ".join(entries)
+    return [line.replace(NBSP, " ") for line in textwrap.wrap(text, width, break_on_hyphens=False)]
+
+
 def ratio_text(e: Estimate) -> str:
     return f"{sig3(e.value)}x" + (f" [{sig3(e.lo)}-{sig3(e.hi)}]" if e.has_interval else "")
 
@@ -139,14 +176,17 @@ def lines(run: Run, links: list) -> list:
             noise_lines(run) + [f"{what}: {path}" for what, path in links]
     keys = sorted({r.keys for c in cols for r in c.best.values() if r.keys})
     batch = f"batches of K = {'/'.join(integer(k) for k in keys)} key hashes" if keys else "batches"
-    out += ["", f"ns per key, {batch}, one thread: each scheme's fastest kernel,",
+    out += [f"ns per key, {batch}, one thread: each scheme's fastest kernel,",
             "median [95 % interval]; * fastest or tied, ~ flagged noisy", ""]
-    out += table(run, cols) + [""]
+    rows = table(run, cols)
+    out += rows + [""]
+    width = max(100, max(len(row) for row in rows))
     ratios = hrw_over_ring(cols)
     if ratios:
         out.append("Rendezvous ÷ ring (best kernels): " + "; ".join(
             f"N = {n_text(n)}: {ratio_text(e)}" for n, e in ratios))
         out += crossover_lines(ratios)
+    out += over_fastest_lines(run, cols, width)
     out += noise_lines(run) + [""]
     out += [f"{what}: {path}" for what, path in links]
     return out

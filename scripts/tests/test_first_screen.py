@@ -44,6 +44,15 @@ class PlainRun(unittest.TestCase):
         self.assertIn("Crossover: the cheaper of the two changes between N = 10 and N = 30 "
                       "(measured there; no N between was).", self.lines)
 
+    def test_each_over_fastest(self):
+        # N = 1,000 has the most schemes; mod-N (1.10 ns) is the fastest there,
+        # hrw 502 ns: 502 / 1.10 = 456x, a point (this run has no rounds).
+        text = " ".join(line for line in self.lines
+                        if not line.startswith(("scheme", "Rendezvous", "Crossover", "Noise")))
+        self.assertIn("Each scheme ÷ the fastest (modn) at N = 1,000: ", text)
+        self.assertIn("hrw 456x;", text)
+        self.assertNotIn("modn 1", text.split("N = 1,000: ", 1)[1])
+
     def test_noise_and_links(self):
         self.assertTrue(any(line.startswith("Noise: 2 of 317 configurations flagged")
                             for line in self.lines))
@@ -63,6 +72,10 @@ class RoundsRun(unittest.TestCase):
         # hrw at N = 100 is far slower than jump: jump is the fastest there, alone.
         self.assertTrue(next(line for line in lines if line.startswith("hrw ")).split()[1]
                         .startswith("50"))
+        # Each scheme over jump, from the per-round ratios of one group: with an interval.
+        over = next(line for line in lines if line.startswith("Each scheme ÷ the fastest"))
+        self.assertIn("(jump) at N = ", over)
+        self.assertRegex(over, r"hrw [0-9.,]+x \[[0-9.,]+-[0-9.,]+\]")
         # No ring in this run: no ratio to divide, no crossover claimed.
         self.assertFalse(any(line.startswith(("Rendezvous ÷ ring", "Crossover"))
                              for line in lines))
