@@ -296,8 +296,6 @@ constexpr double kRingTokenNs = 160;
 // 1.6 x 10^7 tokens, 1.1-1.6 s for about 10^9 bytes of its estimate.
 constexpr double kBuildNsPerByte = 1.0;
 
-double batch_seconds(const Config& c) { return c.keys * key_ns(c) * 1e-9; }
-
 // A member's rounds: a slice of at least min time (whole batches, one at
 // least) and its warm-up each round, and the calibration of the slice
 // before the first (rounds.cc).
@@ -315,6 +313,8 @@ uint64_t shared_ring_bytes(const Config& c) {
 }
 
 }  // namespace
+
+double batch_seconds(const Config& c) { return c.keys * key_ns(c) * 1e-9; }
 
 uint64_t group_member_bytes(const Config& c) {
   if (c.is_stream()) return saturating_mul(c.pool(), 4);

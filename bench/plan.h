@@ -109,7 +109,7 @@ inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
 // rounds (group_rounds), at least `min_rounds`.
 struct TimeModel {
   unsigned rounds = 30;
-  double min_time_s = 0.005;
+  double min_time_s = 0.004;
   unsigned min_rounds = 10;
 };
 
@@ -121,6 +121,12 @@ struct TimeModel {
 // and on every machine, and its benchmark name (which Google Benchmark ends
 // with /repeats:<rounds>) stays the same.
 unsigned group_rounds(const TimeModel& model, double slowest_batch_s);
+
+// The time model's estimate of one batch of configuration c (c.keys keys
+// through its kernel), in seconds: the machine of the quick sweep's budgets,
+// a typical kernel of c's path, N scores a key for a scheme that scores
+// every node. Never negative; 0 for a configuration without keys.
+double batch_seconds(const Config& c);
 
 // Keys a member looks up untimed before each of its slices, so that its
 // tables come back into the caches the members before it took: one batch,

@@ -119,9 +119,7 @@ def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,
     files = {}
     with output.theme(theme):
         figs, style = figures(run, analyses, subset)
-        for stem, fig in figs.items():
-            if fig is not None:
-                files.update(output.encode_all(fig, stem, formats, DPI, theme))
+        files.update(output.encode_figures(figs, formats, DPI, theme))
     sections = plot_sections(run, analyses, figs, style, formats, theme, subset)
     files["report.md"] = report(run, analyses, sections).encode()
     files["summary.txt"] = ("\n".join(first_screen.lines(run, summary_links(figs))) + "\n").encode()

@@ -147,3 +147,41 @@ def encode_all(fig, stem: str, formats: tuple, dpi: float, theme_name: str = "li
     """{file name: bytes} of the figure in every format of `formats`."""
     return {file_name(stem, fmt, theme_name): encode(fig, fmt, dpi, theme_name)
             for fmt in formats}
+
+
+# The figures a forked worker of encode_figures encodes, by stem: set in the
+# parent before the workers fork, so that they inherit them (figures do not
+# pickle cheaply).
+_PENDING: dict = {}
+
+
+def _encode_pending(job: tuple) -> dict:
+    stem, formats, dpi, theme_name = job
+    return encode_all(_PENDING[stem], stem, formats, dpi, theme_name)
+
+
+def encode_figures(figs: dict, formats: tuple, dpi: float, theme_name: str = "light",
+                   workers: int | None = None) -> dict:
+    """{file name: bytes} of every figure of `figs` ({stem: Figure or None};
+    None is skipped) in every format, as encode_all gives them, the figures
+    spread over `workers` forked processes (default: one per CPU; serial
+    with one CPU, one figure, or where fork is missing). Call inside
+    theme(theme_name): the workers inherit it. The bytes are the same
+    either way."""
+    import multiprocessing
+    import os
+
+    drawn = {stem: fig for stem, fig in figs.items() if fig is not None}
+    workers = min(workers or os.cpu_count() or 1, len(drawn))
+    jobs = [(stem, formats, dpi, theme_name) for stem in drawn]
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return {name: data for stem, fig in drawn.items()
+                for name, data in encode_all(fig, stem, formats, dpi, theme_name).items()}
+    _PENDING.clear()
+    _PENDING.update(drawn)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_encode_pending, jobs, chunksize=1)
+    finally:
+        _PENDING.clear()
+    return {name: data for part in parts for name, data in part.items()}
