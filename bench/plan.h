@@ -109,7 +109,7 @@ inline constexpr uint64_t kKeptTablesBytes = uint64_t{256} << 20;
 // rounds (group_rounds), at least `min_rounds`.
 struct TimeModel {
   unsigned rounds = 30;
-  double min_time_s = 0.004;
+  double min_time_s = 0.005;
   unsigned min_rounds = 10;
 };
 

@@ -14,7 +14,7 @@ namespace chbench::bench {
 // The quick sweep's defaults: rounds and the least seconds a member is timed
 // in each (docs/measurement.md); its points are chosen with these
 // whatever the command line says. The full sweep's defaults.
-inline constexpr TimeModel kQuickModel{30, 0.004, 10};
+inline constexpr TimeModel kQuickModel{30, 0.005, 10};
 inline constexpr TimeModel kFullModel{60, 0.05, 20};
 
 // Which configurations to generate.

@@ -270,7 +270,7 @@ jump_s=$(listed_seconds "$tmp/list" "^custom/jump/scalar/")
 holds "a >= 3 && b < 1" "$anchor_s" "$jump_s" "the estimate counts builds from 10^6 named nodes"
 # The rounds: each member times a slice of at least --min-time a round, in
 # whole batches: a batch of 10^5 keys at 25 ns a key is 2.5 ms, two to the
-# quick sweep's 4 ms slice, so twice the rounds take about twice the time.
+# quick sweep's 5 ms slice, so twice the rounds take about twice the time.
 # A batch of 10^6 keys (25 ms) is longer than the slice: its group runs the
 # fewest rounds, 10.
 "${bench[@]}" --list --kernels jump/scalar --nodes 1000 --keys 100000 >"$tmp/list" 2>"$tmp/err"
@@ -296,7 +296,7 @@ echo "exit $?" >>"$tmp/list"
 has "$tmp/list" "^exit 0$" "--list runs"
 has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}; budget kept [0-9]+ of [0-9]+ points\)$" \
   "--list gives each family's count, estimate and budget"
-has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds, each member at least 0.004 s a round" \
+has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds, each member at least 0.005 s a round" \
   "--list gives the total estimate, the groups and the model's rounds"
 quick_total=$(sed -n 's/^estimated time \([0-9]*\):\([0-9]*\) .*/\1 \2/p' "$tmp/list")
 if [[ -n $quick_total ]] && (($(cut -d' ' -f1 <<<"$quick_total") * 60 + 10#$(cut -d' ' -f2 <<<"$quick_total") <= 270)); then

@@ -7,11 +7,11 @@ namespace {
 
 // Budgets: seconds of the quick sweep by the estimate (plan.h) with the
 // quick defaults, each family planned alone (a ring another family already
-// built counts in full here). Together 3 min 59 s; the families' estimates
-// in the whole sweep add up to about 3 min 41 s. The quick sweep must take
+// built counts in full here). Together 4 min 4 s; the families' estimates
+// in the whole sweep add up to about 3 min 56 s. The quick sweep must take
 // at most 5 minutes on a 2-core machine, run.sh's plots included: it took
-// 4 min 31 s on the slowest on record, a 2-vCPU Zen 3 VM (AVX2), the bench
-// 4 min 5 s of it. The
+// 4 min 23 s and 4 min 48 s on the slowest on record, a 2-vCPU Zen 3 VM
+// (AVX2), the bench 3 min 58 s and 4 min 16 s of it. The
 // estimate counts what the sweep does outside the timed repetitions too
 // (plan.cc: builds, references, checks, Google Benchmark's search), so a
 // budget is what its family takes.
@@ -28,7 +28,7 @@ constinit const Family kFamilies[] = {
      &clustered_points},
     {"nodes", "every scheme against node count N", 30, &nodes_points},
     {"dense",
-     "jump hash and its successors at N = 2^k - 1, 2^k, 2^k + 1 (k = 3 ... 30) and 2^31 - 1", 20,
+     "jump hash and its successors at N = 2^k - 1, 2^k, 2^k + 1 (k = 3 ... 30) and 2^31 - 1", 24,
      &dense_points},
     {"removals",
      "every scheme that lets any node leave, at 0, 10, 50 and 90% of N removed in random order "
@@ -45,7 +45,7 @@ constinit const Family kFamilies[] = {
      "R = 1, 2, 3, 5 owners a key: rendezvous at N = 100 and 1,000, the ring's walk at 10^5 "
      "tokens",
      6, &replicas_points},
-    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 17,
+    {"targets", "each SIMD kernel under every Highway target the CPU runs, beside its rival", 18,
      &targets_points},
     {"profiles", "production profiles from key strings (key hashing included)", 27,
      &profiles_points},
