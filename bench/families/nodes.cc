@@ -1,8 +1,5 @@
 // Family nodes: every kernel of every scheme against node count N, V = 100 for
 // the ring; the schemes that hold nothing per node carry on to a million.
-#include <utility>
-
-#include "../plan.h"
 #include "family.h"
 
 namespace chbench::bench {
@@ -30,22 +27,13 @@ bool stateless(const SchemeInfo& s) {
   return true;
 }
 
-// The quick sweep leaves out a configuration whose one batch the time model
-// puts over this (weighted rendezvous' scalar kernel at 1,000 nodes: 1.85 s
-// a batch of 10^5 keys on a Zen 3 VM, ten rounds a third of the family's
-// time); its scheme's faster kernels stay, and the full sweep times it.
-constexpr double kQuickMaxBatchSeconds = 1.0;
-
-Point nodes_point(uint32_t n, uint64_t keys, bool large, int rank, bool quick) {
+Point nodes_point(uint32_t n, uint64_t keys, bool large, int rank) {
   Point p;
   p.quick = rank;
   for (const SchemeInfo& s : all_scheme_infos()) {
     if (large && (!stateless(s) || n > s.max_nodes)) continue;
-    for (const KernelInfo* k : kernels_of(s.id)) {
-      Config c = make_config("nodes", k, n, 100, keys);
-      if (quick && batch_seconds(c) > kQuickMaxBatchSeconds) continue;
-      p.configs.push_back(std::move(c));
-    }
+    for (const KernelInfo* k : kernels_of(s.id))
+      p.configs.push_back(make_config("nodes", k, n, 100, keys));
   }
   return p;
 }
@@ -56,12 +44,12 @@ std::vector<Point> nodes_points(const FamilyContext& context) {
   std::vector<Point> out;
   const uint64_t keys = context.full ? 300'000 : 100'000;
   if (context.full) {
-    for (uint32_t n : kFull) out.push_back(nodes_point(n, keys, false, kFullOnly, false));
+    for (uint32_t n : kFull) out.push_back(nodes_point(n, keys, false, kFullOnly));
   } else {
-    for (auto [n, rank] : kQuick) out.push_back(nodes_point(n, keys, false, rank, true));
+    for (auto [n, rank] : kQuick) out.push_back(nodes_point(n, keys, false, rank));
   }
   for (auto [n, rank] : kLarge)
-    out.push_back(nodes_point(n, keys, true, quick_rank(context, rank), !context.full));
+    out.push_back(nodes_point(n, keys, true, quick_rank(context, rank)));
   return out;
 }
 
