@@ -476,6 +476,5 @@ if [[ -s $machine_dir/$final_name/summary.txt ]]; then
   cat -- "$machine_dir/$final_name/summary.txt" >&2
   [[ -z $guide_note ]] || echo "run.sh: $guide_note" >&2
   echo "(files named above are in $machine_dir/$final_name)" >&2
-  echo >&2
 fi
 echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots, report and guide; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2
