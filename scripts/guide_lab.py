@@ -14,11 +14,9 @@ kept for the page."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -103,25 +101,15 @@ class Lab:
                       {k: v for k, v in balance.items() if not isinstance(v, (dict, list))})
 
 
-def rows(lab: Lab, schemes: list, progress, workers: Optional[int] = None) -> dict:
-    """scheme -> LabRow for each (name, removal) of `schemes`, the schemes
-    run `workers` at a time (default: one per CPU); their commands join
-    lab.commands in the order of `schemes`. progress(text) is called as
-    each scheme ends."""
-    def one(name: str, removal: str) -> tuple:
-        own = Lab(lab.path, lab.nodes, lab.fixed_keys)
+def rows(lab: Lab, schemes: list, progress) -> dict:
+    """scheme -> LabRow for each (name, removal) of `schemes`; progress(text)
+    is called once a scheme."""
+    out = {}
+    for i, (name, removal) in enumerate(schemes, 1):
         start = time.monotonic()
-        return own, own.row(name, removal), time.monotonic() - start
-
-    out, done = {}, 0
-    with ThreadPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-        futures = [pool.submit(one, name, removal) for name, removal in schemes]
-        for (name, _), future in zip(schemes, futures):
-            own, out[name], seconds = future.result()
-            lab.commands += own.commands
-            done += 1
-            progress(f"lab {done}/{len(schemes)}: {name}, {out[name].keys:,} keys, "
-                     f"{seconds:.1f} s")
+        out[name] = lab.row(name, removal)
+        progress(f"lab {i}/{len(schemes)}: {name}, {out[name].keys:,} keys, "
+                 f"{time.monotonic() - start:.1f} s")
     return out
 
 

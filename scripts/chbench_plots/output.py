@@ -171,17 +171,16 @@ def encode_figures(figs: dict, formats: tuple, dpi: float, theme_name: str = "li
     import multiprocessing
     import os
 
-    drawn = {stem: fig for stem, fig in figs.items() if fig is not None}
-    workers = min(workers or os.cpu_count() or 1, len(drawn))
-    jobs = [(stem, formats, dpi, theme_name) for stem in drawn]
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return {name: data for stem, fig in drawn.items()
-                for name, data in encode_all(fig, stem, formats, dpi, theme_name).items()}
     _PENDING.clear()
-    _PENDING.update(drawn)
+    _PENDING.update((stem, fig) for stem, fig in figs.items() if fig is not None)
+    jobs = [(stem, formats, dpi, theme_name) for stem in _PENDING]
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_encode_pending, jobs, chunksize=1)
+        if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            parts = list(map(_encode_pending, jobs))
+        else:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                parts = pool.map(_encode_pending, jobs, chunksize=1)
     finally:
         _PENDING.clear()
     return {name: data for part in parts for name, data in part.items()}
