@@ -10,8 +10,8 @@ namespace {
 // built counts in full here). Together 3 min 53 s; the families' estimates
 // in the whole sweep add up to about 3 min 50 s. The quick sweep must take
 // at most 5 minutes on a 2-core machine, run.sh's plots included: it took
-// 4 min 25 s and 4 min 35 s on the slowest on record, a 2-vCPU Zen 3 VM
-// (AVX2), the bench 3 min 58 s and 4 min 7 s of it. The
+// 4 min 25 s to 4 min 45 s on the slowest on record, a 2-vCPU Zen 3 VM
+// (AVX2), the bench 3 min 58 s to 4 min 10 s of it. The
 // estimate counts what the sweep does outside the timed repetitions too
 // (plan.cc: builds, references, checks, Google Benchmark's search), so a
 // budget is what its family takes.
