@@ -19,6 +19,7 @@
 #include <hwy/highway.h>
 
 #include "chbench/anchor/anchor.h"
+#include "chbench/compress-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -70,53 +71,6 @@ HWY_INLINE V64 Crc32c(V64 data, V64 crc, const uint64_t* HWY_RESTRICT table) {
     c = hn::Xor(c, hn::GatherIndex(d, table, hn::BitCast(di, index)));
   }
   return c;
-}
-
-// Compress (the lanes of `m` moved to the front, in order; the other lanes
-// unspecified) without Highway 1.0.3's own for 64-bit lanes on AVX2 and
-// AVX3, whose index tables are function-local arrays that GCC copies onto
-// the stack on every call. AVX3: the register form of vpcompressq (the
-// memory form, CompressStore's, is microcoded on Zen 4). SVE: its own
-// compact. Other fixed-size targets (2 or 4 lanes): a permutation from a
-// table at namespace scope. One lane: nothing moves.
-template <std::size_t N>
-struct CompressIndices {
-  int64_t lane[std::size_t{1} << N][N];
-};
-
-template <std::size_t N>
-constexpr CompressIndices<N> MakeCompressIndices() {
-  CompressIndices<N> t{};
-  for (std::size_t bits = 0; bits < (std::size_t{1} << N); ++bits) {
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < N; ++i)
-      if (bits >> i & 1) t.lane[bits][k++] = static_cast<int64_t>(i);
-    for (std::size_t i = 0; i < N; ++i)
-      if (!(bits >> i & 1)) t.lane[bits][k++] = static_cast<int64_t>(i);
-  }
-  return t;
-}
-
-template <std::size_t N>
-inline constexpr CompressIndices<N> kCompressIndices = MakeCompressIndices<N>();
-
-HWY_INLINE V64 CompressLanes(V64 v, M64 m) {
-#if HWY_TARGET == HWY_SCALAR
-  (void)m;
-  return v;
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  return V64{_mm512_maskz_compress_epi64(m.raw, v.raw)};
-#elif CHBENCH_SIZELESS_VECTORS
-  return hn::Compress(v, m);
-#else
-  const D64 d;
-  constexpr std::size_t kLanes = hn::MaxLanes(D64());
-  static_assert(kLanes == 2 || kLanes == 4, "fixed-size targets of 2 or 4 64-bit lanes");
-  uint8_t bits[8] = {};
-  hn::StoreMaskBits(d, m, bits);
-  const int64_t* index = kCompressIndices<kLanes>.lane[bits[0] & ((1u << kLanes) - 1)];
-  return hn::TableLookupLanes(v, hn::SetTableIndices(d, index));
-#endif
 }
 
 // SUPSI's anchor_xx32_chain in lanes, 32-bit values in 64-bit lanes.

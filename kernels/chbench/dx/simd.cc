@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "chbench/compress-inl.h"
 #include "chbench/dx/dx.h"
 #include "chbench/dx/sequence.h"
 #include "chbench/simd_ops-inl.h"
@@ -159,17 +160,6 @@ struct KeyList {
   HWY_ALIGN uint32_t done_bucket[kList + kSlack];
 };
 
-// hn::Compress(v, m). On AVX3, Highway 1.0.3 compresses 64-bit lanes through
-// a 2 KiB table of indices local to the function, which GCC copies onto the
-// stack at every call; the register form of vpcompressq does it alone.
-HWY_INLINE V64 Compact(V64 v, hn::Mask<D64> m) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  return V64{_mm512_maskz_compress_epi64(m.raw, v.raw)};
-#else
-  return hn::Compress(v, m);
-#endif
-}
-
 // The lower and upper halves of a 32-bit mask as masks of 64-bit lanes.
 HWY_INLINE hn::Mask<D64> LowerMask(M32 m) {
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
@@ -256,14 +246,14 @@ HWY_INLINE std::size_t Round(const Seq& seq, const uint32_t* HWY_RESTRICT words,
     const M32 fin = hn::And(found, valid);
     const M32 left = hn::AndNot(found, valid);
     const V32 id = hn::Load(d32, list.id + v);
-    hn::StoreU(hn::Compress(id, fin), d32, list.done_id + done);
-    hn::StoreU(hn::Compress(bucket, fin), d32, list.done_bucket + done);
+    hn::StoreU(CompressLanes(id, fin), d32, list.done_id + done);
+    hn::StoreU(CompressLanes(bucket, fin), d32, list.done_bucket + done);
     done += hn::CountTrue(d32, fin);
-    hn::StoreU(hn::Compress(id, left), d32, list.id + stay);
+    hn::StoreU(CompressLanes(id, left), d32, list.id + stay);
     const auto left0 = LowerMask(left);
-    hn::StoreU(Compact(x0, left0), d, list.state + stay);
+    hn::StoreU(CompressLanes(x0, left0), d, list.state + stay);
     const std::size_t stay0 = stay + hn::CountTrue(d, left0);
-    hn::StoreU(Compact(x1, UpperMask(left)), d, list.state + stay0);
+    hn::StoreU(CompressLanes(x1, UpperMask(left)), d, list.state + stay0);
     stay += hn::CountTrue(d32, left);
   }
   finished = done;
