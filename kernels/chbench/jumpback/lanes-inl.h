@@ -12,9 +12,13 @@
 // handful of instructions and one branch (is any lane's candidate >= n?); the
 // draws that follow for such lanes (at most half of them, for N just above a
 // power of two) run for the whole group under a mask of the lanes still
-// drawing, until none is. (Queueing those lanes across groups to draw them in
-// full vectors was tried: on AVX3 it cost more in compress, scatter and
-// store-forwarding stalls than the idle lanes do.)
+// drawing, until none is. Two ways out were measured on a Zen 5 (AVX3) and
+// lost: queueing those lanes across groups to draw them in full vectors (a
+// first pass appending them to a list by compressing, then rounds of one
+// draw over the list, compacted in place) cost 2.2 ns/key at N = 1,025 and
+// 0.8 at N = 1,000, against 1.05 and 0.41 here; two draws a turn of the loop
+// (SplitMix64's states are independent) took 0.98 ns at 1,025 but 0.47 at
+// 1,000 and 0.63 at 10^6, against 0.52.
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
