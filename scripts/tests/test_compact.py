@@ -93,8 +93,8 @@ class RoundTrip(unittest.TestCase):
 
 class RelativePaths(unittest.TestCase):
     def test_paths_into_the_checkout(self):
-        line = ("/srv/a/wt-7/build/x86-64-v2/bench/chbench_bench --sweep quick "
-                "--benchmark_out=/srv/a/wt-7/results/m/.partial-x/bench.json")
+        line = ("/srv/a/checkout-7/build/x86-64-v2/bench/chbench_bench --sweep quick "
+                "--benchmark_out=/srv/a/checkout-7/results/m/.partial-x/bench.json")
         self.assertEqual(compact.relative_paths(line),
                          "build/x86-64-v2/bench/chbench_bench --sweep quick "
                          "--benchmark_out=results/m/.partial-x/bench.json")
