@@ -8,8 +8,10 @@ For each FOLDER (a run folder, or results/comparison):
 - every <plot>.png -> a palette PNG at 100 dpi (chbench_plots/png_palette.py;
   one already palette is left alone);
 - command.txt, report.md, notes.md: absolute paths into the checkout made
-  relative; report.md loses any line that names an issue number, and the
-  noise line of a run without a canary takes the report's present wording;
+  relative; report.md loses any line that names an issue number, the noise
+  line of a run without a canary takes the report's present wording, and a
+  machine-table row of the comparison groups' whole JSON (reports before the
+  row was summarised: most of their bytes) becomes the present summary;
 - medians.csv (export_csv.py) is committed as it is up to MAX_CSV_BYTES
   (200 KB: a quick sweep's is about 85 KB); a larger one (a full sweep's) is
   moved to medians-full.csv, which .gitignore keeps out of a commit
@@ -33,7 +35,7 @@ import tempfile
 from pathlib import Path
 
 import cli
-from chbench_plots import bench_file, compact, png_palette
+from chbench_plots import bench_file, compact, png_palette, rounds
 from chbench_plots.errors import EXIT_BAD_INPUT, EXIT_WRITE_FAILED, InputError
 from chbench_plots.load import read_json
 
@@ -45,12 +47,16 @@ ISSUE_LINE = re.compile(r"\bissues? #?\d+", re.IGNORECASE)
 # The noise line of a run without a canary as reports once printed it.
 OLD_NOISE = re.compile(r"\(a bench from before issue \d+\)")
 NEW_NOISE = "(a bench from before the noise canary)"
+# The machine table's row of chbench_groups as reports once printed it: the JSON.
+OLD_GROUPS = re.compile(r"^\| chbench_groups \| (\{.*\}) \|$", re.MULTILINE)
 
 
 def report_text(text: str) -> str:
-    """A committed report's text: relative paths, the present noise wording,
-    no line naming an issue number."""
+    """A committed report's text: relative paths, the present noise wording
+    and groups row, no line naming an issue number."""
     text = OLD_NOISE.sub(NEW_NOISE, compact.relative_paths(text))
+    text = OLD_GROUPS.sub(lambda m: "| Comparison groups | "
+                          f"{rounds.groups_summary(m.group(1))} |", text)
     return "".join(line for line in text.splitlines(keepends=True)
                    if not ISSUE_LINE.search(line))
 

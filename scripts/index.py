@@ -54,6 +54,8 @@ or of the rounds the context keeps, are left out), no absolute local path.
 `scripts/run.sh` also leaves the full `bench.json`, `console.txt` and the SVG
 plots in the folder; `.gitignore` keeps them out of a commit, and
 `/usr/bin/python3 scripts/compact_run.py FOLDER` makes the committed form of a folder again.
+A committed run is at most 1.5 MB (scripts/tests/test_compact.py checks each): its
+report counts the comparison groups, whose members and rounds stay in `bench.json.gz`.
 Every script reads `bench.json.gz` or `bench.json`. Google Benchmark's own
 `compare.py` reads plain JSON: `gunzip -k <run>/bench.json.gz` first, then
 `/usr/bin/python3 /usr/share/benchmark/compare.py -a benchmarks A/bench.json

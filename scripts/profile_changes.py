@@ -1,4 +1,4 @@
-"""The generated region `profile-changes` of docs/profiles.md: what a change of
+"""The generated region `profile-changes` of docs/profiles/compared.md: what a change of
 the fleet does under each production profile, measured with the built lab.
 
 For every profile the lab offers (its --help), on ten servers named

@@ -462,6 +462,9 @@ if [[ ! -x $lab ]]; then
 elif ! "$python" "$here/guide.py" "$run_dir" --nodes "$guide_nodes" --lab "$lab" \
   --out "$run_dir" 2>"$run_dir/.guide.log"; then
   guide_note="no guide: guide.py failed ($(tail -n 1 -- "$run_dir/.guide.log"))"
+elif ! "$python" "$here/compact_run.py" "$run_dir" >/dev/null 2>"$run_dir/.guide.log"; then
+  # The guide's plot in its committed form (a palette PNG), as plot.py's are.
+  guide_note="the guide's plot is not in its committed form: $(tail -n 1 -- "$run_dir/.guide.log")"
 elif [[ $out == "$repo/results" ]]; then
   for f in guide.md guide_nodes.png guide_nodes.svg; do
     if [[ -e $run_dir/$f ]]; then cp -- "$run_dir/$f" "$repo/docs/$f"; fi

@@ -1,12 +1,13 @@
 """The product speaks only of the product: no tracker numbers, no paths of a
-development machine, no run of an uncommitted tree among the committed runs.
+development machine, no words about who wrote it or how, no run of an
+uncommitted tree among the committed runs.
 
 Scans every file git tracks in REPO_DIR (git ls-files) that is text: a file
 with a NUL byte or that is not UTF-8 is binary and skipped, and so are images
 (.png, .svg, .jpg, .jpeg, .gif, .pdf), the test vector files
 (tests/vectors/, .csv) and this file, whose examples are what the rules
-find. Four rules, each finding printed as
-`path:line: rule: the line`:
+find; a committed run's bench.json.gz is read gunzipped for the dirty-run
+rule. Six rules, each finding printed as `path:line: rule: the line`:
 
 - issue number: the word "issue" or "issues", any case, then a number, with
   at most spaces and one "#" between ("issue 15", "Issue #15", "issues 3"),
@@ -20,10 +21,17 @@ find. Four rules, each finding printed as
   "<", ">", "|" or a backtick, or "file://"; after a letter, digit, ".",
   "-", "_", "}", ")" or another slash it is the tail of another path (say, a
   temporary directory's "$tmp" then "/work/") and allowed.
+- how it was written: a word about the making of the code rather than the
+  code, any case, as a whole word: "session", "developer", "agent" (not
+  "user agent"), "helper" for a person (not "helpers", nor a helper function,
+  script, file, class, module or program), "throwaway", "worktree" or a
+  work-tree folder "wt-<name>", and "the issue", "this issue", "that issue".
+- run path: a committed run's command.txt holds an absolute path (a word
+  starting with "/"): the command of a run is given from the checkout.
 - dirty run: a committed run under results/ (its command.txt, console.txt
-  and report.md, and the chbench_commit of its bench.json's context) names a
-  commit with "-dirty" after it: the run was of uncommitted changes, which no
-  one can check out again.
+  and report.md, and the chbench_commit of its bench.json's or
+  bench.json.gz's context) names a commit with "-dirty" after it: the run was
+  of uncommitted changes, which no one can check out again.
 - spec section: a section sign and a number ("§6") names a section of the
   placement contract, docs/spec.md, that is there: one of its "## §N"
   headings (sections keep their numbers, so a citation never goes stale
@@ -39,6 +47,7 @@ Exit status: 0 clean, 1 findings (or a failed self-check), 2 usage error,
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import subprocess
@@ -53,6 +62,12 @@ ISSUE = re.compile(r"\bissues?[ \t]*(?:\n[^\S\n]*(?:#|//|\*|;|--)?[^\S\n]*)?#?[ 
                    re.IGNORECASE)
 LOCAL_PATH = re.compile(r"(?:(?<![\w.\-}\)/])|(?<=file://))/(?:(?:work|root)/|home/[^/\s]+/)")
 DIRTY = re.compile(r"\b[0-9a-f]{7,40}-dirty\b")
+WRITTEN = re.compile(
+    r"\b(?:sessions?|developers?|throwaway|worktrees?|(?:the|this|that)[ \t]+issue)\b"
+    r"|(?<!user )\bagents?\b|\bwt-\w"
+    r"|\bhelper\b(?![ \t]+(?:function|script|file|class|module|program)s?\b)",
+    re.IGNORECASE)
+RUN_PATH = re.compile(r"(?:^|(?<=[\s='\"]))/[^\s/]", re.MULTILINE)
 RUN_TEXTS = {"command.txt", "console.txt", "report.md"}
 SECTION = re.compile(r"§(\d+)")
 SPEC = "docs/spec.md"
@@ -75,12 +90,15 @@ def findings_in(path: str, text: str, sections: set[str]) -> list[tuple[int, str
         found += [(line_of(text, m.start()), "issue number") for m in ISSUE.finditer(text)]
     if "/work/" in text or "/root/" in text or "/home/" in text:
         found += [(line_of(text, m.start()), "local path") for m in LOCAL_PATH.finditer(text)]
+    found += [(line_of(text, m.start()), "how it was written") for m in WRITTEN.finditer(text)]
     parts = PurePosixPath(path).parts
+    if parts and parts[0] == "results" and parts[-1] == "command.txt":
+        found += [(line_of(text, m.start()), "run path") for m in RUN_PATH.finditer(text)]
     if parts and parts[0] == "results" and "-dirty" in text:
         name = parts[-1]
         if name in RUN_TEXTS:
             found += [(line_of(text, m.start()), "dirty run") for m in DIRTY.finditer(text)]
-        elif name == "bench.json":
+        elif name in ("bench.json", "bench.json.gz"):
             found += dirty_context(text)
     return sorted(set(found))
 
@@ -116,6 +134,17 @@ def self_check() -> list[str]:
         ("results/m/r/bench.json",
          '{"context": {\n  "chbench_commit": "441d83de582c-dirty"}, "benchmarks": []}',
          "dirty run"),
+        ("results/m/r/bench.json.gz", '{"context": {"chbench_commit": "441d83d-dirty"}}',
+         "dirty run"),
+        ("a.md", "a throwaway transcription of the loop", "how it was written"),
+        ("a.md", "written while three other developers worked", "how it was written"),
+        ("a.cc", "// this session's fix", "how it was written"),
+        ("a.py", "# asked of the helper, then merged", "how it was written"),
+        ("a.md", "as The Issue asked", "how it was written"),
+        ("a.sh", "cd ../wt-B && make", "how it was written"),
+        ("a.md", "each agent took a worktree", "how it was written"),
+        ("results/m/r/command.txt", "/opt/ci/build/bench --sweep quick", "run path"),
+        ("results/m/r/command.txt", "bench --benchmark_out=/tmp/x.json", "run path"),
     ]
     allow = [
         ("a.md", "fixed upstream: https://github.com/o/r/issues/123", "issue number"),
@@ -132,6 +161,12 @@ def self_check() -> list[str]:
         ("a.cc", "// docs/spec.md §1's rule, §2 to §1", "spec section"),
         ("results/m/r/bench.json", '{"context": {"chbench_commit": "441d83de582c"}}',
          "dirty run"),
+        ("a.md", "the scripts' shared helpers; a helper function of the tests", "how it was written"),
+        ("a.md", "an HTTP user agent, not a git work tree", "how it was written"),
+        ("a.md", "HAProxy's wt6 hash; issued twice; sessionless", "how it was written"),
+        ("results/m/r/command.txt", "build/release/bench/chbench_bench --sweep quick "
+         "--benchmark_out=results/m/.partial-r/bench.json", "run path"),
+        ("docs/a.md", "run /opt/ci/build/bench", "run path"),
     ]
     errors = []
     sections = {"1", "2"}
@@ -142,6 +177,14 @@ def self_check() -> list[str]:
         if rule in [r for _, r in findings_in(path, text, sections)]:
             errors.append(f"self-check: {rule} wrongly found in {text!r} ({path})")
     return errors
+
+
+def gunzipped(data: bytes) -> bytes:
+    """A gzip file's content; a file that is not one is returned as it is."""
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError):
+        return data
 
 
 def tracked_files(repo: Path) -> list[str] | None:
@@ -185,6 +228,8 @@ def main(argv: list[str]) -> int:
             data = (repo / path).read_bytes()
         except OSError:  # deleted in the work tree, not yet in the index
             continue
+        if path.startswith("results/") and path.endswith("/bench.json.gz"):
+            data = gunzipped(data)
         if b"\0" in data:
             continue
         try:

@@ -236,7 +236,7 @@ inline uint32_t model_dx(uint64_t h, uint32_t n) {
 }
 
 // Maglev's lookup table (Eisenbud et al. 2016, Pseudocode 1) for the names,
-// with docs/profiles.md's permutations: offset = XXH3(name) mod M, skip =
+// with docs/profiles/maglev.md's permutations: offset = XXH3(name) mod M, skip =
 // XXH3_withSeed(name, 1) mod (M - 1) + 1; the permutation's j-th slot taken
 // afresh as (offset + j * skip) mod M.
 inline std::vector<uint32_t> model_maglev_table(const chbench::NodeSet& nodes) {

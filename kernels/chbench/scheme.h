@@ -21,7 +21,7 @@
 
 namespace chbench {
 
-// The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles.md): one
+// The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles/maglev.md): one
 // enumerator k<Enumerator> per CHBENCH_SCHEME(scheme, Enumerator) line of
 // kernels.def, in its order (scheme_info() indexes the registry by it).
 enum class Scheme {

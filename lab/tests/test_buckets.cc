@@ -89,7 +89,7 @@ TEST_CASE("jump at N = 2^31 - 1 from key hashes: the reference's jump_hash, no n
     }
   }
   // Known points: h = 0 always lands in bucket 0; the hashes the command-line
-  // test prints (cli_test.sh computes them apart, in Python).
+  // test prints (cli_buckets_test.sh computes them apart, in Python).
   CHECK(jump_hash(0, kJumpMaxBuckets) == 0);
   CHECK(jump_hash(1, kJumpMaxBuckets) == 262355607);
   CHECK(jump_hash(~uint64_t{0}, kJumpMaxBuckets) == 699554662);

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import (bounded, dense, first_screen, goals_report, inflight, noise, nodes, profiles, ratios, removals,
-               targets, threads, tokens)
+               rounds, targets, threads, tokens)
 from .families import CONTEXT_KEY as FAMILIES_KEY
 from .families import Segment
 from .goal_specs import Goals
@@ -47,6 +47,7 @@ CONTEXT_ROWS = (
     ("Commit", "chbench_commit"),
     ("Sweep", "chbench_sweep"),
     ("Repetitions", "chbench_repetitions"),
+    ("Comparison groups", rounds.GROUPS_KEY),
     ("Host", "host_name"),
     ("Date", "date"),
     ("Executable", "executable"),
@@ -92,6 +93,8 @@ def context_value(key: str, value: Any) -> str:
         return ", ".join(parts) or "–"
     if key == "load_avg" and isinstance(value, list):
         return ", ".join(f"{v:.2f}" if number(v) is not None else "?" for v in value)
+    if key == rounds.GROUPS_KEY:
+        return rounds.groups_summary(value)
     if key == "chbench_cpu_flags":
         return f"`{value}`"
     if isinstance(value, bool):

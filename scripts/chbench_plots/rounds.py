@@ -84,6 +84,20 @@ def groups(context: dict, warnings: list) -> list:
     return out
 
 
+def groups_summary(value) -> str:
+    """The context's chbench_groups (value: its JSON string) in a few words
+    for the report's machine table: how many comparison groups and of how
+    many configurations. The members and their rounds stay in the bench
+    JSON, which every figure of the report is computed from."""
+    found = [members for members, _ in groups({GROUPS_KEY: value}, []) if members]
+    if not found:
+        return "none readable"
+    low, high = min(map(len, found)), max(map(len, found))
+    size = f"{low}" if low == high else f"{low} to {high}"
+    return (f"{len(found)}, of {size} configurations each (members and rounds: the bench "
+            f"JSON's `{GROUPS_KEY}`)")
+
+
 def attach(results: list, group_list: list, warnings: list) -> None:
     """Gives every Result its group index and rounds from group_list
     (groups()); a member matches the Result of its configuration name

@@ -13,7 +13,7 @@ as root, whom permission bits do not stop): a path under a regular file
 created.
 
 The bench and lab binaries have their own tables (tests/bench_cli_test.sh,
-lab/tests/cli_test.sh); run.sh is driven here with the stand-in bench.
+lab/tests/cli_*_test.sh); run.sh is driven here with the stand-in bench.
 """
 
 from __future__ import annotations

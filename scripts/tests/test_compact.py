@@ -12,7 +12,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from support import FIXTURE, PYTHON, SCRIPTS, run, snapshot
+from support import FIXTURE, PYTHON, REPO, SCRIPTS, run, snapshot
 import make_rounds_fixture as rf
 from chbench_plots import compact, png_palette
 from chbench_plots.load import load
@@ -25,6 +25,14 @@ FIELDS = ("run_name", "ns", "ns_lo", "ns_hi", "interval", "group", "rounds", "ra
           "ratio_lo", "ratio_hi", "repetitions", "noisy", "canary_ratio", "steal_ms",
           "load_avg", "canary_ms", "memory_bytes", "bytes_per_token", "build_ms", "nodes",
           "vnodes", "keys", "threads", "error", "hwy_label", "keys_per_second")
+
+
+# A report's machine-table row of the comparison groups as it once was: the
+# whole JSON (hundreds of KB in a quick sweep).
+LEGACY_GROUPS = {"groups": [{"members": ["a/x/N:1", "a/y/N:1"], "ns_per_key": [[1.0], [2.0]]},
+                            {"members": ["b/x/N:1"], "ns_per_key": [[3.0]]}]}
+# The project's bound on a committed run: its tracked files, in bytes.
+MAX_RUN_BYTES = 1_500_000
 
 
 def compacted(data: dict, folder: Path) -> Path:
@@ -85,8 +93,8 @@ class RoundTrip(unittest.TestCase):
 
 class RelativePaths(unittest.TestCase):
     def test_paths_into_the_checkout(self):
-        line = ("/srv/a/wt-7/build/x86-64-v2/bench/chbench_bench --sweep quick "
-                "--benchmark_out=/srv/a/wt-7/results/m/.partial-x/bench.json")
+        line = ("/srv/a/checkout-7/build/x86-64-v2/bench/chbench_bench --sweep quick "
+                "--benchmark_out=/srv/a/checkout-7/results/m/.partial-x/bench.json")
         self.assertEqual(compact.relative_paths(line),
                          "build/x86-64-v2/bench/chbench_bench --sweep quick "
                          "--benchmark_out=results/m/.partial-x/bench.json")
@@ -149,6 +157,7 @@ class CompactRun(unittest.TestCase):
         (self.folder / "report.md").write_text(
             f"# Run\n\n**Noise: not recorded.** No canary ({old}): see.\n"
             "| Executable | /srv/ci/chbench/build/release/bench/chbench_bench |\n"
+            f"| chbench_groups | {json.dumps(LEGACY_GROUPS)} |\n"
             "Fixed in " + "issue " + str(9) + ".\nEnd.\n")
 
     def tearDown(self):
@@ -165,7 +174,8 @@ class CompactRun(unittest.TestCase):
         self.assertEqual((self.folder / "report.md").read_text(),
                          "# Run\n\n**Noise: not recorded.** No canary (a bench from before the "
                          "noise canary): see.\n| Executable | build/release/bench/chbench_bench "
-                         "|\nEnd.\n")
+                         "|\n| Comparison groups | 2, of 1 to 2 configurations each (members and "
+                         "rounds: the bench JSON's `chbench_groups`) |\nEnd.\n")
         self.assertTrue((self.folder / "bench.json").exists())  # the user's full file stays
         png = (self.folder / "nodes.png").read_bytes()
         self.assertEqual(png_palette.chunks(png)["IHDR"][9], png_palette.COLOR_TYPE_PALETTE)
@@ -234,7 +244,13 @@ class Readers(unittest.TestCase):
         out.mkdir()
         result = run([PYTHON, PLOT, str(self.gz), "--out", str(out), "--format", "png"])
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertIn("rounds", (out / "report.md").read_text())
+        report = (out / "report.md").read_text()
+        self.assertIn("rounds", report)
+        # The machine table counts the groups; their members stay in the JSON.
+        sizes = [len(members) for members in rf.plotted_groups()]
+        self.assertIn(f"| Comparison groups | {len(sizes)}, of {min(sizes)} to {max(sizes)} "
+                      "configurations each ", report)
+        self.assertNotIn('{"groups"', report)
         result = run([PYTHON, INDEX, str(self.root)])
         self.assertEqual(result.returncode, 0, result.stderr)
         index = (self.root / "README.md").read_text()
@@ -255,6 +271,25 @@ class Readers(unittest.TestCase):
             lines = result.stderr.strip().splitlines()
             self.assertEqual(len(lines), 1, result.stderr)
             self.assertIn("bench.json.gz is cut short", lines[0])
+
+
+class CommittedRuns(unittest.TestCase):
+    """Every run committed under results/ is at most MAX_RUN_BYTES in its
+    committed form (the files git tracks in its folder)."""
+
+    def test_sizes(self):
+        listed = run(["git", "-C", str(REPO), "ls-files", "-z", "results"])
+        if listed.returncode != 0:
+            self.skipTest("not a git work tree")
+        sizes: dict = {}
+        for path in filter(None, listed.stdout.split("\0")):
+            parts = Path(path).parts
+            if len(parts) >= 4 and (REPO / path).is_file():  # results/<machine>/<run>/<file>
+                run_dir = "/".join(parts[:3])
+                sizes[run_dir] = sizes.get(run_dir, 0) + (REPO / path).stat().st_size
+        self.assertTrue(sizes, "no committed run under results/")
+        for run_dir, size in sizes.items():
+            self.assertLessEqual(size, MAX_RUN_BYTES, run_dir)
 
 
 if __name__ == "__main__":

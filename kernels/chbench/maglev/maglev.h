@@ -4,7 +4,7 @@
 // offset + j * skip mod M for j = 0, 1, ...; the backends take turns claiming
 // the next free slot of their permutation until every slot is taken. A key
 // hash h belongs to entry[h mod M]: one division and one load, whatever N.
-// The exact rules (hashes of the names, ties, M) are in docs/profiles.md.
+// The exact rules (hashes of the names, ties, M) are in docs/profiles/maglev.md.
 // The reference (reference.cc) is Pseudocode 1 as written; the kernels
 // maglev/scalar and maglev/simd look keys up in maglev_table() with the table
 // lookups below (maglev.cc, simd.cc), which the Redis profile shares.

@@ -73,7 +73,7 @@ constinit const SchemeInfo registry::maglev_scheme{
     .title = "Maglev",
     .source =
         "Eisenbud et al., Maglev: A Fast and Reliable Software Network Load Balancer, "
-        "NSDI 2016, section 3.4, pseudocode 1; docs/profiles.md",
+        "NSDI 2016, section 3.4, pseudocode 1; docs/profiles/maglev.md",
     .params = kParamTableSize,
     .removal = Removal::kAnyNode,
     .removal_note =

@@ -1,5 +1,5 @@
 // The cassandra profile: Murmur3Partitioner tokens on a ring of num_tokens
-// tokens a node (docs/profiles.md), by the ring kernels.
+// tokens a node (docs/profiles/stores.md), by the ring kernels.
 #include <stdexcept>
 #include <vector>
 

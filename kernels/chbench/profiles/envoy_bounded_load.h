@@ -1,7 +1,7 @@
 // Envoy's bounded load for hash load balancers (hash_balance_factor), over
 // the envoy_ring_hash ring: a request stream placed one request at a time
 // as Envoy's BoundedLoadHashingLoadBalancer::chooseHost places it, every
-// request still active when the next arrives (docs/profiles.md).
+// request still active when the next arrives (docs/profiles/ring_hash.md).
 //
 // Source: envoyproxy/envoy source/common/upstream/thread_aware_lb_impl.cc at
 // 049608543f4c5815842332ae5d317333ca9c3961 (hostOverloadFactor, chooseHost).

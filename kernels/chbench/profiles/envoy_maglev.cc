@@ -1,5 +1,5 @@
 // The envoy_maglev profile: Envoy's Maglev load balancer (envoy_maglev.h,
-// docs/profiles.md): hosts sorted by their hash keys, weighted rounds of
+// docs/profiles/maglev.md): hosts sorted by their hash keys, weighted rounds of
 // Pseudocode 1 over XXH64 permutations, a key at entry[XXH64(value) mod M],
 // looked up by the Maglev table kernels.
 #include "chbench/profiles/envoy_maglev.h"

@@ -1,4 +1,4 @@
-// The envoy_maglev profile's pieces (docs/profiles.md, "Envoy Maglev"):
+// The envoy_maglev profile's pieces (docs/profiles/maglev.md, "Envoy Maglev"):
 // Envoy's Maglev load balancer as its source builds and searches it
 // (envoyproxy/envoy source/extensions/load_balancing_policies/maglev/
 // maglev_lb.cc at a6b64f4b8db11f00fd7255e4dba14c5802547275, maglev_lb.h at

@@ -1,5 +1,5 @@
 // The envoy_ring_hash profile: Envoy's ring_hash load balancer with XXH64
-// (docs/profiles.md): hosts as listed, minimum ring size --vnodes (default
+// (docs/profiles/ring_hash.md): hosts as listed, minimum ring size --vnodes (default
 // 1024), maximum 8388608, looked up by the ring kernels on its own ring.
 #include "chbench/profiles/profile_glue.h"
 #include "chbench/profiles/profile_info.h"

@@ -1,5 +1,5 @@
 // The go_redis_ring profile: go-redis Ring's shard choice (go_redis_ring.h,
-// docs/profiles.md). No registry kernel scores with its mixer, so its table
+// docs/profiles/clients.md). No registry kernel scores with its mixer, so its table
 // under every rendezvous kernel name is its own scoring loop, the reference.
 #include "chbench/profiles/go_redis_ring.h"
 

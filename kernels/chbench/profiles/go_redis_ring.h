@@ -1,4 +1,4 @@
-// The go_redis_ring profile's pieces (docs/profiles.md, "go-redis Ring"):
+// The go_redis_ring profile's pieces (docs/profiles/clients.md, "go-redis Ring"):
 // the shard a go-redis Ring client sends a key to, rendezvous hashing over
 // XXH64 with a xorshift-multiply mixer (redis/go-redis ring.go and
 // internal/hashtag/rendezvous.go at 216593cc01faa029006266a5f1fc3d5004312ecf;

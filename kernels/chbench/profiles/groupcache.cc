@@ -1,5 +1,5 @@
 // The groupcache profile: golang/groupcache's consistent hash (groupcache.h,
-// docs/profiles.md): CRC-32 IEEE points and keys on a 32-bit ring, looked up
+// docs/profiles/clients.md): CRC-32 IEEE points and keys on a 32-bit ring, looked up
 // by the ring kernels on the ring scaled to the 64-bit circle.
 #include "chbench/profiles/groupcache.h"
 

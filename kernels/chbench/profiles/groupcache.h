@@ -1,4 +1,4 @@
-// The groupcache profile's pieces (docs/profiles.md, "groupcache"): the peer
+// The groupcache profile's pieces (docs/profiles/clients.md, "groupcache"): the peer
 // that owns a key in golang/groupcache's HTTPPool (consistenthash/
 // consistenthash.go and http.go at 2c02b8208cf8c02a3e358cb1d9b60950647543fc):
 // a 32-bit ring of CRC-32 points, replicas per peer, the last peer added

@@ -1,5 +1,5 @@
 // The grpc_ring_hash profile: gRPC's xDS ring_hash policy (gRFC A42) as
-// grpc-go builds it (docs/profiles.md): hosts walked in name order, minimum
+// grpc-go builds it (docs/profiles/ring_hash.md): hosts walked in name order, minimum
 // ring size --vnodes (default 1024) and maximum 8388608, both clamped to the
 // ring size cap 4096, looked up by the ring kernels on its own ring.
 #include "chbench/profiles/profile_glue.h"

@@ -1,5 +1,5 @@
 // The haproxy_consistent profile: HAProxy 2.6 `hash-type consistent`, its
-// default key hash sdbm with the avalanche modifier (docs/profiles.md): a
+// default key hash sdbm with the avalanche modifier (docs/profiles/proxies.md): a
 // tree of weight x 16 points a server, the key owned by the nearer of the
 // points around its hash, looked up by the ring kernels over the points and
 // the midpoints between them (haproxy_chash_entries_64).

@@ -1,4 +1,4 @@
-// HAProxy 2.6's key hashes for its hash-based load balancing (docs/profiles.md,
+// HAProxy 2.6's key hashes for its hash-based load balancing (docs/profiles/proxies.md,
 // "haproxy_consistent" and "haproxy_map"): the hash functions of `hash-type
 // <method> <function> [avalanche]` and the full-avalanche integer hash, as
 // HAProxy v2.6.12 computes them (src/hash.c, include/haproxy/intops.h,

@@ -1,4 +1,4 @@
-// HAProxy 2.6's two hash-based placements (docs/profiles.md): the
+// HAProxy 2.6's two hash-based placements (docs/profiles/proxies.md): the
 // consistent-hash tree of `hash-type consistent` (src/lb_chash.c) and the
 // server map of `hash-type map-based` (src/lb_map.c), both from HAProxy
 // v2.6.12. A cluster's node i is the backend's (i + 1)-th `server` line,

@@ -1,5 +1,5 @@
 // The haproxy_map profile: HAProxy 2.6 `hash-type map-based`, its default key
-// hash sdbm (docs/profiles.md): the server map of recalc_server_map, a key
+// hash sdbm (docs/profiles/proxies.md): the server map of recalc_server_map, a key
 // owned by map[hash % T], looked up by Maglev's table kernels over the map.
 #include <utility>
 

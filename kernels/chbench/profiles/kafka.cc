@@ -1,5 +1,5 @@
 // The kafka profile: Kafka's default partitioner for keyed records
-// (docs/profiles.md): toPositive(murmur2(key)) mod partitions, by the mod-N
+// (docs/profiles/stores.md): toPositive(murmur2(key)) mod partitions, by the mod-N
 // kernels.
 #include <stdexcept>
 

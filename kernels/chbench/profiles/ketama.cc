@@ -1,4 +1,4 @@
-// The ketama profile: libmemcached 1.1's weighted ketama (docs/profiles.md):
+// The ketama profile: libmemcached 1.1's weighted ketama (docs/profiles/memcached.md):
 // keys and points hashed with MD5, 160 points a server scaled by its weight,
 // looked up by the ring kernels on the continuum scaled to the 64-bit circle.
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The ketama_unweighted profile: libmemcached 1.1 under
-// MEMCACHED_BEHAVIOR_KETAMA alone (docs/profiles.md): 100 points a server,
+// MEMCACHED_BEHAVIOR_KETAMA alone (docs/profiles/memcached.md): 100 points a server,
 // keys and points hashed one-at-a-time, no weights; the ring kernels.
 #include "chbench/profiles/profile_glue.h"
 #include "chbench/profiles/profile_hash.h"

@@ -1,5 +1,5 @@
 // The maglev profile: the Maglev scheme (maglev.h) with the docs/spec.md §2 key hash
-// (docs/profiles.md), by the Maglev kernels.
+// (docs/profiles/maglev.md), by the Maglev kernels.
 #include "chbench/maglev/maglev.h"
 
 #include "chbench/hash.h"

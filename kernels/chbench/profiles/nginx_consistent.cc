@@ -1,6 +1,6 @@
 // The nginx_consistent profile: nginx 1.22.1's `hash $key consistent`
 // (src/http/modules/ngx_http_upstream_hash_module.c, tag release-1.22.1,
-// docs/profiles.md): 160 CRC-32 points per unit of weight, the key's CRC-32,
+// docs/profiles/proxies.md): 160 CRC-32 points per unit of weight, the key's CRC-32,
 // the first point >= the key hash with wrap, by the ring kernels on the
 // 32-bit ring scaled to the 64-bit circle.
 #include <zlib.h>

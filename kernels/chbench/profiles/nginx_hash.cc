@@ -1,6 +1,6 @@
 // The nginx_hash profile: nginx 1.22.1's plain `hash $key`
 // (src/http/modules/ngx_http_upstream_hash_module.c, tag release-1.22.1,
-// docs/profiles.md): the key hash (crc32(key) >> 16) & 0x7fff, modulo the
+// docs/profiles/proxies.md): the key hash (crc32(key) >> 16) & 0x7fff, modulo the
 // total weight, walking the servers by weight; the first attempt, which a
 // healthy fleet always takes. Looked up by the table kernels over one entry a
 // unit of weight (at most 32768: the key hash never reaches further).

@@ -1,4 +1,4 @@
-// The redis profile: Redis Cluster (docs/profiles.md): a key's hash slot
+// The redis profile: Redis Cluster (docs/profiles/stores.md): a key's hash slot
 // (CRC16-XMODEM mod 16384, hash tags) and the slot -> master table that
 // redis-cli --cluster create assigns, looked up by Maglev's table kernels.
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The ring that Envoy's ring_hash load balancer and gRPC's xDS ring_hash
-// policy build (docs/profiles.md, "envoy_ring_hash" and "grpc_ring_hash"):
+// policy build (docs/profiles/ring_hash.md, "envoy_ring_hash" and "grpc_ring_hash"):
 // weights normalized to sum 1, a scale that gives the lightest host a whole
 // number of points within [minimum, maximum] ring size, points XXH64("<name>_<i>")
 // counted by running sums carried from host to host, sorted by point value;

@@ -1,5 +1,5 @@
 // The twemproxy_ketama profile: nutcracker 0.5.0's ketama distribution with
-// its default fnv1a_64 key hash (twemproxy_ketama.h, docs/profiles.md): MD5
+// its default fnv1a_64 key hash (twemproxy_ketama.h, docs/profiles/memcached.md): MD5
 // points of "<server name>-<i>", 160 a server scaled by its weight, keys
 // hashed by FNV-1a in 32 bits, looked up by the ring kernels on the continuum
 // scaled to the 64-bit circle.

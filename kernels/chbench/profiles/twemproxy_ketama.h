@@ -1,4 +1,4 @@
-// The pieces of the twemproxy_ketama profile (docs/profiles.md): twemproxy
+// The pieces of the twemproxy_ketama profile (docs/profiles/memcached.md): twemproxy
 // (nutcracker) 0.5.0 with `distribution: ketama` and its default
 // `hash: fnv1a_64`. Source: github.com/twitter/twemproxy, commit
 // ca45646e4e976fa42231fa7114f2cab504e60706 ("Release twemproxy 0.5.0"):
