@@ -35,7 +35,8 @@
 #                  /sys/devices/system/cpu/cpu0/cache (index*/level, type, size)
 #   --cpus N       the CPU count to name (1 to 999999)
 # Without --cpuinfo: this machine's /proc/cpuinfo, online CPU count, caches
-# (sysfs, else lscpu) and, on Arm, MIDR and SVE vector length.
+# (sysfs, else lscpu, else getconf: the C library's reading of CPUID, for a
+# virtual machine that exposes neither) and, on Arm, MIDR and SVE vector length.
 #
 # Exit status: 0; 2 with one line on stderr for bad input (an unknown option,
 # an unreadable or empty cpuinfo file, a bad count or cache folder).
@@ -422,6 +423,14 @@ elif ((live)); then
     while read -r cname csize; do
       [[ $cname =~ ^L[1-9][di]?$ && $csize =~ ^[0-9]{1,12}$ ]] && cache[${cname,,}]=$csize
     done < <(LC_ALL=C lscpu -B -C=NAME,ONE-SIZE 2>/dev/null || true)
+  fi
+  if ((${#cache[@]} == 0)) && command -v getconf >/dev/null 2>&1; then
+    declare -A getconf_key=([LEVEL1_DCACHE_SIZE]=l1d [LEVEL1_ICACHE_SIZE]=l1i
+      [LEVEL2_CACHE_SIZE]=l2 [LEVEL3_CACHE_SIZE]=l3)
+    while read -r cname csize; do
+      [[ -n ${getconf_key[$cname]:-} && $csize =~ ^[1-9][0-9]{0,11}$ ]] &&
+        cache[${getconf_key[$cname]}]=$csize
+    done < <(getconf -a 2>/dev/null || true)
   fi
 fi
 

@@ -222,7 +222,7 @@ class ThisMachine(unittest.TestCase):
         cpu = identity()
         self.assertEqual(cpu["name"], name)
         self.assertEqual(cpu["source"], "/proc/cpuinfo")
-        self.assertTrue(cpu["caches"], "this machine's caches, from sysfs or lscpu")
+        self.assertTrue(cpu["caches"], "this machine's caches, from sysfs, lscpu or getconf")
 
     def test_help(self):
         result = run(["bash", SCRIPT, "--help"])
