@@ -243,9 +243,24 @@ double ring_search_ns(double tokens) {
   return a.ns * std::pow(b.ns / a.ns, t);
 }
 
+// The stream baseline, a key hash read and an owner written: 0.3 ns a key in
+// cache to 1.3 ns from memory (K = 10^7) on the CPUs on record.
+constexpr double kStreamNs = 1.5;
+// A SIMD kernel of a scheme that places keys by the bucket count alone (jump
+// hash's SIMD kernel at most, 2.5-5 ns a key on a Zen 5; its successors'
+// under 2.5): what lets family dram's batches of 10^7 keys into the quick
+// sweep (kQuickMaxBatchSeconds).
+constexpr double kBucketCountSimdNs = 5;
+bool bucket_count_simd(const Config& c) {
+  return !c.profile && c.kernel && c.kernel->simd && c.kernel->scheme_info().buckets_only &&
+         !c.removals;
+}
+
 // The path's typical kernel, or for a ring kernel searching a large ring its
 // search (ring_search_ns) where that is slower.
 double typical_ns(const Config& c) {
+  if (c.path == Path::kThroughput && c.is_stream()) return kStreamNs;
+  if (c.path == Path::kThroughput && bucket_count_simd(c)) return kBucketCountSimdNs;
   const double typical = lookup_ns(c.path);
   const bool searched =
       ring_key(c) && !c.is_stream() && (c.path == Path::kThroughput || c.path == Path::kLatency);

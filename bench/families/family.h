@@ -108,6 +108,7 @@ std::vector<Point> clustered_points(const FamilyContext&);
 std::vector<Point> nodes_points(const FamilyContext&);
 std::vector<Point> dense_points(const FamilyContext&);
 std::vector<Point> removals_points(const FamilyContext&);
+std::vector<Point> dram_points(const FamilyContext&);
 std::vector<Point> batch_points(const FamilyContext&);
 std::vector<Point> threads_points(const FamilyContext&);
 std::vector<Point> hashed_points(const FamilyContext&);

@@ -17,8 +17,7 @@ def figure(figure_cls, style: Style, points: list, reference: Optional[str]):
     points = [p for p in points if p.best() is not None]
     if not points:
         return None
-    labels = sorted({label for p in points for label, r in p.kernels.items() if not r.is_floor},
-                    key=lambda label: style.index.get(label, len(style.index)))
+    labels = kernel_labels(points, style)
     members = [r for p in points for r in p.kernels.values()]
     windows = sorted({r.window_bits for r in members if r.window_bits})
     where = (f"tokens and keys in one window of 2^{'/'.join(map(str, windows))} hash values"
@@ -39,15 +38,26 @@ def figure(figure_cls, style: Style, points: list, reference: Optional[str]):
         plain_log_y(ax)
     else:
         ax.set_ylim(0, max(values) * 1.25)
-    ax.set_xticks(range(len(points)))
-    ax.set_xticklabels([f"{integer(p.tokens)} tokens\nN = {integer(p.nodes)}, "
-                        f"V = {integer(p.vnodes)}" for p in points], fontsize=9)
+    finish_groups(ax, [f"{integer(p.tokens)} tokens\nN = {integer(p.nodes)}, "
+                       f"V = {integer(p.vnodes)}" for p in points], log_y)
+    return fig
+
+
+def kernel_labels(points: list, style: Style) -> list:
+    """The kernels of the points (their floors left out), in the run's order."""
+    return sorted({label for p in points for label, r in p.kernels.items() if not r.is_floor},
+                  key=lambda label: style.index.get(label, len(style.index)))
+
+
+def finish_groups(ax, captions: list, log_y: bool) -> None:
+    """The x axis of one group of bars per caption, the y label, the legend."""
+    ax.set_xticks(range(len(captions)))
+    ax.set_xticklabels(captions, fontsize=9)
     ax.tick_params(axis="x", length=0)
-    ax.set_xlim(-0.5, len(points) - 0.5)
+    ax.set_xlim(-0.5, len(captions) - 0.5)
     ax.grid(False, axis="x", which="both")
     ax.set_ylabel("time per key [ns] (median" + (", log scale)" if log_y else ")"))
     place_legend(ax, "kernel")
-    return fig
 
 
 def draw_group(ax, gi: int, p, labels: list, style: Style, reference: Optional[str],

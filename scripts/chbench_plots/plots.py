@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from . import (batch, bounded, clustered, dense, hashed, inflight, latency, nodes, nodes_best,
-               removals, replicas, targets_plot, threads, tokens, weighted)
+from . import (batch, bounded, clustered, dense, dram, hashed, inflight, latency, nodes,
+               nodes_best, removals, replicas, targets_plot, threads, tokens, weighted)
 from .load import Run
 from .rings import ring_points
 
@@ -131,6 +131,16 @@ PLOTS = (
          "removed; the ring holds N × V tokens of the survivors, Maglev its M slots. Kernels "
          "that hold no table (jump hash and its successors) are not drawn.",
          lambda c: removals.memory_figure(c.run, c.figure_cls, c.style)),
+    Plot("dram", "dram", "Batches from memory, beside the stream floor",
+         "Family `dram`: batches of 10^7 keys, as the public implementations' own harnesses "
+         "stream them from memory. One group of bars per fleet: jump hash and its successors at "
+         "N buckets, and the schemes that replay a fleet's history with half of 10^6 buckets "
+         "removed at a capacity of 10^6; whiskers span each median's interval. The dashed line "
+         "across a group is the stream floor at the same batch (read each key hash, write one "
+         "owner, no lookup), and the figure above each bar is its time ÷ that floor: near 1 the "
+         "kernel is as fast as memory lets any lookup be, far above it the kernel's own work "
+         "limits it.",
+         lambda c: dram.figure(c.figure_cls, c.style, dram.dram_points(c.run))),
     Plot("threads", "threads", "Thread scaling",
          "Speed-up of each kernel over its own one-thread time (ratio of medians) against the "
          "oneTBB arena size; the dashed diagonal is perfect scaling. Points below it show the "

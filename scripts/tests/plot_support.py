@@ -48,6 +48,15 @@ def bench_json(entries: list, context: dict | None = None, kernels: tuple = KERN
     return json.dumps({"context": context, "benchmarks": entries})
 
 
+def load_text(text: str):
+    """The run of a bench JSON text, read as plot.py reads it (load.Run)."""
+    from chbench_plots import load  # noqa: E402 (support puts scripts/ on sys.path)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "bench.json"
+        src.write_text(text)
+        return load.load(src)
+
+
 def fixture_cv(run_name: str) -> str:
     """The CV in percent, as the report prints it, of one fixture configuration's
     repetitions (its name without Google Benchmark's /real_time suffix)."""

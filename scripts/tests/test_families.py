@@ -12,10 +12,10 @@ from pathlib import Path
 
 from make_fixture import families_text, registry_text
 from support import PYTHON, run
-from plot_support import PLOT, bench_json, entry, section, table_rows
+from plot_support import PLOT, bench_json, entry, load_text, section, table_rows
 
 # support puts scripts/ on sys.path.
-from chbench_plots import bounded, families, goal_names, goal_specs, load  # noqa: E402
+from chbench_plots import bounded, families, goal_names, goal_specs  # noqa: E402
 from chbench_plots.errors import InputError  # noqa: E402
 from chbench_plots.style import Style, import_matplotlib  # noqa: E402
 
@@ -36,14 +36,6 @@ def bounded_entries() -> list:
 def described() -> dict:
     """A context as the bench writes it now: registry and families."""
     return {"chbench_registry": registry_text(), "chbench_families": families_text()}
-
-
-def load_text(text: str) -> load.Run:
-    """The run of a bench JSON text, read as plot.py reads it."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "bench.json"
-        src.write_text(text)
-        return load.load(src)
 
 
 class Description(unittest.TestCase):

@@ -1,0 +1,71 @@
+"""Family "dram": batches of 10^7 keys, each point's kernels beside the
+stream floor at that batch (dram.png): one group of bars per fleet, the floor
+drawn across it and every bar's time ÷ the floor's above it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .clustered import draw_group, finish_groups, kernel_labels
+from .load import Run
+from .numeric import integer
+from .style import Style, new_axes, plain_log_y, spread_note
+
+FAMILY = "dram"
+
+
+@dataclass
+class DramPoint:
+    """One fleet of the family: N, the share removed (None for none) and
+    its results by label, the stream floor among them."""
+
+    nodes: int
+    removed_pct: Optional[float]
+    keys: Optional[int]
+    kernels: dict = field(default_factory=dict)
+
+    def floor(self):
+        """The stream floor's Result here, if measured."""
+        return next((r for r in self.kernels.values() if r.is_floor), None)
+
+    def caption(self) -> str:
+        removed = (f"\n{integer(self.removed_pct)} % removed" if self.removed_pct else "")
+        return f"N = {integer(self.nodes)}{removed}"
+
+
+def dram_points(run: Run) -> list:
+    """The family's one-thread results as dispatch runs them, one DramPoint
+    per (N, share removed), fleets without removals first, N ascending."""
+    points: dict = {}
+    for r in run.family(FAMILY):
+        if not r.nodes or (r.threads or 1) != 1 or r.forced_target or r.ns is None:
+            continue
+        key = (r.removed_pct or 0, r.nodes)
+        point = points.setdefault(key, DramPoint(r.nodes, r.removed_pct, r.keys))
+        point.kernels.setdefault(r.label, r)
+    return [points[k] for k in sorted(points)]
+
+
+def figure(figure_cls, style: Style, points: list):
+    """ns/key of every kernel at each fleet, the stream floor across each
+    group, log y; None without a kernel measured beside its floor."""
+    points = [p for p in points if p.floor() is not None and len(p.kernels) > 1]
+    if not points:
+        return None
+    labels = kernel_labels(points, style)
+    members = [r for p in points for r in p.kernels.values()]
+    keys = sorted({p.keys for p in points if p.keys})
+    floor = points[0].floor().label
+    fig, ax = new_axes(figure_cls, "Batches from memory: every kernel beside the stream floor",
+                       f"K = {'/'.join(integer(k) for k in keys)} keys a batch, 1 thread\n"
+                       f"{spread_note(members, 'whiskers')}; above each bar: its time ÷ the "
+                       "stream floor's (dashed)")
+    values, shown = [], set()
+    for gi, p in enumerate(points):
+        values += draw_group(ax, gi, p, labels, style, floor, shown) + [p.floor().ns]
+    ax.set_yscale("log")
+    ax.set_ylim(min(values) / 1.5, max(values) * 3)
+    plain_log_y(ax)
+    finish_groups(ax, [p.caption() for p in points], True)
+    return fig
