@@ -97,7 +97,7 @@ TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()",
 TEST_CASE("registry: each scheme's entry is its kernels.def line's, at its enumerator",
           "[registry]") {
   // The scheme lines, expanded here as scheme.h expands them for the enum.
-#define CHBENCH_SCHEME(scheme, enumerator) \
+#define CHBENCH_SCHEME(scheme, enumerator, ...) \
   std::pair{std::string_view(#scheme), Scheme::k##enumerator},
   const std::pair<std::string_view, Scheme> lines[] = {
 #include "chbench/kernels.def"
