@@ -97,7 +97,7 @@ TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()",
 TEST_CASE("registry: each scheme's entry is its kernels.def line's, at its enumerator",
           "[registry]") {
   // The scheme lines, expanded here as scheme.h expands them for the enum.
-#define CHBENCH_SCHEME(scheme, enumerator) \
+#define CHBENCH_SCHEME(scheme, enumerator, ...) \
   std::pair{std::string_view(#scheme), Scheme::k##enumerator},
   const std::pair<std::string_view, Scheme> lines[] = {
 #include "chbench/kernels.def"
@@ -203,7 +203,8 @@ TEST_CASE("registry: a scheme reads only the parameters it says it takes", "[reg
 TEST_CASE("registry: removal says which leaves keep the survivors' keys in place", "[registry]") {
   // The keys that move between two survivors when one node leaves: none for
   // a ring or rendezvous, a few for Maglev (kAnyNode), none for jump's last
-  // bucket but many for any other (kLastOnly), many for mod-N (kNone).
+  // bucket but many for any other (kLastOnly), some for any leave (kNone;
+  // many for mod-N). How many a kNone scheme moves is its own tests' matter.
   const NodeSet nodes = chbench::default_nodes(20, 40);
   const auto keys = chbench::default_key_hashes(20'000);
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
@@ -227,7 +228,8 @@ TEST_CASE("registry: removal says which leaves keep the survivors' keys in place
           CHECK((last ? moved == 0 : moved > keys.size() / 4));
           break;
         case chbench::Removal::kNone:
-          CHECK(moved > keys.size() / 4);
+          CHECK(moved > keys.size() / 100);
+          if (s.id == Scheme::kModN) CHECK(moved > keys.size() / 4);
           break;
       }
     }

@@ -21,7 +21,7 @@ namespace {
 
 // One entry per scheme, in kernels.def's order (the order of plots and
 // tables), each defined in its folder's reference.cc.
-#define CHBENCH_SCHEME(scheme, enumerator) &registry::scheme##_scheme,
+#define CHBENCH_SCHEME(scheme, enumerator, ...) &registry::scheme##_scheme,
 constinit const SchemeInfo* const kSchemes[] = {
 #include "chbench/kernels.def"
 };
@@ -32,35 +32,10 @@ constinit const KernelInfo* const kKernels[] = {
 #include "chbench/kernels.def"
 };
 
-// kernels.def's lines in its order: a scheme line, or a kernel line and the
-// scheme it names, for the check below.
-struct Line {
-  bool is_scheme;
-  std::string_view scheme;
-};
-#define CHBENCH_SCHEME(scheme, enumerator) Line{true, #scheme},
-#define CHBENCH_KERNEL(scheme, kernel) Line{false, #scheme},
-constexpr Line kLines[] = {
+// Every scheme names a kernel (default_kernel() relies on it).
+#define CHBENCH_SCHEME(scheme, enumerator, ...) \
+  static_assert(sizeof(#__VA_ARGS__) > 1, "kernels.def: the scheme " #scheme " names no kernel");
 #include "chbench/kernels.def"
-};
-
-// True when every kernel line of kernels.def follows its scheme's line (the
-// kernels grouped by scheme, in the schemes' order) and every scheme has at
-// least one kernel (default_kernel() relies on it).
-constexpr bool kernels_follow_their_scheme() {
-  std::string_view current;
-  bool has_kernel = true;
-  for (const Line& line : kLines) {
-    if (line.is_scheme && !has_kernel) return false;
-    if (!line.is_scheme && line.scheme != current) return false;
-    has_kernel = !line.is_scheme;
-    if (line.is_scheme) current = line.scheme;
-  }
-  return has_kernel && !current.empty();
-}
-static_assert(kernels_follow_their_scheme(),
-              "kernels.def: each CHBENCH_KERNEL line after its scheme's CHBENCH_SCHEME line, "
-              "every scheme with a kernel");
 
 // The entries by value, for all_scheme_infos()'s span: copied on first use
 // from the folders' entries, which are constant-initialized (constinit), so

@@ -18,11 +18,12 @@ namespace chbench::registry {
 // registry::<scheme>_scheme: the scheme's entry; <scheme>_reference, _check
 // and _reference_bytes: the functions its SchemeInfo::reference, check and
 // reference_bytes name.
-#define CHBENCH_SCHEME(scheme, enumerator)                            \
+#define CHBENCH_SCHEME(scheme, enumerator, ...)                       \
   extern const SchemeInfo scheme##_scheme;                            \
   std::unique_ptr<OwnerTable> scheme##_reference(const Fleet& fleet); \
   void scheme##_check(const Fleet& fleet);                            \
   uint64_t scheme##_reference_bytes(const Fleet& fleet);
+#include "chbench/kernels.def"
 // registry::<scheme>_<kernel>: the kernel's entry, defined in its file.
 #define CHBENCH_KERNEL(scheme, kernel) extern const KernelInfo scheme##_##kernel;
 #include "chbench/kernels.def"

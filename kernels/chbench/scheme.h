@@ -3,7 +3,7 @@
 // lab, the tests, the fuzzer and the plot scripts ask the registry instead of
 // comparing name strings. The bench writes the registry into its JSON
 // context, where the plot scripts read it. The registry's lists are
-// kernels.def (one line per scheme and per kernel); each scheme's folder,
+// kernels.def (one line per scheme, naming its kernels); each scheme's folder,
 // chbench/<scheme>/, holds its reference and one file per kernel.
 #pragma once
 
@@ -22,10 +22,10 @@
 namespace chbench {
 
 // The placement schemes of docs/spec.md (§5 to §8), and Maglev (docs/profiles/maglev.md): one
-// enumerator k<Enumerator> per CHBENCH_SCHEME(scheme, Enumerator) line of
+// enumerator k<Enumerator> per CHBENCH_SCHEME(scheme, Enumerator, ...) line of
 // kernels.def, in its order (scheme_info() indexes the registry by it).
 enum class Scheme {
-#define CHBENCH_SCHEME(scheme, enumerator) k##enumerator,
+#define CHBENCH_SCHEME(scheme, enumerator, ...) k##enumerator,
 #include "chbench/kernels.def"
 };
 

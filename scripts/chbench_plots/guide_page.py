@@ -29,10 +29,6 @@ class Parts:
     removals: guide_removals.Removals
     caveats: dict = field(default_factory=dict)  # scheme -> [text]
 
-    def params(self, scheme: str) -> list:
-        s = next((s for s in self.registry.schemes if s.name == scheme), None)
-        return list(s.params) if s else []
-
 
 def row_line(cells: list) -> str:
     return "| " + " | ".join(cells) + " |"
@@ -44,8 +40,8 @@ def head(cells: list) -> list:
 
 def setup(r: GuideRow, parts: Parts, n: Optional[int]) -> str:
     lab = parts.lab.get(r.scheme)
-    return guide_schemes.setup_text(parts.params(r.scheme), r.at(n) if n else None,
-                                    lab.setup if lab else None)
+    return guide_schemes.setup_text(guide_schemes.params_of(parts.registry, r.scheme),
+                                    r.at(n) if n else None, lab.setup if lab else None)
 
 
 def kernel_cell(r: GuideRow, n: Optional[int], registry) -> str:

@@ -14,11 +14,25 @@ from pathlib import Path
 from typing import Optional
 
 from .load import Result
+from .registry import Param, Registry
 
 CAVEAT = re.compile(r"^Caveat(?: \(`([A-Za-z0-9_]+)`\))?: (.+)$")
-# Parameter (registry name) -> how a value is written, and the lab JSON key.
-PARAMS = {"vnodes": ("V = {}", "vnodes"), "table_size": ("M = {}", "table_size"),
-          "capacity": ("capacity A = {}", "capacity"), "probes": ("{} probes", "probes")}
+# The parameter table (kernels/chbench/params.h) as the bench exported it
+# first, for a run whose registry has none.
+LEGACY_PARAMS = (Param("vnodes", symbol="V", field="vnodes"),
+                 Param("table_size", symbol="M", field="table_size"),
+                 Param("weights", "per_node", symbol="W", default=1, field="weights"),
+                 Param("capacity", symbol="A", field="fleet_capacity"),
+                 Param("probes", symbol="k", field="probes"))
+
+
+def params_of(registry: Registry, scheme: str) -> list:
+    """The Param entries of the parameters `scheme` takes, in the scheme's
+    order: the run's parameter table's, else LEGACY_PARAMS', else a bare
+    Param of the name."""
+    names = next((s.params for s in registry.schemes if s.name == scheme), ())
+    legacy = {p.name: p for p in LEGACY_PARAMS}
+    return [registry.param(n) or legacy.get(n) or Param(n, field=n) for n in names]
 
 
 def caveats(folder: Path) -> dict:
@@ -33,35 +47,21 @@ def caveats(folder: Path) -> dict:
 
 
 def setup_text(params: list, result: Optional[Result], lab: Optional[dict]) -> str:
-    """'V = 100; capacity A = 10,000 (lab)': each parameter of the scheme
-    (registry names) with its value: from the bench's result (the name's
-    segments or its counters) where it carries one, else from the lab's JSON
-    (marked "(lab)"); a parameter neither states is named with "default".
-    '–' for a scheme without parameters."""
+    """'V = 100; A = 10,000 (lab)': each parameter of the scheme (Param
+    entries, params_of) with its value: from the bench's result (the name's
+    segment, by the parameter's field) where it carries one, else from the
+    lab's JSON (by the parameter's name, marked "(lab)"); a parameter neither
+    states is named with "default", a per-node one by its default ("weights
+    all 1"). '–' for a scheme without parameters."""
     parts = []
     for p in params:
-        if p == "weights":
-            parts.append("weights all 1")
+        if p.kind == "per_node":
+            parts.append(f"{p.name} all {p.default}" if p.default is not None else
+                         f"{p.name}: default")
             continue
-        fmt, key = PARAMS.get(p, (p + " = {}", p))
-        value = bench_value(p, result)
-        if value is not None:
-            parts.append(fmt.format(f"{value:,}"))
-        elif lab is not None and lab.get(key) is not None:
-            parts.append(fmt.format(f"{lab[key]:,}") + " (lab)")
-        else:
-            parts.append(f"{p}: default")
+        value = result.params.get(p.field) if result is not None else None
+        text = f"{value:,}" if value is not None else None
+        if text is None and lab is not None and lab.get(p.name) is not None:
+            text = f"{lab[p.name]:,} (lab)"
+        parts.append(f"{p.symbol or p.name} = {text}" if text else f"{p.name}: default")
     return "; ".join(parts) if parts else "–"
-
-
-def bench_value(param: str, r: Optional[Result]) -> Optional[int]:
-    """The value of `param` the bench's result states, or None."""
-    if r is None:
-        return None
-    if param == "vnodes":
-        return r.vnodes
-    if param == "table_size":
-        return r.table_size
-    if param == "capacity":
-        return r.fleet_capacity or r.params.get("capacity")
-    return r.params.get(param)

@@ -19,6 +19,7 @@ from support import PYTHON, SCRIPTS, run
 from test_plot import table_rows
 
 from chbench_plots import guide, guide_balance, guide_schemes, latency, load  # noqa: E402
+from chbench_plots import registry as registry_module  # noqa: E402
 
 GUIDE = str(SCRIPTS / "guide.py")
 R = rf.ROUNDS
@@ -236,6 +237,36 @@ class Caveats(unittest.TestCase):
                                                "Not a Caveat: here.\n")
             self.assertEqual(guide_schemes.caveats(Path(tmp)),
                              {"zeta": ["slow when empty."], "zeta_fast": ["weak generator."]})
+
+
+class SetupText(unittest.TestCase):
+    """A scheme's set-up line takes each parameter's symbol, field and lab key
+    from the run's parameter table, so a parameter the scripts never name
+    shows as the others do."""
+
+    def registry(self, params: list):
+        data = {"schemes": [{"name": "zeta", "params": ["table_size", "probe_depth", "weights"]}],
+                "kernels": [{"name": "zeta/scalar", "scheme": "zeta", "kernel": "scalar"}],
+                "params": params}
+        return registry_module.from_context({"chbench_registry": json.dumps(data)}, "run")
+
+    def test_from_the_run_table(self):
+        table = [{"name": "table_size", "symbol": "M", "field": "table_size", "segment": "M"},
+                 {"name": "probe_depth", "symbol": "D", "field": "depth"},
+                 {"name": "weights", "kind": "per_node", "default": 1}]
+        params = guide_schemes.params_of(self.registry(table), "zeta")
+        self.assertEqual([p.name for p in params], ["table_size", "probe_depth", "weights"])
+        bench = load.Result("x", "nodes", "zeta", "scalar", params={"depth": 12})
+        self.assertEqual(guide_schemes.setup_text(params, bench, {"table_size": 65537}),
+                         "M = 65,537 (lab); D = 12; weights all 1")
+        self.assertEqual(guide_schemes.setup_text(params, None, {}),
+                         "table_size: default; probe_depth: default; weights all 1")
+
+    def test_older_run_without_a_table(self):
+        params = guide_schemes.params_of(self.registry([]), "zeta")
+        self.assertEqual(guide_schemes.setup_text(params, None, {"table_size": 7,
+                                                                 "probe_depth": 3}),
+                         "M = 7 (lab); probe_depth = 3 (lab); weights all 1")
 
 
 if __name__ == "__main__":
