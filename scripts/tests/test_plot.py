@@ -188,13 +188,15 @@ class FixtureReport(OnTheFixture):
                             ("Keys in flight", "inflight.png"),
                             ("Clustered tokens", "clustered.png")):
             self.assertIn(f"![{title}]({name})", self.report)
-        # The fixture has no family "bounded", "replicas" nor "weighted"
-        # (test_families.py, test_plot_replicas.py and test_plot_weighted.py draw
-        # them): they come in the run's family order.
+        # The fixture has no family "bounded", "replicas", "weighted" nor "dram"
+        # (test_families.py, test_plot_replicas.py, test_plot_weighted.py and
+        # test_plot_dram.py draw them): they come in the run's family order,
+        # and "dram", which the fixture's family list lacks, last.
         not_drawn = [line for line in self.report.splitlines() if "Not drawn" in line]
         self.assertEqual(not_drawn, ["Not drawn: no usable `bounded` results in this run.",
                                      "Not drawn: no usable `replicas` results in this run.",
-                                     "Not drawn: no usable `weighted` results in this run."])
+                                     "Not drawn: no usable `weighted` results in this run.",
+                                     "Not drawn: no usable `dram` results in this run."])
 
     def test_hashing_cost_column(self):
         rows = table_rows(section(self.report, "### Family `hashed`"))
