@@ -64,8 +64,9 @@ ALLOWED = {
 }
 
 SCHEME_LINE = re.compile(r"^CHBENCH_SCHEME\((\w+),", re.MULTILINE)
-CPP_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
-CPP_COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|("(?:[^"\\\n]|\\.)*")', re.DOTALL)
+# A comment, a character literal or a string literal (group 1: its text).
+CPP_TOKEN = re.compile(r'//[^\n]*|/\*.*?\*/|\'(?:[^\'\\\n]|\\.)*\'|"((?:[^"\\\n]|\\.)*)"',
+                       re.DOTALL)
 
 
 def scheme_names(repo: Path) -> set:
@@ -74,9 +75,9 @@ def scheme_names(repo: Path) -> set:
 
 
 def cpp_literals(text: str) -> list:
-    """The string literals of C++ source `text`, comments left out."""
-    code = CPP_COMMENT.sub(lambda m: m.group(1) or " ", text)
-    return CPP_STRING.findall(code)
+    """The string literals of C++ source `text`, comments and character
+    literals left out."""
+    return [m.group(1) for m in CPP_TOKEN.finditer(text) if m.group(1) is not None]
 
 
 def py_literals(text: str) -> list:
@@ -122,8 +123,9 @@ def findings(found: Counter) -> list:
 def self_check() -> list:
     """What the finders must and must not find; a failure line each."""
     failures = []
-    cpp = 'if (s != "ring") x = "hrw"; // "jump" in a comment\n/* "modn" */ y = "a\\"ring";'
-    if cpp_literals(cpp) != ["ring", "hrw", 'a\\"ring']:
+    cpp = ('if (s != "ring") x = "hrw"; // "jump" in a comment\n/* "modn" */ y = "a\\"ring";'
+           '\nif (c == \'"\') q = "maglev"; z = \'\\\'\';')
+    if cpp_literals(cpp) != ["ring", "hrw", 'a\\"ring', "maglev"]:
         failures.append(f"cpp_literals: {cpp_literals(cpp)}")
     py = '"""Doc: "ring" quoted."""\nx = "ring" if s == \'hrw\' else f"{s}"\n# "jump"\n'
     if py_literals(py) != ['Doc: "ring" quoted.', "ring", "hrw"]:
