@@ -36,7 +36,8 @@ json scheme_json(const SchemeInfo& s) {
           {"params", params},
           {"removal", removal_name(s.removal)},
           {"max_nodes", s.max_nodes},
-          {"buckets_only", s.buckets_only}};
+          {"buckets_only", s.buckets_only},
+          {"scores_every_node", s.scores_every_node}};
 }
 
 // A parameter's kParams entry (chbench/params.h): what the scripts need to

@@ -81,6 +81,8 @@ class Lab:
         self.path = path
         self.commands: list[str] = []
         self._schemes: tuple | None = None
+        self._taking: dict = {}
+        self._heads: dict = {}
 
     def schemes(self) -> tuple:
         """The schemes the lab offers, in the registry's order: the "Schemes:" line of
@@ -88,6 +90,34 @@ class Lab:
         if self._schemes is None:
             self._schemes = self._read_schemes()
         return self._schemes
+
+    def taking(self, field: str) -> str | None:
+        """The first of schemes() whose report head carries `field` ("vnodes":
+        the ring; "table_size": Maglev's table): the lab sets a parameter's
+        field for the schemes that take it alone. None if no scheme does. Its
+        probe runs are not listed on the page."""
+        if field not in self._taking:
+            self._taking[field] = next((s for s in self.schemes()
+                                        if self._head(s).get(field) is not None), None)
+        return self._taking[field]
+
+    def ring(self) -> str:
+        """The scheme that places tokens on a ring: the one that takes --vnodes."""
+        ring = self.taking("vnodes")
+        if ring is None:
+            die(1, f"{self.path} offers no scheme that takes --vnodes; is --lab chbench-lab?")
+        return ring
+
+    def _head(self, scheme: str) -> dict:
+        """The report of one key on one node under `scheme`, for its head."""
+        if scheme not in self._heads:
+            cmd = [str(self.path), "owners", "--scheme", scheme, "--nodes", "1", "--keys", "1",
+                   "--format", "json"]
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                die(1, f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr.strip()}")
+            self._heads[scheme] = parse_output(cmd, done.stdout)
+        return self._heads[scheme]
 
     def _read_schemes(self) -> tuple:
         cmd = [str(self.path), "--help"]
@@ -158,16 +188,19 @@ def machine() -> dict:
 
 
 def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
-    """4 -> 5 for every scheme (ring at V = 100 and V = 1), and N -> N + 1 sweeps."""
+    """4 -> 5 for every scheme (ring at V = 100 and V = 1), and N -> N + 1 sweeps;
+    "ring_scheme" names the ring (Lab.ring), "table_scheme" the scheme with a
+    lookup table (Maglev)."""
     table = {}
     rows = []
+    ring = lab.ring()
     for scheme in schemes:
-        rows.append((scheme, RING_V if scheme == "ring" else 1))
-        if scheme == "ring":
-            rows.append(("ring", 1))
+        rows.append((scheme, RING_V if scheme == ring else 1))
+        if scheme == ring:
+            rows.append((ring, 1))
     for scheme, v in rows:
         # --vnodes is the ring's alone: the lab refuses it elsewhere.
-        vnodes = ["--vnodes", str(v)] if scheme == "ring" else []
+        vnodes = ["--vnodes", str(v)] if scheme == ring else []
         d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", "4", "--add",
                      "node-4", "--keys", str(keys))
         # What node-4 owns among node-0 ... node-4, counted by a separate balance run.
@@ -178,21 +211,22 @@ def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
     sweep = {s: [] for s in schemes}
     for scheme in schemes:
         for n in GROWTH_N:
-            vnodes = ["--vnodes", str(RING_V)] if scheme == "ring" else []
+            vnodes = ["--vnodes", str(RING_V)] if scheme == ring else []
             d = lab.json("move", "--scheme", scheme, *vnodes, "--nodes", str(n),
                          "--add", f"node-{n}", "--keys", str(keys))
             sweep[scheme].append((n, d["moved_fraction"], d["between_old_fraction"]))
-    return {"table": table, "sweep": sweep}
+    return {"table": table, "sweep": sweep, "ring_scheme": ring,
+            "table_scheme": lab.taking("table_size")}
 
 
 def balance_sweep(lab: Lab, keys: int, rings: int) -> dict:
     by_v = {}
     for v in SWEEP_V:
-        by_v[v] = lab.json("balance", "--scheme", "ring", "--vnodes", str(v), "--nodes", "5",
+        by_v[v] = lab.json("balance", "--scheme", lab.ring(), "--vnodes", str(v), "--nodes", "5",
                            "--rings", str(rings), "--keys", str(keys))
     fleets = {}
     for n in FLEETS:
-        fleets[n] = lab.json("balance", "--scheme", "ring", "--vnodes", "1", "--nodes", str(n),
+        fleets[n] = lab.json("balance", "--scheme", lab.ring(), "--vnodes", "1", "--nodes", str(n),
                              "--rings", str(rings), "--keys", str(keys))
     return {"by_v": by_v, "fleets": fleets}
 
@@ -200,21 +234,25 @@ def balance_sweep(lab: Lab, keys: int, rings: int) -> dict:
 def removals(lab: Lab, keys: int) -> dict:
     out = {}
     for v in (1, 200):
-        out[v] = lab.json("move", "--scheme", "ring", "--vnodes", str(v), "--nodes", "10",
+        out[v] = lab.json("move", "--scheme", lab.ring(), "--vnodes", str(v), "--nodes", "10",
                           "--remove", "node-3", "--keys", str(keys))
     return out
 
 
 def timings(lab: Lab) -> list:
+    """The page's timed runs: a chosen showcase of schemes and fleet sizes (the
+    ring and Maglev's table found by the parameters they take); a scheme the
+    lab does not offer is left out."""
+    ring, table = lab.ring(), lab.taking("table_size")
     runs = [
         ("modn", ["--nodes", "4", "--add", "node-4"]),
-        ("ring", ["--vnodes", str(RING_V), "--nodes", "100", "--add", "node-100"]),
-        ("ring", ["--vnodes", "1000", "--nodes", "1000", "--remove", "node-7"]),
+        (ring, ["--vnodes", str(RING_V), "--nodes", "100", "--add", "node-100"]),
+        (ring, ["--vnodes", "1000", "--nodes", "1000", "--remove", "node-7"]),
         ("hrw", ["--nodes", "10", "--add", "node-10"]),
         ("hrw", ["--nodes", "1000", "--add", "node-1000"]),
         ("jump", ["--nodes", "100", "--add", "node-100"]),
         ("jump", ["--nodes", "1000000", "--remove", "node-999999"]),
-        ("maglev", ["--nodes", "100", "--add", "node-100"]),
+        (table, ["--nodes", "100", "--add", "node-100"]),
     ]
     out = []
     for scheme, args in runs:
@@ -290,7 +328,7 @@ def growing_section(g: dict, keys: int, images: dict) -> list:
       "moved to the newcomer | newcomer now owns |")
     w("|---|---:|---:|---:|---:|---:|---:|")
     for (scheme, v), d in tab.items():
-        name = title(scheme) + (f", V = {v}" if scheme == "ring" else "")
+        name = title(scheme) + (f", V = {v}" if scheme == g["ring_scheme"] else "")
         # No closed form where the newcomer does not only take keys (Maglev).
         theory = pct(d["theory"]["moved_fraction"]) if d["theory"] else "n/a"
         owns = d["newcomer_owns"]
@@ -304,7 +342,7 @@ def growing_section(g: dict, keys: int, images: dict) -> list:
     w("the keys the newcomer now owns (its share of the circle, which varies from ring to")
     w("ring), none between old nodes. (\"Newcomer now owns\" is counted by a separate")
     w("`balance` run over the five nodes.) The tests assert the exact part key by key.")
-    maglev = tab.get(("maglev", 1))
+    maglev = tab.get((g["table_scheme"], 1))
     if maglev:
         w("Maglev gives the newcomer its share of the lookup table, and refilling the table")
         w("shifts a few entries between old nodes too (the paper's small disruption, not")
@@ -483,7 +521,7 @@ def parse_args(argv: list | None = None):
 def plot_files(plt, g: dict, b: dict, a, load: dict | None = None) -> dict:
     """{file name: bytes} of the page's plots in every format asked for: PLOTS,
     and with `load` (lab_load_docs.runs()) lab_load_docs.PLOTS."""
-    figures = {"lab_moved_vs_n": lambda: plot_moved(plt, g["sweep"]),
+    figures = {"lab_moved_vs_n": lambda: plot_moved(plt, g["sweep"], g["ring_scheme"]),
                "lab_share_std_vs_v": lambda: plot_std(plt, b["by_v"], a.rings),
                "lab_busiest_vs_v": lambda: plot_busiest(plt, b["by_v"], a.rings)}
     if load is not None:

@@ -24,12 +24,14 @@ def finish(fig, ax):
     return fig
 
 
-def plot_moved(plt, sweep: dict):
+def plot_moved(plt, sweep: dict, ring: str):
+    """Keys moved per join against N, one line a scheme of `sweep`; `ring` (the
+    scheme that takes virtual nodes) labelled with its V."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ns = GROWTH_N
     color = colors(tuple(sweep))
     for scheme, pts in sweep.items():
-        label = title(scheme) + (f" (V = {RING_V})" if scheme == "ring" else "")
+        label = title(scheme) + (f" (V = {RING_V})" if scheme == ring else "")
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=color[scheme], ms=4,
                 label=label)
     ax.plot(ns, [n / (n + 1) for n in ns], "k--", lw=1, label="N / (N + 1) (mod-N theory)")

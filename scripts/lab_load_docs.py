@@ -51,7 +51,7 @@ def zipf_runs(lab, schemes: tuple, keys: int) -> dict:
 
 def bounded_runs(lab, keys: int) -> dict:
     """balance and move (one join) with --bounded-load c on the ring."""
-    common = ["--scheme", "ring", "--nodes", str(LOAD_NODES), "--keys", str(keys),
+    common = ["--scheme", lab.ring(), "--nodes", str(LOAD_NODES), "--keys", str(keys),
               "--popularity", f"zipf:{BOUNDED_S}", "--requests", str(REQUESTS)]
     balance = {c: lab.json("balance", *common, "--bounded-load", str(c)) for c in FACTORS}
     move = {c: lab.json("move", *common, "--bounded-load", str(c), "--add",
@@ -62,9 +62,11 @@ def bounded_runs(lab, keys: int) -> dict:
 
 
 def token_runs(lab) -> dict:
-    """tokens for the ring and the Cassandra profile: rows by (ring, method, tokens, rf)."""
+    """tokens for the ring and the Cassandra profile: rows by (ring, method, tokens, rf),
+    the ring named by its scheme (Lab.ring) or "cassandra"."""
     out = {}
-    for ring, args in (("ring", ["--scheme", "ring"]), ("cassandra", ["--profile", "cassandra"])):
+    for ring, args in ((lab.ring(), ["--scheme", lab.ring()]),
+                       ("cassandra", ["--profile", "cassandra"])):
         data = lab.json("tokens", *args, "--from", "3", "--to", str(TOKENS_TO), "--rf", "1,3",
                         "--random", "16,256")
         for row in data["rows"]:
@@ -75,7 +77,8 @@ def token_runs(lab) -> dict:
 
 def runs(lab, schemes: tuple, keys: int) -> dict:
     return {"zipf": zipf_runs(lab, schemes, keys), "bounded": bounded_runs(lab, keys),
-            "tokens": token_runs(lab), "keys": keys, "schemes": schemes}
+            "tokens": token_runs(lab), "keys": keys, "schemes": schemes,
+            "ring_scheme": lab.ring()}
 
 
 # ---- plots -----------------------------------------------------------------------------------
@@ -125,13 +128,13 @@ def plot_bounded(plt, r: dict):
 
 def plot_tokens(plt, r: dict):
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.5), sharey=True)
-    t = r["tokens"]
+    t, scheme = r["tokens"], r["ring_scheme"]
     for ax, rf in zip(axes, (1, 3)):
         for (ring, method, tokens, style, color) in (
-                ("ring", "allocated", 16, "-", "tab:blue"),
+                (scheme, "allocated", 16, "-", "tab:blue"),
                 ("cassandra", "allocated", 16, "--", "tab:cyan"),
-                ("ring", "random", 16, "-", "tab:red"),
-                ("ring", "random", 256, "-", "tab:orange")):
+                (scheme, "random", 16, "-", "tab:red"),
+                (scheme, "random", 256, "-", "tab:orange")):
             rows = t[(ring, method, tokens, rf)]
             label = f"{tokens} {method}" + (" (cassandra profile)" if ring == "cassandra" else "")
             ax.plot([x["nodes"] for x in rows], [x["std_pct"] for x in rows], style, lw=1.2,
@@ -226,7 +229,7 @@ def bounded_section(r: dict, images: dict) -> list:
 def tokens_section(r: dict, images: dict) -> list:
     L: list = []
     w = L.append
-    t = r["tokens"]
+    t, scheme = r["tokens"], r["ring_scheme"]
     w("## Cassandra's token allocation")
     w("")
     w("`chbench-lab tokens` (`lab/src/allocation.h`): the replication-aware allocator of "
@@ -242,12 +245,12 @@ def tokens_section(r: dict, images: dict) -> list:
     w("|---:|---:|---:|---:|---:|---:|")
     for rf in (1, 3):
         for n in (3, 5, 10, 20, 50, 100):
-            cells = [_row(t, "ring", "allocated", 16, rf, n),
+            cells = [_row(t, scheme, "allocated", 16, rf, n),
                      _row(t, "cassandra", "allocated", 16, rf, n),
-                     _row(t, "ring", "random", 16, rf, n), _row(t, "ring", "random", 256, rf, n)]
+                     _row(t, scheme, "random", 16, rf, n), _row(t, scheme, "random", 256, rf, n)]
             w(f"| {n} | {rf} | " + " | ".join(
                 f"{x['std_pct']:.2f}% ({x['max_over_mean']:.3f})" for x in cells) + " |")
-    worse = [(ring, rf, a["nodes"]) for ring in ("ring", "cassandra") for rf in (1, 3)
+    worse = [(ring, rf, a["nodes"]) for ring in (scheme, "cassandra") for rf in (1, 3)
              for a, b in zip(t[(ring, "allocated", 16, rf)], t[(ring, "random", 256, rf)])
              if a["nodes"] >= 10 and (a["std_pct"] > b["std_pct"] or
                                       a["max_over_mean"] > b["max_over_mean"])]
@@ -258,12 +261,12 @@ def tokens_section(r: dict, images: dict) -> list:
          f"worse than 256 random ones in {len(worse)} rows: " +
          ", ".join(f"{ring} RF {rf} N {n}" for ring, rf, n in worse[:8]) + "."))
     gap = max(abs(a["std_pct"] - b["std_pct"]) for rf in (1, 3) for v in (16, 256)
-              for a, b in zip(t[("ring", "random", v, rf)], t[("cassandra", "random", v, rf)]))
+              for a, b in zip(t[(scheme, "random", v, rf)], t[("cassandra", "random", v, rf)]))
     w("The profile's random tokens are the ring's XXH3 values read as Murmur3 tokens (the same "
       f"spacing: its random rows differ from the ring's by at most {gap:.2f} points of std), so "
       "the plot shows the ring's; allocated rows differ only by where ties fall.")
     ratios = [b["std_pct"] / a["std_pct"] for rf in (1, 3)
-              for a, b in zip(t[("ring", "allocated", 16, rf)], t[("ring", "random", 16, rf)])
+              for a, b in zip(t[(scheme, "allocated", 16, rf)], t[(scheme, "random", 16, rf)])
               if a["nodes"] >= 10]
     lo, hi = min(ratios), max(ratios)
     w("")

@@ -407,6 +407,9 @@ params = {s["name"]: s["params"] for s in registry["schemes"]}
 assert params["ring"] == ["vnodes", "weights"] and params["maglev"] == ["table_size"], params
 assert params["anchor"] == ["capacity"] and params["multiprobe"] == ["probes"], params
 assert params["jump"] == [], params
+# The scripts find rendezvous by the lookup that scores every node (and no weights).
+scoring = [s["name"] for s in registry["schemes"] if s["scores_every_node"]]
+assert scoring == ["hrw", "hrw_weighted"], scoring
 for k in kernels.values():
     assert k["scheme"] in schemes and k["name"] == k["scheme"] + "/" + k["kernel"], k
     assert k["rival"] is None or k["rival"] in kernels, k

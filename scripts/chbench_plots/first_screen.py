@@ -18,7 +18,6 @@ from .intervals import Estimate
 from .load import Result, Run
 from .numeric import integer, sig3
 
-RING, HRW = "ring", "hrw"
 NBSP = "\u00a0"
 
 
@@ -79,13 +78,17 @@ def table(run: Run, cols: list) -> list:
     return ["".join(text.ljust(w) for text, w in zip(row, widths)).rstrip() for row in grid]
 
 
-def hrw_over_ring(cols: list) -> list:
+def hrw_over_ring(run: Run, cols: list) -> list:
     """[(N, Estimate)] of the best rendezvous kernel's ns/key ÷ the best ring
-    kernel's: how many times the ring's cost a rendezvous lookup costs."""
+    kernel's: how many times the ring's cost a rendezvous lookup costs. The
+    two schemes are the run's registry's (Registry.ring, Registry.rendezvous);
+    none without them."""
+    ring = run.registry.ring() if run.registry else None
+    hrw = run.registry.rendezvous() if run.registry else None
     out = []
     for c in cols:
-        if RING in c.best and HRW in c.best:
-            e = rounds.ratio(c.best[HRW], c.best[RING])
+        if ring in c.best and hrw in c.best:
+            e = rounds.ratio(c.best[hrw], c.best[ring])
             if e is not None:
                 out.append((c.nodes, e))
     return out
@@ -181,7 +184,7 @@ def lines(run: Run, links: list) -> list:
     rows = table(run, cols)
     out += rows + [""]
     width = max(100, max(len(row) for row in rows))
-    ratios = hrw_over_ring(cols)
+    ratios = hrw_over_ring(run, cols)
     if ratios:
         out.append("Rendezvous ÷ ring (best kernels): " + "; ".join(
             f"N = {n_text(n)}: {ratio_text(e)}" for n, e in ratios))

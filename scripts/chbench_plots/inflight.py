@@ -104,7 +104,7 @@ def figure(figure_cls, lines: list):
                   linestyle="none", label="fastest setting")
     axes[-1].add_line(Line2D([], [], color="0.3", linestyle=":",
                              label="as in family \"tokens\""))
-    shared_legend(axes, "ring")
+    shared_legend(axes, members[0].scheme)  # the scheme whose rings the lines are
     return fig
 
 

@@ -15,9 +15,10 @@ from .style import Style, new_panels, room_below, shared_legend, spread_note
 def ring_sweep(results: list) -> list:
     """The ring kernels and the stream floor of `results` at the (N, V) where
     the floor was timed: the ring's sweep of family "latency", without the
-    one point of every scheme."""
+    one point of every scheme. The ring's kernels are those of the scheme that
+    takes virtual nodes (Result.takes_vnodes, from the run's registry)."""
     rings = {(r.nodes, r.vnodes) for r in results if r.is_floor}
-    return [r for r in results if (r.is_floor or r.scheme == "ring") and r.tokens
+    return [r for r in results if (r.is_floor or r.takes_vnodes) and r.tokens
             and (r.nodes, r.vnodes) in rings]
 
 

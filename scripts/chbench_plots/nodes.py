@@ -10,9 +10,15 @@ from .numeric import crossovers, integer, interpolate_loglog, sig3
 from .series import envelope, series_by_label, split_series
 from .style import Style, draw_series, new_axes, place_legend, spread_note
 
-# The two schemes whose crossover the family shows: rendezvous scores every
-# node, the ring searches its tokens.
-SCORING, SEARCHING = "hrw", "ring"
+
+def crossing_schemes(run: Run) -> tuple:
+    """(searching, scoring): the two schemes whose crossover the family shows,
+    from the run's registry: the ring searches its tokens (Registry.ring),
+    rendezvous scores every node (Registry.rendezvous). Either is None when the
+    run's registry has no such scheme."""
+    if run.registry is None:
+        return None, None
+    return run.registry.ring(), run.registry.rendezvous()
 
 
 @dataclass
@@ -41,12 +47,17 @@ def analyse(run: Run) -> NodesAnalysis:
     groups: dict = {}
     for r in run.family("nodes"):
         groups.setdefault((r.keys, r.threads), {}).setdefault(r.scheme, []).append(r)
+    searching, scoring = crossing_schemes(run)
+    if groups and (searching is None or scoring is None):
+        analysis.notes.append("the run's registry marks no ring (a scheme taking vnodes) "
+                              "or no plain rendezvous (scoring every node, unweighted)")
+        return analysis
     for (keys, threads), by_scheme in sorted(groups.items(), key=lambda kv: str(kv[0])):
-        ring = by_scheme.get(SEARCHING, [])
-        hrw = by_scheme.get(SCORING, [])
+        ring = by_scheme.get(searching, [])
+        hrw = by_scheme.get(scoring, [])
         group = f"K = {integer(keys)}, threads = {threads}"
         if not ring or not hrw:
-            analysis.notes.append(f"{group}: needs both {SEARCHING} and {SCORING} results")
+            analysis.notes.append(f"{group}: needs both {searching} and {scoring} results")
             continue
         for v in sorted({r.vnodes for r in ring}):
             sub = group + (f", V = {integer(v)}" if v is not None else "")
@@ -60,8 +71,8 @@ def compare(analysis: NodesAnalysis, sub: str, ring: list, hrw: list) -> None:
     xs_h, ys_h, lab_h = envelope(series_by_label(hrw, "nodes"), "nodes")
     xs = sorted(set(xs_r) & set(xs_h))
     if len(xs) < 2:
-        analysis.notes.append(f"{sub}: fewer than two node counts with both {SEARCHING} "
-                              f"and {SCORING}")
+        analysis.notes.append(f"{sub}: fewer than two node counts with both "
+                              f"{ring[0].scheme} and {hrw[0].scheme}")
         return
     ring_ns = [ys_r[xs_r.index(x)] for x in xs]
     hrw_ns = [ys_h[xs_h.index(x)] for x in xs]

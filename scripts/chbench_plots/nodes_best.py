@@ -5,7 +5,7 @@ where the all-kernels view (schemes_nodes.png) draws some forty lines."""
 from __future__ import annotations
 
 from .load import Run
-from .palette import colors
+from .palette import color
 from .style import broken, mark_noisy, new_axes, place_legend, spread_note
 
 # One marker a scheme, in registry order; "X" is left to the crossover mark.
@@ -35,8 +35,9 @@ def figure(run: Run, figure_cls, style):
     best = best_by_scheme(results)
     if not best:
         return None
-    order = sorted(best, key=lambda s: min(r.scheme_rank for _, r in best[s]))
-    palette = colors(tuple(order))
+    rank = {s: min(r.scheme_rank for _, r in best[s]) for s in best}
+    order = sorted(best, key=rank.get)
+    palette = {s: color(rank[s]) for s in order}
     fig, ax = new_axes(figure_cls, "Each scheme's fastest kernel: cost per key vs node count",
                        f"one thread; {spread_note(results, 'band')}")
     for i, scheme in enumerate(order):

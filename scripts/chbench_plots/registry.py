@@ -7,7 +7,7 @@ CONTEXT_KEY, as a JSON *string*:
 
   {"schemes":  [{"name": "ring", "title": "...", "source": "...", "aliases": [],
                  "params": ["vnodes"], "removal": "any", "max_nodes": 4294967295,
-                 "buckets_only": false}, ...],
+                 "buckets_only": false, "scores_every_node": false}, ...],
    "params":   [{"name": "vnodes", "kind": "int", "option": "--vnodes", "symbol": "V",
                  "help": "...", "min": 1, "max": 4294967295, "default": 100,
                  "segment": "V", "field": "vnodes", "counter": true}, ...],
@@ -23,9 +23,11 @@ family list is families.py's.)
 Schemes and kernels are in registry order. A scheme's `removal` says which
 nodes may leave ("any", "last": only the last bucket, as jump hash, "none");
 `buckets_only` that it places keys by the bucket count alone (no node names,
-no table). `rival` is the full name of the
-scalar kernel of the same scheme a SIMD kernel is measured against (null:
-none); the stream baseline (`stream: true`, rank null) is the bench's memory
+no table); `scores_every_node` that its lookup scores every node (rendezvous and
+weighted rendezvous; for a run from before the bench wrote the field, every run
+committed before it, the documented fallback LEGACY_SCORES_EVERY_NODE). `rival`
+is the full name of the scalar kernel of the same scheme a SIMD kernel is
+measured against (null: none); the stream baseline (`stream: true`, rank null) is the bench's memory
 floor, not a library kernel. Only the names are required; every other field
 has the default a kernel without it would have (not SIMD, no rival, no knob).
 """
@@ -39,6 +41,9 @@ from typing import Any, Optional
 from .errors import InputError
 
 CONTEXT_KEY = "chbench_registry"
+# The schemes whose lookup scored every node when the bench did not yet write
+# "scores_every_node": the fallback for a run from before it.
+LEGACY_SCORES_EVERY_NODE = ("hrw", "hrw_weighted")
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,7 @@ class Scheme:
     params: tuple = ()  # what it takes beyond the nodes: "vnodes", "table_size", ...
     removal: str = "any"  # which nodes may leave: "any", "last" (the last bucket), "none"
     buckets_only: bool = False  # places keys by the bucket count alone
+    scores_every_node: bool = False  # its lookup scores every node: O(N) a key
 
     @property
     def jump_like(self) -> bool:
@@ -122,6 +128,18 @@ class Registry:
     def scheme_title(self, scheme: str) -> str:
         """The scheme's title ("rendezvous (HRW)"), else its name."""
         return next((s.title for s in self.schemes if s.name == scheme), scheme)
+
+    def ring(self) -> Optional[str]:
+        """The scheme that places tokens on a ring, the one that takes virtual
+        nodes ("vnodes"), first in registry order; None if the run has none."""
+        return next((s.name for s in self.schemes if "vnodes" in s.params), None)
+
+    def rendezvous(self) -> Optional[str]:
+        """Plain rendezvous: the scheme whose lookup scores every node and takes
+        no weights, first in registry order; None if the run has none (or is
+        from before the registry marked the scoring schemes)."""
+        return next((s.name for s in self.schemes
+                     if s.scores_every_node and "weights" not in s.params), None)
 
     def jump_family(self) -> list:
         """The schemes that place by the bucket count alone with last-bucket
@@ -223,7 +241,9 @@ def parse_scheme(index: int, entry: Any, where: str) -> Scheme:
         raise InputError(f"{what}: \"params\" holds a value that is not a string")
     return Scheme(entry["name"], field_of(entry, "title", (str,), entry["name"], what),
                   tuple(params), field_of(entry, "removal", (str,), "any", what),
-                  field_of(entry, "buckets_only", (bool,), False, what))
+                  field_of(entry, "buckets_only", (bool,), False, what),
+                  field_of(entry, "scores_every_node", (bool,),
+                           entry["name"] in LEGACY_SCORES_EVERY_NODE, what))
 
 
 def parse_param(index: int, entry: Any, where: str) -> Param:

@@ -61,6 +61,8 @@ SCHEMES = (("modn", "mod-N", []), ("ring", "ring (consistent hashing)", ["vnodes
            ("multiprobe", "multi-probe consistent hashing", []))
 # (removal, buckets_only) of the schemes that are not ("any", False).
 JUMP_LIKE = ("jump", "jumpback", "jumpback_xorshift", "flip", "power", "binomial")
+# The schemes whose lookup scores every node (rendezvous and weighted rendezvous).
+SCORES_EVERY_NODE = ("hrw", "hrw_weighted")
 REMOVAL = {"modn": ("none", True), **{s: ("last", True) for s in JUMP_LIKE}}
 LOCKSTEP = {"name": "lockstep group", "default": "32 up to a 16 MiB tree, 128 above",
             "min": 1, "max": 256, "sweep": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
@@ -129,7 +131,8 @@ def registry(kernels: tuple = KERNELS) -> dict:
     return {"schemes": [{"name": name, "title": title, "source": "docs/spec.md", "aliases": [],
                          "params": params, "removal": REMOVAL.get(name, ("any", False))[0],
                          "max_nodes": 4294967295,
-                         "buckets_only": REMOVAL.get(name, ("any", False))[1]}
+                         "buckets_only": REMOVAL.get(name, ("any", False))[1],
+                         "scores_every_node": name in SCORES_EVERY_NODE}
                         for name, title, params in SCHEMES],
             "kernels": entries}
 

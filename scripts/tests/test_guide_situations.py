@@ -222,7 +222,7 @@ class LatencyPlot(unittest.TestCase):
             scheme, kernel = label.split("/")
             return load.Result(f"latency/{label}/N:{n}", "latency", scheme, kernel, nodes=n,
                                vnodes=100, tokens=n * 100 if scheme == "ring" else 0,
-                               is_floor=floor, ns=1.0)
+                               takes_vnodes=scheme == "ring", is_floor=floor, ns=1.0)
         results = [result("ring/eytzinger", 655), result("ring/stream", 655, True),
                    result("ring/bucketed", 1000), result("jump/simd", 1000)]
         self.assertEqual([r.run_name for r in latency.ring_sweep(results)],

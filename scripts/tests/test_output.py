@@ -173,7 +173,8 @@ class LabDocsPlots(unittest.TestCase):
         by_v = {v: {"nodes": 10, "summary": summary,
                     "theory": {"circle_share_std_pct": 9.0, "busiest_over_mean": 2.9}}
                 for v in (1, 10)}
-        g = {"sweep": {"ring": [(1, 0.5), (2, 0.33)], "jump": [(1, 0.5), (2, 0.33)]}}
+        g = {"sweep": {"ring": [(1, 0.5), (2, 0.33)], "jump": [(1, 0.5), (2, 0.33)]},
+             "ring_scheme": "ring"}
         args = lab_docs.parse_args(["--lab", "/bin/true", "--out", "/tmp", "--format",
                                     "svg,png", "--theme", "dark"])
         files = lab_docs.plot_files(plt, g, {"by_v": by_v}, args)
@@ -207,7 +208,7 @@ class LabLoadDocs(unittest.TestCase):
                   for m, v in (("allocated", 16), ("random", 16), ("random", 256))}
         return {"zipf": zipf, "bounded": {"balance": balance, "join": dict.fromkeys(d.FACTORS, moved),
                                           "leave": dict.fromkeys(d.FACTORS, moved)},
-                "tokens": tokens, "keys": 1000, "schemes": schemes}
+                "tokens": tokens, "keys": 1000, "schemes": schemes, "ring_scheme": "ring"}
 
     def test_figures_and_sections(self):
         import lab_docs

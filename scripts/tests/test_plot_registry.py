@@ -220,3 +220,38 @@ class ParamTable(unittest.TestCase):
         from chbench_plots.errors import InputError
         with self.assertRaisesRegex(InputError, "param 1: \"kind\" is 'list'"):
             self.parse([{"name": "weights", "kind": "list"}])
+
+
+class Roles(unittest.TestCase):
+    """The schemes the scripts need in a role, found by what the registry says
+    of them: the ring takes virtual nodes, rendezvous scores every node and
+    takes no weights; an older run's registry by the documented fallback."""
+
+    @staticmethod
+    def parse(data: dict):
+        from chbench_plots import registry as registry_module
+        return registry_module.from_context({"chbench_registry": json.dumps(data)}, "run")
+
+    def test_by_the_fields(self):
+        data = registry()
+        for s in data["schemes"]:  # rename every scheme: the roles follow the fields
+            s["name"] = "x_" + s["name"]
+        got = self.parse(data)
+        self.assertEqual(got.ring(), "x_ring")
+        self.assertEqual(got.rendezvous(), "x_hrw")  # not x_hrw_weighted: it takes weights
+
+    def test_none_without_the_role(self):
+        data = registry()
+        data["schemes"] = [s for s in data["schemes"] if s["name"] not in ("ring", "hrw")]
+        got = self.parse(data)
+        self.assertIsNone(got.ring())
+        self.assertIsNone(got.rendezvous())
+
+    def test_older_run_without_the_field(self):
+        data = registry()
+        for s in data["schemes"]:
+            del s["scores_every_node"]
+        got = self.parse(data)
+        self.assertEqual(got.rendezvous(), "hrw")
+        self.assertEqual([s.name for s in got.schemes if s.scores_every_node],
+                         ["hrw", "hrw_weighted"])

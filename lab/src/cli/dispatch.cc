@@ -5,8 +5,11 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "allocation.h"
+#include "chbench/params.h"
+#include "chbench/scheme.h"
 #include "cli/guards.h"
 #include "cli/setup_from.h"
 #include "commands/balance.h"
@@ -19,16 +22,25 @@ namespace chbench::lab {
 
 namespace {
 
+// The scheme whose tokens the allocation experiment draws for its random rings: the one
+// that takes virtual nodes (the ring of docs/spec.md §6).
+const SchemeInfo& token_scheme() {
+  for (const SchemeInfo& s : all_scheme_infos())
+    if (s.takes(kParamVnodes)) return s;
+  throw std::logic_error("no scheme of the registry takes virtual nodes");
+}
+
 // chbench-lab tokens: Cassandra's token allocation against random tokens.
 void run_tokens(const TokensOptions& t) {
-  if (t.scheme.empty() == t.profile.empty() || (!t.scheme.empty() && t.scheme != "ring") ||
+  const std::string ring(token_scheme().name);
+  if (t.scheme.empty() == t.profile.empty() || (!t.scheme.empty() && t.scheme != ring) ||
       (!t.profile.empty() && t.profile != "cassandra"))
-    throw std::invalid_argument("tokens takes --scheme ring or --profile cassandra");
+    throw std::invalid_argument("tokens takes --scheme " + ring + " or --profile cassandra");
   const Format format = parse_format(t.format);
   const auto rows =
       allocation_experiment(!t.profile.empty(), t.from, t.to, t.vnodes, t.random, t.rf);
   Out out;
-  make_writer(format, out)->tokens(t.profile.empty() ? "ring" : "cassandra profile", rows);
+  make_writer(format, out)->tokens(t.profile.empty() ? ring : "cassandra profile", rows);
 }
 
 // balance / move with --popularity or --bounded-load: requests beside keys.
