@@ -34,6 +34,22 @@ class DramPoint:
         return f"N = {integer(self.nodes)}{removed}"
 
 
+class BarColours:
+    """A colour per bar label, all different: the run's style cycles its
+    colours over every kernel of the registry, so two schemes' default
+    kernels can share one, which a line's marker tells apart and a bar
+    cannot."""
+
+    def __init__(self, labels: list):
+        from matplotlib import colormaps  # noqa: PLC0415 (plot.py imports matplotlib first)
+        cycle = colormaps["tab20"].colors if len(labels) > 10 else colormaps["tab10"].colors
+        self.colours = {label: cycle[i % len(cycle)] for i, label in enumerate(labels)}
+
+    def kw(self, label: str, _scheme: str) -> dict:
+        """draw_group's colour of the bar `label`."""
+        return {"color": self.colours[label]}
+
+
 def dram_points(run: Run) -> list:
     """The family's one-thread results as dispatch runs them, one DramPoint
     per (N, share removed), fleets without removals first, N ascending."""
@@ -62,8 +78,9 @@ def figure(figure_cls, style: Style, points: list):
                        f"{spread_note(members, 'whiskers')}; above each bar: its time ÷ the "
                        "stream floor's (dashed)")
     values, shown = [], set()
+    bars = BarColours(labels)
     for gi, p in enumerate(points):
-        values += draw_group(ax, gi, p, labels, style, floor, shown) + [p.floor().ns]
+        values += draw_group(ax, gi, p, labels, bars, floor, shown) + [p.floor().ns]
     ax.set_yscale("log")
     ax.set_ylim(min(values) / 1.5, max(values) * 3)
     plain_log_y(ax)
