@@ -10,6 +10,7 @@ from typing import Optional
 from .clustered import draw_group, finish_groups, kernel_labels
 from .load import Run
 from .numeric import integer
+from .palette import colors
 from .style import Style, new_axes, plain_log_y, spread_note
 
 FAMILY = "dram"
@@ -35,15 +36,13 @@ class DramPoint:
 
 
 class BarColours:
-    """A colour per bar label, all different: the run's style cycles its
-    colours over every kernel of the registry, so two schemes' default
-    kernels can share one, which a line's marker tells apart and a bar
-    cannot."""
+    """A colour per bar label, all different (the palette's cycle by place):
+    the run's style cycles its colours over every kernel of the registry, so
+    two schemes' default kernels can share one, which a line's marker tells
+    apart and a bar cannot."""
 
     def __init__(self, labels: list):
-        from matplotlib import colormaps  # noqa: PLC0415 (plot.py imports matplotlib first)
-        cycle = colormaps["tab20"].colors if len(labels) > 10 else colormaps["tab10"].colors
-        self.colours = {label: cycle[i % len(cycle)] for i, label in enumerate(labels)}
+        self.colours = colors(tuple(labels))
 
     def kw(self, label: str, _scheme: str) -> dict:
         """draw_group's colour of the bar `label`."""

@@ -16,6 +16,7 @@ from typing import Optional
 from . import intervals, nodes_best, noise, rounds
 from .intervals import Estimate
 from .load import Result, Run
+from .nodes import crossing_schemes
 from .numeric import integer, sig3
 
 NBSP = "\u00a0"
@@ -81,10 +82,9 @@ def table(run: Run, cols: list) -> list:
 def hrw_over_ring(run: Run, cols: list) -> list:
     """[(N, Estimate)] of the best rendezvous kernel's ns/key ÷ the best ring
     kernel's: how many times the ring's cost a rendezvous lookup costs. The
-    two schemes are the run's registry's (Registry.ring, Registry.rendezvous);
+    two schemes are the run's registry's (nodes.crossing_schemes);
     none without them."""
-    ring = run.registry.ring() if run.registry else None
-    hrw = run.registry.rendezvous() if run.registry else None
+    ring, hrw = crossing_schemes(run)
     out = []
     for c in cols:
         if ring in c.best and hrw in c.best:
