@@ -56,8 +56,9 @@ printf '%s\n' "2026-12-03T11:30:53+00:00" "Running $0" "Run on (2 X 2596.14 MHz 
 printf '\033[0;32m%s\033[m\033[0;33m  %s\033[m\n' \
   "tokens/ring/eytzinger/N:1000/V:100/K:300000/threads:1/real_time" "3.9 ms  3.9 ms  180"
 # Killed while it waits, it takes its sleep with it, as a real bench dies whole.
+# The trap is set before the sleep starts: a SIGTERM between the two would
+# otherwise leave the sleep holding run.sh's console pipe open for its length.
+trap 'kill "${!:-}" 2>/dev/null; exit 143' TERM
 sleep "${FAKE_BENCH_SLEEP:-0}" &
-sleeper=$!
-trap 'kill "$sleeper" 2>/dev/null; exit 143' TERM
-wait "$sleeper"
+wait $!
 exit "${FAKE_BENCH_EXIT:-0}"
