@@ -7,7 +7,8 @@ rings of at most --max-tokens tokens; the worst; and the same without the
 configurations either run flagged noisy (bench/canary.h). Then, for runs
 timed in rounds, the within-group ratios (each member of a comparison group
 ÷ its reference: the bench's ratio counter, or computed from the rounds)
-both runs have, within the tolerance and within 10 %; and the goals'
+both runs have, within the tolerance and within 10 %, and within the
+tolerance per family; and the goals'
 verdicts (--goals, default the package's goals.toml): how many agree, how
 many flip between met and not met (each named), how many are inconclusive
 in one run only.

@@ -68,7 +68,20 @@ def ratio_lines(a: Run, b: Run, tolerance: float) -> list:
     return [f"{integer(len(both))} within-group ratios (member ÷ its reference) in both runs:",
             f"  within {tolerance:.0%}: {share(spreads, tolerance)}",
             f"  within {WIDE:.0%}: {share(spreads, WIDE)}",
+            f"  within {tolerance:.0%} by family: {family_shares(both, tolerance)}",
             f"  worst: {member} ÷ {ref}: {sig3(x.value)}× against {sig3(y.value)}×"]
+
+
+def family_shares(both: list, tolerance: float) -> str:
+    """'nodes 70 of 72, tokens 35 of 47': per family (a configuration name's
+    first segment), in the order the ratios come, how many of its ratios
+    agree within the tolerance; both: ((member, reference), a, b) triples."""
+    counts: dict = {}
+    for (member, _), x, y in both:
+        family = member.split("/", 1)[0]
+        agree, total = counts.get(family, (0, 0))
+        counts[family] = (agree + (spread(x.value, y.value) <= 1 + tolerance), total + 1)
+    return ", ".join(f"{family} {integer(a)} of {integer(t)}" for family, (a, t) in counts.items())
 
 
 def verdict_pairs(a: Run, b: Run, goals: Goals) -> list:

@@ -76,11 +76,12 @@ class Agreement(unittest.TestCase):
         start = lines.index("2 within-group ratios (member ÷ its reference) in both runs:")
         self.assertEqual(lines[start + 1:start + 3], ["  within 5%: 1 of 2 (50.0%)",
                                                       "  within 10%: 2 of 2 (100.0%)"])
-        self.assertEqual(lines[start + 3],
+        self.assertEqual(lines[start + 3], "  within 5% by family: nodes 0 of 1, targets 1 of 1")
+        self.assertEqual(lines[start + 4],
                          "  worst: nodes/jump/simd/N:1000/V:100/K:100000/threads:1 ÷ "
                          "nodes/jump/scalar/N:1000/V:100/K:100000/threads:1: 0.250× against "
                          "0.270×")
-        self.assertEqual(lines[start + 4:], [
+        self.assertEqual(lines[start + 5:], [
             "3 goal verdicts in both runs: 1 agree, 1 flip between met and not met, "
             "1 inconclusive in one run only",
             "  flipped: interleaved at least 1.5x scalar: goal met in the first run, "
