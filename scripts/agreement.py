@@ -8,10 +8,9 @@ configurations either run flagged noisy (bench/canary.h). Then, for runs
 timed in rounds, the within-group ratios (each member of a comparison group
 ÷ its reference: the bench's ratio counter, or computed from the rounds)
 both runs have, within the tolerance and within 10 %, and within the
-tolerance per family; and the goals'
-verdicts (--goals, default the package's goals.toml): how many agree, how
-many flip between met and not met (each named), how many are inconclusive
-in one run only.
+tolerance per family; and the goals' verdicts (--goals, default the
+package's goals.toml): how many agree, how many flip between met and not
+met (each named), how many are inconclusive in one run only.
 
 Usage: /usr/bin/python3 scripts/agreement.py A.json B.json [--tolerance F]
                                              [--max-tokens N] [--goals FILE]
