@@ -6,7 +6,8 @@ on this machine; nothing is typed in by hand. Writes into --out (default
 docs/ of the repository):
 
   placement.md               the page: the classic results as measured, theory
-                             beside them, plots, the machine and the commands
+                             beside them, plots, the machine
+  placement_commands.md      every lab command the page ran, in order
   lab_moved_vs_n.png         fraction of keys moved, N -> N + 1, per scheme
   lab_share_std_vs_v.png     ring share std (% of fair) vs V, log-log, 1/sqrt(V)
   lab_busiest_vs_v.png       ring busiest / mean vs V
@@ -50,6 +51,7 @@ from lab_docs_plots import (DPI, GROWTH_N, PLOTS, RING_V, plot_busiest, plot_mov
                             plot_std)
 
 PROG = "lab_docs.py"
+COMMANDS_PAGE = "placement_commands.md"
 REPO = Path(__file__).resolve().parent.parent
 SWEEP_V = (1, 2, 4, 8, 16, 32, 64, 100, 200, 500, 1000)
 FLEETS = (2, 3, 5, 10, 20)
@@ -468,16 +470,18 @@ def provenance_section(m: dict, g: dict, commands: list) -> list:
     w("- Tests: `ctest --test-dir build/release -R 'lab:'` (the exact and statistical properties")
     w("  above, with tolerances derived from the theory quoted here; the command line's bad")
     w("  input)")
-    w("")
-    w("<details><summary>Every lab command behind this page</summary>")
-    w("")
-    w("```")
-    L.extend(commands)
-    w("```")
-    w("")
-    w("</details>")
+    w(f"- Every lab command behind this page, {len(commands)} of them: "
+      f"[{COMMANDS_PAGE}]({COMMANDS_PAGE})")
     w("")
     return L
+
+
+def commands_page(commands: list) -> str:
+    """The page COMMANDS_PAGE: every lab command the placement page ran, in
+    the order it ran them (a list of its own, so that the page stays short)."""
+    return "\n".join(["# The lab commands behind the placement page", "",
+                      "What `scripts/lab_docs.py` ran to write [placement.md](placement.md), "
+                      "in order.", "", "```", *commands, "```", ""])
 
 
 def page(m: dict, g: dict, b: dict, r: dict, t: list, keys: int, rings: int,
@@ -572,6 +576,7 @@ def main(argv: list | None = None) -> int:
     images = {stem: output.embed_name(stem, a.formats, a.theme)
               for stem in (*PLOTS, *lab_load_docs.PLOTS)}
     files = plot_files(plt, g, b, a, load)
+    files[COMMANDS_PAGE] = commands_page(lab.commands).encode()
     files["placement.md"] = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands,
                                  images, lab_load_docs.sections(load, title, images)).encode()
     write_files(a.out, files)
