@@ -46,7 +46,7 @@ from pathlib import Path
 import cli
 import lab_load_docs
 from chbench_plots import output
-from chbench_plots.palette import colors, title
+from chbench_plots.palette import colors
 from lab_docs_plots import (DPI, GROWTH_N, PLOTS, RING_V, plot_busiest, plot_moved,
                             plot_std)
 
@@ -109,6 +109,10 @@ class Lab:
         if ring is None:
             die(1, f"{self.path} offers no scheme that takes --vnodes; is --lab chbench-lab?")
         return ring
+
+    def title(self, scheme: str) -> str:
+        """The scheme's registry title from the lab's report head, else its name."""
+        return self._head(scheme).get("title") or scheme
 
     def _head(self, scheme: str) -> dict:
         """The report of one key on one node under `scheme`, for its head."""
@@ -218,7 +222,14 @@ def growth(lab: Lab, schemes: tuple, keys: int) -> dict:
                          "--add", f"node-{n}", "--keys", str(keys))
             sweep[scheme].append((n, d["moved_fraction"], d["between_old_fraction"]))
     return {"table": table, "sweep": sweep, "ring_scheme": ring,
-            "table_scheme": lab.taking("table_size")}
+            "table_scheme": lab.taking("table_size"),
+            "titles": {s: lab.title(s) for s in schemes}}
+
+
+def titled(g: dict):
+    """scheme -> its title, from growth()'s "titles" (the lab's), else the name."""
+    titles = g.get("titles", {})
+    return lambda scheme: titles.get(scheme, scheme)
 
 
 def balance_sweep(lab: Lab, keys: int, rings: int) -> dict:
@@ -261,7 +272,7 @@ def timings(lab: Lab) -> list:
         if scheme not in lab.schemes():
             continue
         seconds, kib, d = lab.timed("move", "--scheme", scheme, *args, "--keys", str(BIG_KEYS))
-        out.append((scheme, " ".join(args), seconds, kib, d["moved"]))
+        out.append((lab.title(scheme), " ".join(args), seconds, kib, d["moved"]))
     return out
 
 
@@ -322,6 +333,7 @@ def growing_section(g: dict, keys: int, images: dict) -> list:
     L: list = []
     w = L.append
     tab = g["table"]
+    title = titled(g)
     w("## The classic results, as measured")
     w("")
     w("### Growing 4 -> 5 nodes")
@@ -445,9 +457,9 @@ def speed_section(t: list) -> list:
     w("")
     w("| scheme | nodes | wall time | peak memory | keys moved |")
     w("|---|---|---:|---:|---:|")
-    for scheme, args, seconds, kib, moved in t:
+    for name, args, seconds, kib, moved in t:
         mem = f"{kib / 1024:.0f} MiB" if kib is not None else "n/a"
-        w(f"| {title(scheme)} | `{args}` | {seconds:.2f} s | {mem} | "
+        w(f"| {name} | `{args}` | {seconds:.2f} s | {mem} | "
           f"{moved:,} |")
     w("")
     return L
@@ -477,8 +489,7 @@ def provenance_section(m: dict, g: dict, commands: list) -> list:
 
 
 def commands_page(commands: list) -> str:
-    """The page COMMANDS_PAGE: every lab command the placement page ran, in
-    the order it ran them (a list of its own, so that the page stays short)."""
+    """The page COMMANDS_PAGE: every lab command the placement page ran, in order."""
     return "\n".join(["# The lab commands behind the placement page", "",
                       "What `scripts/lab_docs.py` ran to write [placement.md](placement.md), "
                       "in order.", "", "```", *commands, "```", ""])
@@ -525,11 +536,13 @@ def parse_args(argv: list | None = None):
 def plot_files(plt, g: dict, b: dict, a, load: dict | None = None) -> dict:
     """{file name: bytes} of the page's plots in every format asked for: PLOTS,
     and with `load` (lab_load_docs.runs()) lab_load_docs.PLOTS."""
-    figures = {"lab_moved_vs_n": lambda: plot_moved(plt, g["sweep"], g["ring_scheme"]),
+    figures = {"lab_moved_vs_n": lambda: plot_moved(plt, g["sweep"], g["ring_scheme"],
+                                                    titled(g)),
                "lab_share_std_vs_v": lambda: plot_std(plt, b["by_v"], a.rings),
                "lab_busiest_vs_v": lambda: plot_busiest(plt, b["by_v"], a.rings)}
     if load is not None:
-        figures.update(lab_load_docs.figures(plt, load, colors(tuple(load["schemes"])), title))
+        figures.update(lab_load_docs.figures(plt, load, colors(tuple(load["schemes"])),
+                                             titled(g)))
     files: dict = {}
     with output.theme(a.theme):
         for stem, draw in figures.items():
@@ -578,7 +591,7 @@ def main(argv: list | None = None) -> int:
     files = plot_files(plt, g, b, a, load)
     files[COMMANDS_PAGE] = commands_page(lab.commands).encode()
     files["placement.md"] = page(machine(), g, b, r, t, a.keys, a.rings, lab.commands,
-                                 images, lab_load_docs.sections(load, title, images)).encode()
+                                 images, lab_load_docs.sections(load, titled(g), images)).encode()
     write_files(a.out, files)
     return 0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from chbench_plots.palette import colors, title
+from chbench_plots.palette import colors
 
 # Where the page does not vary V, the ring's tokens per node, and the node
 # counts of the growth sweep (lab_docs.py runs them).
@@ -24,9 +24,9 @@ def finish(fig, ax):
     return fig
 
 
-def plot_moved(plt, sweep: dict, ring: str):
-    """Keys moved per join against N, one line a scheme of `sweep`; `ring` (the
-    scheme that takes virtual nodes) labelled with its V."""
+def plot_moved(plt, sweep: dict, ring: str, title):
+    """Keys moved per join against N, one line a scheme of `sweep`, labelled
+    title(scheme); `ring` (the scheme that takes virtual nodes) with its V."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ns = GROWTH_N
     color = colors(tuple(sweep))

@@ -327,12 +327,12 @@ def main() -> int:
     r = runs(lab, schemes, a.keys)
     files: dict = {}
     with output.theme(a.theme):
-        for stem, draw in figures(plt, r, lab_docs.colors(schemes), lab_docs.title).items():
+        for stem, draw in figures(plt, r, lab_docs.colors(schemes), lab.title).items():
             fig = draw()
             files.update(output.encode_all(fig, stem, a.formats, lab_docs.DPI, a.theme))
             plt.close(fig)
     images = {stem: output.embed_name(stem, a.formats, a.theme) for stem in PLOTS}
-    files["placement_load.md"] = "\n".join(sections(r, lab_docs.title, images)).encode()
+    files["placement_load.md"] = "\n".join(sections(r, lab.title, images)).encode()
     lab_docs.write_files(a.out, files)
     print(f"wrote {a.out}/placement_load.md and the plots")
     return 0

@@ -49,13 +49,6 @@ ALLOWED = {
         (1, "LEGACY_SCORES_EVERY_NODE: runs from before the registry marked the scoring schemes"),
     ("scripts/chbench_plots/registry.py", "hrw_weighted"):
         (1, "LEGACY_SCORES_EVERY_NODE: runs from before the registry marked the scoring schemes"),
-    # The placement page's short titles of the classic schemes (keys and values):
-    # the lab that page runs does not print the registry's titles.
-    ("scripts/chbench_plots/palette.py", "modn"): (1, "a short title (TITLES)"),
-    ("scripts/chbench_plots/palette.py", "ring"): (2, "a short title (TITLES)"),
-    ("scripts/chbench_plots/palette.py", "hrw"): (1, "a short title (TITLES)"),
-    ("scripts/chbench_plots/palette.py", "jump"): (2, "a short title (TITLES)"),
-    ("scripts/chbench_plots/palette.py", "maglev"): (1, "a short title (TITLES)"),
     # The page's timed runs: a chosen showcase of schemes and sizes, data about
     # those schemes as goals.toml is (the ring and Maglev come from the lab).
     ("scripts/lab_docs.py", "modn"): (1, "the timed showcase (timings)"),

@@ -136,11 +136,11 @@ run owners --profile redis --nodes 3 --keys 2 --format json
 /usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["profile"] == "redis" and d["scheme"] is None, d
+assert d["profile"] == "redis" and d["scheme"] is None and d["title"] is None, d
 assert d["kernel"] == "redis slot table, read by maglev/simd", d
 ' "$tmp/out" || fail "redis profile JSON: $(head -c 200 "$tmp/out")"
 run owners --profile kafka --nodes 3 --keys 2 --format json
-grep -q '"scheme":"modn","profile":"kafka"' "$tmp/out" || fail "kafka profile JSON: $(head -c 200 "$tmp/out")"
+grep -q '"scheme":"modn","title":"mod-N","profile":"kafka"' "$tmp/out" || fail "kafka profile JSON: $(head -c 200 "$tmp/out")"
 bad "--kernel bogus with redis" "the redis profile's lookups run on the maglev kernels" \
   owners --profile redis --nodes 3 --keys 2 --kernel bogus
 # Maglev's M is bounded by what builds in seconds, and --help says so.

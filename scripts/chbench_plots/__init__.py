@@ -15,7 +15,7 @@ its part of the report; the rest is shared:
                one evaluator of them; goals_report.py and ratios.py print them;
                goal_names.py checks their kernel and scheme names against the
                run's registry
-  palette.py   a colour and a short title per scheme, for the lab's pages
+  palette.py   a colour per scheme, by its place in the registry
   rings.py     the ring kernels of a family measured on one ring (RingPoint)
   rounds.py    a run timed in comparison groups (chbench_timing, chbench_groups):
                each member's rounds, its reference, paired and unpaired ratios

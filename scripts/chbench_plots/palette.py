@@ -1,31 +1,17 @@
 """One palette for the pages that draw schemes: a colour per scheme, the
-same on every page and plot that shows it, and the short title a page names
-it by. The schemes themselves come from the registry (the lab's or the
-bench's, in its order); each is coloured by its place there (a fixed cycle),
-and named by its short title, else the registry's title when one is given,
-else its name."""
+same on every page and plot that shows it. The schemes themselves come from
+the registry (the lab's or the bench's, in its order); each is coloured by
+its place there (a fixed cycle). A page names a scheme by the registry's
+title (the bench's chbench_registry, the lab's report head)."""
 
 from __future__ import annotations
 
-from typing import Optional
-
-# The short titles the placement page uses for the classic schemes (the
-# registry's are longer: "ring (consistent hashing)", "jump hash"). The lab,
-# which that page runs, does not print the registry's titles.
-TITLES = {"modn": "mod-N", "ring": "ring", "hrw": "rendezvous (HRW)", "jump": "jump",
-          "maglev": "Maglev"}
 # A fixed colour cycle by the scheme's place in the registry, so that a scheme
 # keeps its colour on every page and plot; sixteen, one for each scheme of the
 # registry (more schemes start the cycle again).
 CYCLE = ("tab:red", "tab:blue", "tab:green", "tab:orange", "tab:purple", "tab:brown",
          "tab:pink", "tab:olive", "tab:cyan", "tab:gray", "#b8860b", "#4b0082", "#006d6d",
          "#8b0000", "#556b2f", "#000080")
-
-
-def title(scheme: str, registry_title: Optional[str] = None) -> str:
-    """The scheme's short title, else the registry's title (registry_title),
-    else its name."""
-    return TITLES.get(scheme) or registry_title or scheme
 
 
 def color(place: int) -> str:

@@ -219,14 +219,14 @@ class LabLoadDocs(unittest.TestCase):
         import matplotlib.pyplot as plt
 
         r = self.results()
-        figures = d.figures(plt, r, lab_docs.colors(r["schemes"]), lab_docs.title)
+        figures = d.figures(plt, r, lab_docs.colors(r["schemes"]), str.upper)
         self.assertEqual(set(figures), set(d.PLOTS))
         for stem, draw in figures.items():
             fig = draw()
             self.assertTrue(output.encode(fig, "png", 50).startswith(b"\x89PNG"), stem)
             plt.close(fig)
         images = {stem: stem + ".png" for stem in d.PLOTS}
-        text = "\n".join(d.sections(r, lab_docs.title, images))
+        text = "\n".join(d.sections(r, str.upper, images))
         for stem in d.PLOTS:
             self.assertIn(f"({stem}.png)", text)
         self.assertIn("no worse than 256 random ones in every row", text)

@@ -61,6 +61,14 @@ json scheme_json(const Setup& s) {
   return scheme ? json(scheme_name(*scheme)) : json(nullptr);
 }
 
+// The scheme's title from its registry entry ("jump hash"), null where
+// scheme_json is.
+json title_json(const Setup& s) {
+  const std::optional<Scheme> scheme =
+      s.placement.profile ? profile_placement_scheme(*s.placement.profile) : s.scheme;
+  return scheme ? json(std::string(scheme_info(*scheme).title)) : json(nullptr);
+}
+
 json profile_json(const Setup& s) {
   return s.placement.profile ? json(profile_name(*s.placement.profile)) : json(nullptr);
 }
@@ -91,7 +99,10 @@ json kernel_json(const Setup& s) {
 // The members every command's JSON starts with: the command, the placement
 // (scheme, profile, their parameters), the kernel and the scenario.
 json head_json(const char* command, const Setup& s, json scenario) {
-  json head = {{"command", command}, {"scheme", scheme_json(s)}, {"profile", profile_json(s)}};
+  json head = {{"command", command},
+               {"scheme", scheme_json(s)},
+               {"title", title_json(s)},
+               {"profile", profile_json(s)}};
   // Each kCount parameter by its name, null where the placement takes none.
   for (const ParamInfo& p : kParams) {
     if (p.kind != ParamKind::kCount) continue;
