@@ -253,24 +253,15 @@ def removals(lab: Lab, keys: int) -> dict:
 
 
 def timings(lab: Lab) -> list:
-    """The page's timed runs: a chosen showcase of schemes and fleet sizes (the
-    ring and Maglev's table found by the parameters they take); a scheme the
-    lab does not offer is left out."""
-    ring, table = lab.ring(), lab.taking("table_size")
-    runs = [
-        ("modn", ["--nodes", "4", "--add", "node-4"]),
-        (ring, ["--vnodes", str(RING_V), "--nodes", "100", "--add", "node-100"]),
-        (ring, ["--vnodes", "1000", "--nodes", "1000", "--remove", "node-7"]),
-        ("hrw", ["--nodes", "10", "--add", "node-10"]),
-        ("hrw", ["--nodes", "1000", "--add", "node-1000"]),
-        ("jump", ["--nodes", "100", "--add", "node-100"]),
-        ("jump", ["--nodes", "1000000", "--remove", "node-999999"]),
-        (table, ["--nodes", "100", "--add", "node-100"]),
-    ]
+    """The page's timed runs: every scheme the lab offers joined by one node at
+    N = 100 and N = 1,000 (the ring at V = 100), then the ring at V = 1,000
+    losing a node, the largest table the page builds."""
+    ring = lab.ring()
+    runs = [(scheme, [*(["--vnodes", str(RING_V)] if scheme == ring else []), "--nodes", str(n),
+                      "--add", f"node-{n}"]) for scheme in lab.schemes() for n in (100, 1000)]
+    runs.append((ring, ["--vnodes", "1000", "--nodes", "1000", "--remove", "node-7"]))
     out = []
     for scheme, args in runs:
-        if scheme not in lab.schemes():
-            continue
         seconds, kib, d = lab.timed("move", "--scheme", scheme, *args, "--keys", str(BIG_KEYS))
         out.append((lab.title(scheme), " ".join(args), seconds, kib, d["moved"]))
     return out

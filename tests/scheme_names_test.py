@@ -49,11 +49,6 @@ ALLOWED = {
         (1, "LEGACY_SCORES_EVERY_NODE: runs from before the registry marked the scoring schemes"),
     ("scripts/chbench_plots/registry.py", "hrw_weighted"):
         (1, "LEGACY_SCORES_EVERY_NODE: runs from before the registry marked the scoring schemes"),
-    # The page's timed runs: a chosen showcase of schemes and sizes, data about
-    # those schemes as goals.toml is (the ring and Maglev come from the lab).
-    ("scripts/lab_docs.py", "modn"): (1, "the timed showcase (timings)"),
-    ("scripts/lab_docs.py", "hrw"): (2, "the timed showcase (timings)"),
-    ("scripts/lab_docs.py", "jump"): (2, "the timed showcase (timings)"),
 }
 
 SCHEME_LINE = re.compile(r"^CHBENCH_SCHEME\((\w+),", re.MULTILINE)
