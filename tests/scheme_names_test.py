@@ -43,8 +43,6 @@ ALLOWED = {
         (1, "the Maglev profile's own name, a profile the lab's --profile takes, not the scheme"),
     ("lab/src/writers/tokens.cc", "ring"):
         (1, "the member of the tokens report that says which ring the rows are of (docs/lab.md)"),
-    ("scripts/chbench_plots/nodes.py", "ring"):
-        (2, "prose of the crossover sentence (\"below it ring is faster\"), not a look-up"),
     ("scripts/chbench_plots/registry.py", "hrw"):
         (1, "LEGACY_SCORES_EVERY_NODE: runs from before the registry marked the scoring schemes"),
     ("scripts/chbench_plots/registry.py", "hrw_weighted"):

@@ -121,7 +121,8 @@ def report_lines(analysis: NodesAnalysis) -> list:
              "Node count where rendezvous (HRW) costs as much per key as the fastest ring "
              "kernel at that N, interpolated on the log-log curves.", ""]
     for c in analysis.crossovers:
-        before, after = ("rendezvous", "ring") if c.hrw_below_before else ("ring", "rendezvous")
+        hrw, ring = "rendezvous", "the ring"
+        before, after = (hrw, ring) if c.hrw_below_before else (ring, hrw)
         lines.append(f"- {c.group}: **N ≈ {sig3(c.nodes)}** (≈ {sig3(c.ns)} ns/key); "
                      f"below it {before} is faster, above it {after} "
                      f"(`{c.hrw_label}` vs `{c.ring_label}`).")

@@ -66,7 +66,7 @@ class FixtureReport(OnTheFixture):
         # space, so the curves cross at sqrt(10 * 30) = 17.32.
         text = section(self.report, "### Ring vs rendezvous crossover")
         self.assertIn("**N ≈ 17.3**", text)
-        self.assertIn("below it rendezvous is faster", text)
+        self.assertIn("below it rendezvous is faster, above it the ring", text)
         self.assertIn("`ring/eytzinger`", text)
 
     def test_table_row_matches_fixture(self):
