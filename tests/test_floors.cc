@@ -113,7 +113,9 @@ TEST_CASE("floors: the random-read floor reads one line of a table of the ring's
     uint32_t n, v;
     uint64_t bytes;  // N x V tokens of 8 bytes, whole 64-byte lines
   };
-  for (const Ring r : {Ring{1, 1, 64}, Ring{3, 3, 128}, Ring{10, 100, 8000}, Ring{7, 13, 768}}) {
+  // The last two past 256 KiB and 16 MiB: the loops that prefetch ahead.
+  for (const Ring r : {Ring{1, 1, 64}, Ring{3, 3, 128}, Ring{10, 100, 8000}, Ring{7, 13, 768},
+                       Ring{400, 100, 320'000}, Ring{20'000, 110, 17'600'000}}) {
     INFO("N = " << r.n << ", V = " << r.v);
     const Fleet fleet(chbench::default_nodes(r.n, r.v));
     const auto table = chbench::random_read_floor().build(fleet);

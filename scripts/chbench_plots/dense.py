@@ -225,7 +225,7 @@ def figure(run: Run, figure_cls, style: Style):
         f"{split.subtitle()}; {machine_line(run.context)}; SIMD kernels as dispatched "
         f"({' / '.join(targets) or 'no SIMD target recorded'})\n"
         f"{spread_note(results, 'band')}; grey lines: powers of two "
-        f"(points at 2^k - 1, 2^k, 2^k + 1){floors.subtitle(results)}")
+        "(points at 2^k - 1, 2^k, 2^k + 1)" + floor_line(results))
     # Wider and taller than the other plots: a dozen lines with a step at
     # each of some thirty powers of two.
     fig.set_size_inches(10.5, 6.4)
@@ -247,6 +247,13 @@ def figure(run: Run, figure_cls, style: Style):
                                              if k != "zorder"})
     place_legend(ax, "scheme/kernel")
     return fig
+
+
+def floor_line(results: list) -> str:
+    """The subtitle's last line on the floors drawn ('\ngrey: compute floor
+    (short dashes)'), or ''."""
+    text = floors.subtitle(results)
+    return "\n" + text.removeprefix("; ") if text else ""
 
 
 def x_axis(ax, low: int, high: int) -> None:

@@ -113,7 +113,7 @@ def draw_other_floors(ax, gi: int, p: DramPoint, shown: set) -> list:
 
 
 def other_floors_note(points: list) -> str:
-    """'; grey short dashes: compute floor' for the other floors drawn, or ''."""
+    """'\ngrey short dashes: compute floor' for the other floors drawn, or ''."""
     others = floors.kinds([r for p in points for r in p.other_floors()])
-    return "".join(f"; grey {floors.LINES.get(k, floors.LINES['stream'])[1]}: {floors.title(k)}"
+    return "".join(f"\ngrey {floors.LINES.get(k, floors.LINES['stream'])[1]}: {floors.title(k)}"
                    for k in others)
