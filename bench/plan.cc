@@ -245,14 +245,11 @@ double ring_search_ns(double tokens) {
 
 // The stream baseline, a key hash read and an owner written: 0.3 ns a key in
 // cache to 1.3 ns from memory (K = 10^7) on the CPUs on record; the compute
-// floor, a multiply-xorshift and a multiply-shift in lanes, is counted as it.
+// floor counted as it. The random-read floor, a guess until measured: its
+// share of a ring search at its tokens, one line a key where a search misses
+// one a level (4.6 ns at 1.6 x 10^7 tokens), at least kStreamNs.
 constexpr double kStreamNs = 1.5;
-// The random-read floor's share of a ring search at the same tokens
-// (ring_search_ns), at least kStreamNs: one line a key where a search misses
-// a line at each of its levels, about 12 ns at 1.6 x 10^7 tokens (a DRAM
-// miss with ten in flight). Not yet measured.
-constexpr double kRandomReadShare = 1.0 / 40;
-
+constexpr double kRandomReadShare = 1.0 / 100;
 // A SIMD kernel of a scheme that places keys by the bucket count alone (jump
 // hash's SIMD kernel at most, 2.5-5 ns a key on a Zen 5; its successors'
 // under 2.5): what lets family dram's batches of 10^7 keys into the quick
@@ -263,17 +260,14 @@ bool bucket_count_simd(const Config& c) {
          !c.removals;
 }
 
-// A floor's nanoseconds a key (throughput path): the stream and compute
-// floors' kStreamNs, the random-read floor's share of the ring search.
-double floor_ns(const Config& c) {
-  if (c.kernel != &random_read_floor()) return kStreamNs;
-  return std::max(kStreamNs, ring_search_ns(static_cast<double>(c.tokens())) * kRandomReadShare);
-}
-
 // The path's typical kernel, or for a ring kernel searching a large ring its
 // search (ring_search_ns) where that is slower.
 double typical_ns(const Config& c) {
-  if (c.path == Path::kThroughput && c.is_floor()) return floor_ns(c);
+  if (c.path == Path::kThroughput && c.is_floor())
+    return c.kernel != &random_read_floor()
+               ? kStreamNs
+               : std::max(kStreamNs,
+                          ring_search_ns(static_cast<double>(c.tokens())) * kRandomReadShare);
   if (c.path == Path::kThroughput && bucket_count_simd(c)) return kBucketCountSimdNs;
   const double typical = lookup_ns(c.path);
   const bool searched =
@@ -346,7 +340,6 @@ uint64_t shared_ring_bytes(const Config& c) {
 double batch_seconds(const Config& c) { return c.keys * key_ns(c) * 1e-9; }
 
 uint64_t group_member_bytes(const Config& c) {
-  if (c.is_floor()) return saturating_add(table_bytes(c), saturating_mul(c.pool(), 4));
   const uint64_t table = table_bytes(c);
   return saturating_add(table - std::min(table, shared_ring_bytes(c)), saturating_mul(c.pool(), 4));
 }
