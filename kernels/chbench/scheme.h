@@ -276,8 +276,9 @@ const KernelInfo& compute_floor() noexcept;
 // The random-read floor, kernel "ring/random_read" (floor "random_read"): a
 // table of the ring's size (N x V tokens of 8 bytes, whole 64-byte lines) and
 // per key one read of a line at a position from the key hash, which no
-// prefetcher predicts; the owner is a word of that line. The bound under a
-// ring kernel that reads one line a key (floors.h: its formula).
+// hardware prefetcher predicts (past 256 KiB it prefetches a distance ahead
+// itself); the owner is a word of that line. The bound under a ring kernel
+// that reads one line a key (floors.h: its formula).
 const KernelInfo& random_read_floor() noexcept;
 
 // The floors in this order: stream, compute, random-read.
