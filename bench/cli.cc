@@ -84,7 +84,7 @@ std::string kernel_list() {
            std::string(k.summary) + "\n";
   };
   for (const KernelInfo* k : all_kernels()) line(*k);
-  line(stream_baseline());
+  for (const KernelInfo* k : floor_kernels()) line(*k);
   return out;
 }
 
@@ -186,14 +186,20 @@ void add_custom_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"native", "split"}));
 }
 
+// The floor (floor_kernels()) of full name `name`, else find_kernel's kernel.
+const KernelInfo* find_floor_or_kernel(std::string_view name) {
+  for (const KernelInfo* f : floor_kernels())
+    if (f->full_name() == name) return f;
+  return &find_kernel(name);
+}
+
 // The kernels --schemes and --kernels select; empty for all.
 std::vector<const KernelInfo*> selected_kernels(const Options& o) {
   std::vector<const KernelInfo*> kernels;
   std::set<Scheme> schemes;
   for (const auto& s : split_list(o.schemes.value_or(""))) schemes.insert(parse_scheme(s));
   for (const auto& name : split_list(o.kernels.value_or("")))
-    kernels.push_back(name == stream_baseline().full_name() ? &stream_baseline()
-                                                            : &find_kernel(name));
+    kernels.push_back(find_floor_or_kernel(name));
   if (kernels.empty() && !schemes.empty())
     for (const KernelInfo* k : all_kernels())
       if (schemes.count(k->scheme)) kernels.push_back(k);

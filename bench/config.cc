@@ -76,7 +76,7 @@ std::string Config::name() const {
   return s.str();
 }
 
-bool Config::is_stream() const noexcept { return kernel == &stream_baseline(); }
+bool Config::is_floor() const noexcept { return kernel && !kernel->floor.empty(); }
 
 uint64_t Config::tokens() const {
   const bool vnodes_count = kernel && kernel->scheme_info().takes(kParamVnodes);

@@ -134,8 +134,9 @@ struct Config {
   // The parameters name() writes after "<family>/<scheme>/<kernel>", each
   // (key, value) as segments.h lists them, in that order.
   Segments segments() const;
-  // True for the stream baseline, which looks nothing up.
-  bool is_stream() const noexcept;
+  // True for a floor (KernelInfo::floor: the stream baseline, the compute and
+  // random-read floors), which looks nothing up and has no reference.
+  bool is_floor() const noexcept;
   // Key strings are needed (paths kHashed and kProfile), not only hashes.
   bool needs_key_bytes() const noexcept { return path == Path::kHashed || path == Path::kProfile; }
   // Ring tokens survivors() * V when the kernel's scheme takes virtual nodes

@@ -18,7 +18,7 @@ std::optional<RingKey> ring_key(const Config& c) {
 }
 
 std::vector<Config> change_builds(const Config& c) {
-  if (!c.removals || c.profile || c.is_stream()) return {};
+  if (!c.removals || c.profile || c.is_floor()) return {};
   std::vector<Config> out;
   // With none removed, the re-add is a new node: no room for it in a
   // capacity of exactly N.
@@ -36,7 +36,7 @@ std::vector<Config> change_builds(const Config& c) {
 std::optional<ReferenceKey> reference_key(const Config& c) {
   if (c.profile)
     return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0, std::nullopt, 0};
-  if (c.is_stream()) return std::nullopt;
+  if (c.is_floor()) return std::nullopt;
   const bool vnodes = c.kernel->scheme_info().takes(kParamVnodes);
   return ReferenceKey{static_cast<int>(c.kernel->scheme),
                       -1,
@@ -97,7 +97,7 @@ uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
 }
 
 uint64_t reference_bytes(const Config& c) {
-  if (c.is_stream() || c.profile) return 0;
+  if (c.is_floor() || c.profile) return 0;
   return scaled_estimate(
       c, [&](const Fleet& f) { return c.kernel->scheme_info().reference_bytes(f); });
 }
@@ -131,7 +131,7 @@ uint64_t config_bytes(const Config& c) {
   if (c.profile)
     return saturating_add(
         names, saturating_add(saturating_mul(c.pool(), 8 + 4 + 4 + 24 + 16), table_bytes(c)));
-  if (c.is_stream()) return pool_bytes(c);
+  if (c.is_floor()) return saturating_add(pool_bytes(c), table_bytes(c));
   // A change build's table, one at a time beside the configuration's own.
   const uint64_t change = change_builds(c).empty() ? 0 : table_bytes(c);
   return saturating_add(names, saturating_add(saturating_add(pool_bytes(c), change),
@@ -212,7 +212,7 @@ double score_ns(const Config& c, bool scalar) {
 }
 
 bool scores_every_node(const Config& c) {
-  return !c.profile && c.kernel && !c.is_stream() && c.kernel->scheme_info().scores_every_node;
+  return !c.profile && c.kernel && !c.is_floor() && c.kernel->scheme_info().scores_every_node;
 }
 
 // A ring search grows with the ring and slows past each cache: nanoseconds a
@@ -244,8 +244,12 @@ double ring_search_ns(double tokens) {
 }
 
 // The stream baseline, a key hash read and an owner written: 0.3 ns a key in
-// cache to 1.3 ns from memory (K = 10^7) on the CPUs on record.
+// cache to 1.3 ns from memory (K = 10^7) on the CPUs on record; the compute
+// floor counted as it. The random-read floor, a guess until measured: its
+// share of a ring search at its tokens, one line a key where a search misses
+// one a level (4.6 ns at 1.6 x 10^7 tokens), at least kStreamNs.
 constexpr double kStreamNs = 1.5;
+constexpr double kRandomReadShare = 1.0 / 100;
 // A SIMD kernel of a scheme that places keys by the bucket count alone (jump
 // hash's SIMD kernel at most, 2.5-5 ns a key on a Zen 5; its successors'
 // under 2.5): what lets family dram's batches of 10^7 keys into the quick
@@ -259,11 +263,15 @@ bool bucket_count_simd(const Config& c) {
 // The path's typical kernel, or for a ring kernel searching a large ring its
 // search (ring_search_ns) where that is slower.
 double typical_ns(const Config& c) {
-  if (c.path == Path::kThroughput && c.is_stream()) return kStreamNs;
+  if (c.path == Path::kThroughput && c.is_floor())
+    return c.kernel != &random_read_floor()
+               ? kStreamNs
+               : std::max(kStreamNs,
+                          ring_search_ns(static_cast<double>(c.tokens())) * kRandomReadShare);
   if (c.path == Path::kThroughput && bucket_count_simd(c)) return kBucketCountSimdNs;
   const double typical = lookup_ns(c.path);
   const bool searched =
-      ring_key(c) && !c.is_stream() && (c.path == Path::kThroughput || c.path == Path::kLatency);
+      ring_key(c) && !c.is_floor() && (c.path == Path::kThroughput || c.path == Path::kLatency);
   if (!searched) return typical;
   const double ring = ring_search_ns(static_cast<double>(c.tokens()));
   return std::max(typical, c.path == Path::kLatency ? ring * kRingLatencyFactor : ring);
@@ -287,7 +295,7 @@ double key_ns(const Config& c) {
 constexpr double kNamedNodeNs = 1000;
 
 double named_build_seconds(const Config& c) {
-  const bool named = !c.profile && c.kernel && !c.is_stream() && config_named(c) && !ring_key(c);
+  const bool named = !c.profile && c.kernel && !c.is_floor() && config_named(c) && !ring_key(c);
   return named ? c.nodes * kNamedNodeNs * 1e-9 : 0;
 }
 
@@ -332,7 +340,6 @@ uint64_t shared_ring_bytes(const Config& c) {
 double batch_seconds(const Config& c) { return c.keys * key_ns(c) * 1e-9; }
 
 uint64_t group_member_bytes(const Config& c) {
-  if (c.is_stream()) return saturating_mul(c.pool(), 4);
   const uint64_t table = table_bytes(c);
   return saturating_add(table - std::min(table, shared_ring_bytes(c)), saturating_mul(c.pool(), 4));
 }
@@ -430,7 +437,7 @@ class Simulation {
     const TableKey key = table_key(c);
     if (tables_.count(key)) return;
     s.new_table = true;
-    const uint64_t bytes = c.is_stream() ? 0 : table_bytes(c);
+    const uint64_t bytes = table_bytes(c);
     prep_ += (bytes - std::min(bytes, shared_ring_bytes(c))) * kBuildNsPerByte * 1e-9 +
              named_build_seconds(c);
     tables_[key] = bytes;

@@ -67,7 +67,8 @@ json knob_json(const Knob* knob) {
           {"sweep", sweep}};
 }
 
-json kernel_json(const KernelInfo& k, bool stream) {
+json kernel_json(const KernelInfo& k) {
+  const bool floor = !k.floor.empty();
   const std::string scheme(scheme_name(k.scheme));
   return {{"name", k.full_name()},
           {"scheme", scheme},
@@ -76,8 +77,9 @@ json kernel_json(const KernelInfo& k, bool stream) {
           {"simd", k.simd},
           {"rival", k.rival ? json(k.rival->full_name()) : json(nullptr)},
           {"baseline", k.baseline},
-          {"rank", stream ? json(nullptr) : json(k.rank)},
-          {"stream", stream},
+          {"rank", floor ? json(nullptr) : json(k.rank)},
+          {"stream", k.floor == "stream"},
+          {"floor", floor ? json(std::string(k.floor)) : json(nullptr)},
           {"knob", knob_json(k.knob)}};
 }
 
@@ -87,8 +89,8 @@ std::string registry_json() {
   json schemes = json::array(), kernels = json::array(), params = json::array();
   for (const ParamInfo& p : kParams) params.push_back(param_json(p));
   for (const SchemeInfo& s : all_scheme_infos()) schemes.push_back(scheme_json(s));
-  for (const KernelInfo* k : all_kernels()) kernels.push_back(kernel_json(*k, false));
-  kernels.push_back(kernel_json(stream_baseline(), true));
+  for (const KernelInfo* k : all_kernels()) kernels.push_back(kernel_json(*k));
+  for (const KernelInfo* k : floor_kernels()) kernels.push_back(kernel_json(*k));
   return json{{"schemes", schemes}, {"kernels", kernels}, {"params", params}}.dump();
 }
 

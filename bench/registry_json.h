@@ -12,9 +12,11 @@ namespace chbench::bench {
 // "none", "max_nodes"}, ...] in registry order,
 //  "kernels": [{"name": "scheme/kernel", "scheme", "kernel", "summary", "simd",
 // "rival": "scheme/kernel" | null, "baseline", "rank": int | null, "stream",
-// "knob": null | {"name", "default", "min", "max", "sweep": [...]}}, ...] in
-// registry order, then the stream baseline ring/stream ("stream": true,
-// "rank": null)}. The families are in chbench_families (families_json.h).
+// "floor": null | "stream" | "compute" | "random_read", "knob": null | {"name",
+// "default", "min", "max", "sweep": [...]}}, ...] in registry order, then the
+// floors (floor_kernels(): "rank": null, "floor" their kind; the stream
+// baseline ring/stream also "stream": true, as runs before the other floors
+// marked it)}. The families are in chbench_families (families_json.h).
 std::string registry_json();
 
 }  // namespace chbench::bench

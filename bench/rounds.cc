@@ -195,11 +195,11 @@ void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group,
 std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSpan group,
                                         std::size_t i) {
   const Config& c = configs[i];
-  if (!c.kernel || c.is_stream()) return std::nullopt;
+  if (!c.kernel || c.is_floor()) return std::nullopt;
   auto find = [&](auto&& wanted) -> std::optional<std::size_t> {
     for (std::size_t j = group.first; j < group.last; ++j) {
       const Config& o = configs[j];
-      if (j != i && o.kernel && !o.is_stream() && o.kernel->scheme == c.kernel->scheme &&
+      if (j != i && o.kernel && !o.is_floor() && o.kernel->scheme == c.kernel->scheme &&
           wanted(o) && differs_in_kernel_alone(c, o))
         return j;
     }

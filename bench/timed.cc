@@ -47,7 +47,7 @@ void set_counters(benchmark::State& state, const Config& c, const MemberRounds& 
   state.counters["ns_per_key"] = ns_per_key;
   state.counters["keys_per_second"] = 1e9 / ns_per_key;
   state.counters["memory_bytes"] = static_cast<double>(r.memory_bytes);
-  if (c.tokens() != 0 && !c.is_stream())
+  if (c.tokens() != 0 && !c.is_floor())
     state.counters["bytes_per_token"] =
         static_cast<double>(r.memory_bytes) / static_cast<double>(c.tokens());
   state.counters["build_ms"] = r.build_ms;

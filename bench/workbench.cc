@@ -292,7 +292,7 @@ Prepared& Workbench::prepare(std::size_t i) {
   Prepared& p = prepared_[i];
   p.index = i;
   try {
-    const std::vector<uint32_t>* want = c.is_stream() ? nullptr : &reference_for(c);
+    const std::vector<uint32_t>* want = c.is_floor() ? nullptr : &reference_for(c);
     p.key_hashes = keys_.hashes(c.pool(), c.window_bits);
     if (c.needs_key_bytes()) p.key_strings = keys_.strings(c.pool());
     const Table& t = table_for(c);

@@ -93,7 +93,8 @@ def table(head: list[str], rows: list[list]) -> str:
 
 def scheme_kernels(registry: dict, scheme: str) -> str:
     """A scheme's kernels in registry order, its default (lowest rank) in bold."""
-    kernels = [k for k in registry["kernels"] if k["scheme"] == scheme and not k["stream"]]
+    kernels = [k for k in registry["kernels"]
+               if k["scheme"] == scheme and not k["stream"] and not k.get("floor")]
     if not kernels:
         return ""
     best = min(kernels, key=lambda k: k["rank"])["kernel"]

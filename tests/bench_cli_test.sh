@@ -152,6 +152,12 @@ expect 1 "ownership mismatch in custom/ring/bucketed/N:40/V:30/K:1000/threads:1/
 # The latency family and the stream baseline, on a small ring, checked and timed.
 expect 0 "4 configurations" --families latency --kernels ring/stree,ring/bucketed,ring/eytzinger,ring/stream \
   --benchmark_filter='N:10/V:1/' --rounds 1 --min-time 0 "${run_flags[@]}"
+# The random-read floor beside the ring (family tokens) and the compute floor
+# beside jump's kernels (family dense), timed, never checked.
+expect 0 "3 configurations" --families tokens --kernels ring/bucketed,ring/stream,ring/random_read \
+  --benchmark_filter='N:10/V:1/' --rounds 1 --min-time 0 "${run_flags[@]}"
+expect 0 "2 configurations" --families dense --kernels jump/simd,modn/compute \
+  --benchmark_filter='N:1000/' --rounds 1 --min-time 0 "${run_flags[@]}"
 expect 2 "no configuration matches --benchmark_filter=zzz" --benchmark_filter=zzz
 expect 2 "not a valid regular expression" '--benchmark_filter=(('
 expect 0 "configurations?," --families latency,clustered --kernels ring/bucketed,ring/stream \
@@ -402,6 +408,13 @@ assert schemes[:5] == ["modn", "ring", "hrw", "jump", "maglev"], schemes
 assert all(set(s) >= {"title", "source", "aliases", "params", "removal", "max_nodes"}
            for s in registry["schemes"])
 assert kernels["ring/stream"]["stream"] and kernels["ring/stream"]["rank"] is None
+# The floors: "floor" their kind, last in the list; only the stream floor "stream".
+floors = {k["name"]: k["floor"] for k in registry["kernels"] if k["floor"] is not None}
+assert floors == {"ring/stream": "stream", "modn/compute": "compute",
+                  "ring/random_read": "random_read"}, floors
+assert [k["name"] for k in registry["kernels"][-3:]] == list(floors), registry["kernels"][-3:]
+assert all(kernels[f]["rank"] is None and not kernels[f]["stream"]
+           for f in ("modn/compute", "ring/random_read"))
 # Every parameter a scheme reads, named (multi-probe's probes were once left out).
 params = {s["name"]: s["params"] for s in registry["schemes"]}
 assert params["ring"] == ["vnodes", "weights"] and params["maglev"] == ["table_size"], params
@@ -414,7 +427,7 @@ for k in kernels.values():
     assert k["scheme"] in schemes and k["name"] == k["scheme"] + "/" + k["kernel"], k
     assert k["rival"] is None or k["rival"] in kernels, k
     assert k["knob"] is None or k["knob"]["min"] <= min(k["knob"]["sweep"]), k
-    assert k["stream"] or isinstance(k["rank"], int), k
+    assert k["floor"] is not None or isinstance(k["rank"], int), k
 assert any(k["simd"] and k["rival"] for k in kernels.values())
 assert "families" not in registry, sorted(registry)
 listed = json.loads(json.load(open(sys.argv[1]))["context"]["chbench_families"])

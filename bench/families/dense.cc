@@ -3,7 +3,9 @@
 // 2^k and 2^k + 1 for k = 3 ... 30 and at 2^31 - 1: their cost depends on
 // where N sits between powers of two (cheapest just below one, dearest just
 // above). Also N = 1,000 and 10^6, where the speed goals are stated. These
-// schemes hold no table, so every N costs no memory (Fleet::of_buckets).
+// schemes hold no table, so every N costs no memory (Fleet::of_buckets). Each
+// point times the compute floor beside them (compute_floor(): one
+// multiply-xorshift and a multiply-shift a key, the cheapest hash-then-bucket).
 #include <algorithm>
 #include <array>
 
@@ -28,6 +30,7 @@ Point dense_point(uint32_t n, uint64_t keys, int rank) {
     for (const KernelInfo* k : kernels_of(s.id))
       p.configs.push_back(make_config("dense", k, n, 1, keys));
   }
+  if (!p.configs.empty()) p.configs.push_back(make_config("dense", &compute_floor(), n, 1, keys));
   return p;
 }
 

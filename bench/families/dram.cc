@@ -1,7 +1,8 @@
 // Family dram: batches of K = 10^7 keys, the size the public implementations'
 // own harnesses stream from memory, so that their published figures can be
 // set beside ours from the bench alone. Each point times the stream baseline
-// (read a key hash, write an owner: the memory floor at this K) beside its
+// (read a key hash, write an owner: the memory floor at this K) and the
+// compute floor (one multiply-xorshift and a multiply-shift a key) beside its
 // kernels: jump hash and its successors at N = 1,000, 10^6 and 2^20 + 1, and
 // the schemes that replay a fleet's history (SchemeInfo::reads_history) with
 // half of 10^6 buckets removed in random order at a capacity of 10^6, the
@@ -23,8 +24,8 @@ bool bucket_count_scheme(const SchemeInfo& s) {
 }
 
 // The kernels of the schemes `in` takes at N (each scheme's default kernel
-// alone in the quick sweep), then the stream baseline; `removals` set for a
-// fleet after removals.
+// alone in the quick sweep), then the stream baseline and the compute floor;
+// `removals` set for a fleet after removals (the floors' fleet: N buckets).
 template <class In>
 Point dram_point(uint32_t n, In in, std::optional<Removals> removals, int rank,
                  const FamilyContext& context) {
@@ -38,8 +39,9 @@ Point dram_point(uint32_t n, In in, std::optional<Removals> removals, int rank,
       p.configs.back().removals = removals;
     }
   }
-  if (!p.configs.empty())
-    p.configs.push_back(make_config(kFamily, &stream_baseline(), n, 1, kKeys));
+  if (p.configs.empty()) return p;
+  for (const KernelInfo* floor : {&stream_baseline(), &compute_floor()})
+    p.configs.push_back(make_config(kFamily, floor, n, 1, kKeys));
   return p;
 }
 

@@ -1,5 +1,6 @@
 // Family tokens: every ring kernel against total tokens N x V, beside the
-// stream baseline (the memory floor), one thread.
+// stream baseline (the memory floor) and the random-read floor (one line a
+// key read at random from a table of the ring's size), one thread.
 #include "family.h"
 
 namespace chbench::bench {
@@ -26,7 +27,8 @@ Point ring_point(Ring r, uint64_t keys, int rank) {
   Point p;
   for (const KernelInfo* k : kernels_of(Scheme::kRing))
     p.configs.push_back(make_config("tokens", k, r.n, r.v, keys));
-  p.configs.push_back(make_config("tokens", &stream_baseline(), r.n, r.v, keys));
+  for (const KernelInfo* floor : {&stream_baseline(), &random_read_floor()})
+    p.configs.push_back(make_config("tokens", floor, r.n, r.v, keys));
   p.quick = rank;
   return p;
 }

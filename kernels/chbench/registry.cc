@@ -84,6 +84,12 @@ std::string KernelInfo::full_name() const {
 
 std::span<const KernelInfo* const> all_kernels() noexcept { return kKernels; }
 
+std::span<const KernelInfo* const> floor_kernels() noexcept {
+  static const KernelInfo* const floors[] = {&stream_floor(), &compute_floor(),
+                                             &random_read_floor()};
+  return floors;
+}
+
 std::vector<const KernelInfo*> kernels_of(Scheme scheme) {
   std::vector<const KernelInfo*> out;
   for (const KernelInfo* k : kKernels)

@@ -238,6 +238,12 @@ struct KernelInfo {
   // above the node count.
   std::unique_ptr<ReplicaTable> (*make_replicas)(const Fleet& fleet, uint32_t r) = nullptr;
 
+  // A floor's kind (floor_kernels() below: "stream", "compute",
+  // "random_read"), empty for every kernel of all_kernels(). A floor looks
+  // nothing up: it bounds from below what the kernels it is timed beside can
+  // cost, and matches no reference.
+  std::string_view floor = {};
+
   std::unique_ptr<OwnerTable> build(const Fleet& fleet, unsigned knob_value = 0) const {
     return make(fleet, knob_value);
   }
@@ -250,11 +256,33 @@ struct KernelInfo {
 // the registry's scheme order.
 std::span<const KernelInfo* const> all_kernels() noexcept;
 
-// The stream floor, kernel "ring/stream" (rank -1): no lookup, it writes
-// each key hash's low 32 bits as its owner, the memory-bound floor the bench
-// times under every ring kernel. Not in all_kernels(): it matches no
-// reference, and nothing checks it against one.
+// The floors (KernelInfo::floor set, rank -1): registry entries that look
+// nothing up, timed beside the kernels they bound. None is in all_kernels():
+// each matches no reference, and nothing checks it against one.
+//
+// The stream floor, kernel "ring/stream" (floor "stream"): it writes each key
+// hash's low 32 bits as its owner, the memory-bound floor the bench times
+// under every ring kernel and at K = 10^7 keys.
 const KernelInfo& stream_floor() noexcept;
+
+// The compute floor, kernel "modn/compute" (floor "compute", SIMD): per key
+// one multiply-xorshift round, h = h * C, h ^= h >> 32 (C odd), then the
+// owner in [0, N) by multiply-shift, ((h mod 2^32) * N) >> 32 (Lemire, "Fast
+// Random Integer Generation in an Interval", ACM TOMACS 29(1), 2019): the
+// cheapest hash-then-bucket a key can cost, the bound under the schemes that
+// place keys by the bucket count alone. floors.h has its scalar formula.
+const KernelInfo& compute_floor() noexcept;
+
+// The random-read floor, kernel "ring/random_read" (floor "random_read"): a
+// table of the ring's size (N x V tokens of 8 bytes, whole 64-byte lines) and
+// per key one read of a line at a position from the key hash, which no
+// hardware prefetcher predicts (past 256 KiB it prefetches a distance ahead
+// itself); the owner is a word of that line. The bound under a ring kernel
+// that reads one line a key (floors.h: its formula).
+const KernelInfo& random_read_floor() noexcept;
+
+// The floors in this order: stream, compute, random-read.
+std::span<const KernelInfo* const> floor_kernels() noexcept;
 
 // The kernels of one scheme, in registry order.
 std::vector<const KernelInfo*> kernels_of(Scheme scheme);

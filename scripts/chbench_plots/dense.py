@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional
 
+from . import floors
 from .load import Result, Run
 from .node_points import node_points
 from .numeric import cv_cell, integer, sig3
@@ -39,6 +40,7 @@ class KernelRow:
     worst: Result  # highest median ns/key over every N (ties: the smallest N)
     best: Result  # lowest
     count: int  # N measured
+    over_floor: dict = field(default_factory=dict)  # N of GOAL_NODES -> ÷ the compute floor
 
 
 @dataclass
@@ -60,7 +62,7 @@ class SimdRow:
 class DenseAnalysis:
     """What the report's section on family "dense" prints."""
 
-    kernels: list = field(default_factory=list)  # of KernelRow, in the family's order
+    kernels: list = field(default_factory=list)  # of KernelRow, in the family's order (no floor)
     simd: list = field(default_factory=list)  # of SimdRow
     nodes: list = field(default_factory=list)  # every N measured, ascending
     keys: list = field(default_factory=list)  # every K measured
@@ -78,12 +80,17 @@ def analyse(run: Run) -> DenseAnalysis:
     results = family_results(run)
     out = DenseAnalysis(nodes=sorted({r.nodes for r in results}),
                         keys=sorted({r.keys for r in results if r.keys}))
+    index = floors.by_point(results)
     for s in series_by_label(results, "nodes"):
+        if s.points[0].is_floor:
+            continue
         by_n = {p.nodes: p for p in s.points}
+        at = {n: by_n[n] for n in GOAL_NODES if n in by_n}
+        over = {n: floors.ratio(r, "compute", index) for n, r in at.items()}
         # max/min keep the first of equal medians: points ascend in N.
-        out.kernels.append(KernelRow(s.label, {n: by_n[n] for n in GOAL_NODES if n in by_n},
-                                     max(s.points, key=lambda p: p.ns),
-                                     min(s.points, key=lambda p: p.ns), len(s.points)))
+        out.kernels.append(KernelRow(s.label, at, max(s.points, key=lambda p: p.ns),
+                                     min(s.points, key=lambda p: p.ns), len(s.points),
+                                     {n: v for n, v in over.items() if v is not None}))
     if run.registry is None:
         return out
     measured = {r.scheme for r in results}
@@ -139,20 +146,33 @@ def section(analysis: DenseAnalysis) -> list:
               "1,000 and 10^6, where the speed goals are stated). Worst and best N: where the "
               "kernel's median ns/key is highest and lowest over every N of the family in "
               "this run (of equal medians, the smallest N). **noisy**: a configuration the "
-              "bench flagged (see Noise)." + unmeasured_text(analysis), ""]
+              "bench flagged (see Noise)." + unmeasured_text(analysis) + floor_text(analysis),
+              ""]
+    with_floor = any(row.over_floor for row in analysis.kernels)
     head = ["kernel"]
     for n in GOAL_NODES:
-        head += [f"N = {integer(n)} ns/key", "CV %"]
+        head += [f"N = {integer(n)} ns/key", "CV %"] + (["× compute floor"] if with_floor else [])
     head += ["worst N", "ns/key", "best N", "ns/key", "N measured"]
     lines += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for row in analysis.kernels:
         cells = [f"`{row.label}`"]
         for n in GOAL_NODES:
             cells += [ns_cell(row.at.get(n)), cv_cell(row.at.get(n))]
+            if with_floor:
+                cells.append(f"{sig3(row.over_floor[n])}×" if n in row.over_floor else "–")
         cells += [n_text(row.worst.nodes), ns_cell(row.worst), n_text(row.best.nodes),
                   ns_cell(row.best), str(row.count)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines + [""] + simd_lines(analysis)
+
+
+def floor_text(analysis: DenseAnalysis) -> str:
+    """What the "× compute floor" columns are, where the run has them."""
+    if not any(row.over_floor for row in analysis.kernels):
+        return ""
+    return (" × compute floor: the kernel's median ns/key ÷ the compute floor's at the same "
+            "N (one multiply-xorshift and a multiply-shift into [0, N) a key, keys in lanes: "
+            "the cheapest hash-then-bucket, the bound for these O(1) schemes).")
 
 
 def unmeasured_text(analysis: DenseAnalysis) -> str:
@@ -205,7 +225,7 @@ def figure(run: Run, figure_cls, style: Style):
         f"{split.subtitle()}; {machine_line(run.context)}; SIMD kernels as dispatched "
         f"({' / '.join(targets) or 'no SIMD target recorded'})\n"
         f"{spread_note(results, 'band')}; grey lines: powers of two "
-        "(points at 2^k - 1, 2^k, 2^k + 1)")
+        "(points at 2^k - 1, 2^k, 2^k + 1)" + floor_line(results))
     # Wider and taller than the other plots: a dozen lines with a step at
     # each of some thirty powers of two.
     fig.set_size_inches(10.5, 6.4)
@@ -227,6 +247,13 @@ def figure(run: Run, figure_cls, style: Style):
                                              if k != "zorder"})
     place_legend(ax, "scheme/kernel")
     return fig
+
+
+def floor_line(results: list) -> str:
+    """The subtitle's last line on the floors drawn ('\ngrey: compute floor
+    (short dashes)'), or ''."""
+    text = floors.subtitle(results)
+    return "\n" + text.removeprefix("; ") if text else ""
 
 
 def x_axis(ax, low: int, high: int) -> None:

@@ -24,7 +24,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from . import intervals, rounds
+from . import floors, intervals, rounds
 from .goal_specs import NODE_KINDS, REPLICA_KINDS, GoalSpec
 from .load import Result, Run
 from .node_points import NodePoint, node_points
@@ -134,18 +134,18 @@ def resolve(operand: str, point: RingPoint) -> Optional[Result]:
         tie = point.best_tie()
         return tie[0] if tie else None
     if operand == "floor":
-        return next((r for r in point.kernels.values() if r.is_floor), None)
+        return next((r for r in point.kernels.values() if floors.kind_of(r) == "stream"), None)
     return point.kernels.get(operand)
 
 
 def needs(spec: GoalSpec, run: Run) -> str:
     """The operands a ring must have, named for a 'not measured' line
     ("best" is any kernel, so it is not named)."""
-    floors = run.registry.floors() if run.registry else []
+    streams = run.registry.floors() if run.registry else []
     names = []
     for op in spec.numerator + (spec.denominator,):
         if op == "floor":
-            names.append(f"`{floors[0]}`" if floors else "the stream floor")
+            names.append(f"`{streams[0]}`" if streams else "the stream floor")
         elif op != "best":
             names.append(f"`{op}`")
     return " and ".join(names) or "a kernel"

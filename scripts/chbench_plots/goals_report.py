@@ -84,7 +84,8 @@ def ring_text(verdicts: list, floors: list) -> str:
     return (" The ring goals compare ratios of medians on the bench's 64-bit ring tokens. "
             "The best kernel is the fastest kernel of the family on that ring"
             + (f"; `{floors[0]}`, the stream baseline (reads each key hash, writes one "
-               "owner, no lookup), is the memory floor and never counts as a kernel"
+               "owner, no lookup), is the memory floor and never counts as a kernel, nor "
+               "does any other floor (the random-read floor)"
                if floors else "") + ". "
             + "".join(f"{approx_count(t)} tokens is the measured ring closest to "
                       f"{integer(t)} tokens; " for t in sizes)

@@ -146,7 +146,8 @@ class Result:
     build_ms: Optional[float] = None  # building the table from the node list, once
     order: int = 0  # where the kernel first appears in the JSON (bench order)
     scheme_rank: int = 0  # the scheme's place in the registry (else in the JSON)
-    is_floor: bool = False  # the stream baseline: a memory floor, not a kernel
+    is_floor: bool = False  # a floor (floors.py), not a kernel
+    floor_kind: Optional[str] = None  # its kind: "stream", "compute", "random_read"
     takes_vnodes: bool = False  # V matters: the scheme places tokens on a ring
     ns: Optional[float] = None  # median ns/key
     ns_lo: Optional[float] = None  # spread: the median's 95 % interval (interval), else the
@@ -343,7 +344,7 @@ def borrowed_registry(run: Run, source: Path) -> registry_mod.Registry:
 
 
 def apply_registry(run: Run) -> None:
-    """Ranks schemes, marks the stream floor and the schemes that take V, and
+    """Ranks schemes, marks the floors and the schemes that take V, and
     derives what the counters lack: tokens (N × V where V matters) and bytes
     per token."""
     first_seen: dict = {}
@@ -352,7 +353,8 @@ def apply_registry(run: Run) -> None:
     for r in run.results:
         if run.registry is not None:
             r.scheme_rank = run.registry.scheme_rank(r.scheme)
-            r.is_floor = run.registry.is_floor(r.label)
+            r.floor_kind = run.registry.floor_kind(r.label)
+            r.is_floor = r.floor_kind is not None
             # A ring token count says so too, should "params" be missing.
             r.takes_vnodes = run.registry.takes(r.scheme, "vnodes") or bool(r.tokens)
         else:

@@ -52,7 +52,9 @@ PLOTS = (
          "Each line is one ring kernel, at a fixed batch; x is the number of distinct tokens on "
          "the ring (N × V), y the median time per key, both log scales, with the band spanning "
          "the fastest and slowest repetition. The dashed grey line is the stream floor ({floor}: "
-         "read each key hash, write one owner, no lookup), work every lookup does too. A flat "
+         "read each key hash, write one owner, no lookup), work every lookup does too; the "
+         "dash-dot one the random-read floor (one 64-byte line a key read at a random place in a "
+         "table of the ring's size), what a kernel that misses one line a key cannot beat. A flat "
          "stretch means the tokens still fit a cache; the slope steepens where the search "
          "structure leaves a cache level (dotted lines, from the structure's bytes per token and "
          "the caches Google Benchmark reports). The gap between lines at the right is the "
@@ -107,7 +109,10 @@ PLOTS = (
          "successors' stay flat on average. A vertical gap between a SIMD kernel and its scalar "
          "rival is their speed-up (the same gap is the same ratio at any height). The report's "
          "section \"Jump family\" gives each kernel at N = 1,000 and 10^6, its worst and best N, "
-         "and each SIMD kernel's speed-up over its rival.",
+         "and each SIMD kernel's speed-up over its rival, and its time ÷ the compute floor's. "
+         "The grey line of short dashes is the compute floor (one multiply-xorshift and a "
+         "multiply-shift into [0, N) a key, keys in lanes): the cheapest hash-then-bucket, no "
+         "scheme's work.",
          lambda c: dense.figure(c.run, c.figure_cls, c.style)),
     Plot("removals", "removals", "Lookup cost after removals",
          "One panel per initial node count N, one line per kernel (family `removals`): median "
@@ -139,7 +144,9 @@ PLOTS = (
          "across a group is the stream floor at the same batch (read each key hash, write one "
          "owner, no lookup), and the figure above each bar is its time ÷ that floor: near 1 the "
          "kernel is as fast as memory lets any lookup be, far above it the kernel's own work "
-         "limits it.",
+         "limits it. The grey line of short dashes is the compute floor (one multiply-xorshift "
+         "and a multiply-shift a key, in lanes): above both floors, a kernel is bound by its own "
+         "work; the report's table of the family gives each bar ÷ each floor.",
          lambda c: dram.figure(c.figure_cls, c.style, dram.dram_points(c.run))),
     Plot("threads", "threads", "Thread scaling",
          "Speed-up of each kernel over its own one-thread time (ratio of medians) against the "

@@ -13,7 +13,7 @@ CONTEXT_KEY, as a JSON *string*:
                  "segment": "V", "field": "vnodes", "counter": true}, ...],
    "kernels":  [{"name": "ring/<kernel>", "scheme": "ring", "kernel": "<kernel>",
                  "summary": "...", "simd": true, "rival": "ring/<scalar kernel>",
-                 "baseline": false, "rank": 1, "stream": false,
+                 "baseline": false, "rank": 1, "stream": false, "floor": null,
                  "knob": {"name": "lockstep group", "default": "...", "min": 1,
                           "max": 256, "sweep": [1, 2, 4]}}, ...]}
 
@@ -27,8 +27,10 @@ no table); `scores_every_node` that its lookup scores every node (rendezvous and
 weighted rendezvous; for a run from before the bench wrote the field, every run
 committed before it, the documented fallback LEGACY_SCORES_EVERY_NODE). `rival`
 is the full name of the scalar kernel of the same scheme a SIMD kernel is
-measured against (null: none); the stream baseline (`stream: true`, rank null) is the bench's memory
-floor, not a library kernel. Only the names are required; every other field
+measured against (null: none); a floor (`floor`: "stream", "compute" or
+"random_read", rank null) is one of the bench's floors, not a library kernel:
+the stream baseline (also `stream: true`, all an older run marks), the compute
+floor and the random-read floor (floors.py). Only the names are required; every other field
 has the default a kernel without it would have (not SIMD, no rival, no knob).
 """
 
@@ -71,6 +73,7 @@ class Kernel:
     rank: Optional[int] = None  # lowest = the scheme's default (fastest)
     stream: bool = False  # the stream baseline: a memory floor, never a kernel
     knob: Optional[Knob] = None
+    floor: Optional[str] = None  # a floor's kind ("stream", "compute", "random_read")
 
 
 @dataclass(frozen=True)
@@ -161,13 +164,18 @@ class Registry:
         return k.rival if k is not None and k.simd else None
 
     def is_floor(self, label: str) -> bool:
-        """Whether `label` is the stream baseline (the memory floor)."""
-        k = self.kernel(label)
-        return k is not None and k.stream
+        """Whether `label` is a floor (the stream, compute or random-read one)."""
+        return self.floor_kind(label) is not None
 
-    def floors(self) -> list:
-        """The labels of the stream baselines, in registry order."""
-        return [k.label for k in self.kernels.values() if k.stream]
+    def floor_kind(self, label: str) -> Optional[str]:
+        """The floor kind of `label` ("stream", ...), None for a kernel."""
+        k = self.kernel(label)
+        return k.floor if k is not None else None
+
+    def floors(self, kind: str = "stream") -> list:
+        """The labels of the floors of one kind (the stream baseline's by
+        default), in registry order."""
+        return [k.label for k in self.kernels.values() if k.floor == kind]
 
     def knob_name(self, label: str) -> Optional[str]:
         """What the kernel's knob is called ("prefetch distance"), if it has one."""
@@ -274,6 +282,7 @@ def parse_kernel(index: int, entry: Any, where: str) -> Kernel:
         raise InputError(f"{what} has no \"name\" of the form scheme/kernel")
     what = f"{where}, kernel {name}"
     knob = field_of(entry, "knob", (dict,), None, what)
+    stream = field_of(entry, "stream", (bool,), False, what)
     return Kernel(
         label=name, scheme=scheme, kernel=kernel,
         summary=field_of(entry, "summary", (str,), "", what),
@@ -281,8 +290,9 @@ def parse_kernel(index: int, entry: Any, where: str) -> Kernel:
         rival=field_of(entry, "rival", (str,), None, what) or None,
         baseline=field_of(entry, "baseline", (bool,), False, what),
         rank=field_of(entry, "rank", (int,), None, what),
-        stream=field_of(entry, "stream", (bool,), False, what),
-        knob=None if knob is None else parse_knob(knob, what))
+        stream=stream,
+        knob=None if knob is None else parse_knob(knob, what),
+        floor=field_of(entry, "floor", (str,), None, what) or ("stream" if stream else None))
 
 
 def parse_knob(entry: dict, what: str) -> Knob:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from . import (bounded, dense, first_screen, goals_report, inflight, noise, nodes, profiles, ratios, removals,
-               rounds, targets, threads, tokens)
+from . import (bounded, dense, first_screen, floors, goals_report, inflight, noise, nodes, profiles,
+               ratios, removals, rounds, targets, threads, tokens)
 from .families import CONTEXT_KEY as FAMILIES_KEY
 from .families import Segment
 from .goal_specs import Goals
@@ -211,7 +211,12 @@ def tables_section(run: Run) -> list:
              f"Median ns/key and keys/s over the {over}; CV = standard deviation ÷ mean "
              f"of ns/key across {over}. Parameters that are the same for every row are "
              "listed above the table. A family with configurations flagged noisy (see Noise) "
-             "has a noise column: **noisy** and the canary ratio where the canary strayed.", ""]
+             "has a noise column: **noisy** and the canary ratio where the canary strayed. "
+             "A family timed beside floors has a column a floor (× stream floor, × compute "
+             "floor, × random-read floor): the row's median ÷ that floor's in the same "
+             "comparison group, how far the kernel is above the bound (the stream floor: "
+             "memory alone; the compute floor: the cheapest hash-then-bucket; the random-read "
+             "floor: one random line a key from a table of the ring's size).", ""]
     for family in run.families():
         results = run.family(family)
         if not results:
@@ -228,10 +233,12 @@ def tables_section(run: Run) -> list:
         show_mem = any(r.memory_bytes for r in results)
         show_base = family == "hashed"
         show_noise = any(r.noisy for r in results)
+        floor_index, floor_kinds = floors.by_point(results), floors.kinds(results)
         head = ["kernel"] + [c.title for c in cols]
         if show_ran:
             head.append("threads ran")
         head += ["ns/key", "keys/s", "CV %", "reps"] + (["noise"] if show_noise else [])
+        head += [f"× {floors.title(k)}" for k in floor_kinds]
         if show_base:
             head += ["lookup only ns/key", "hashing ns/key"]
         if show_mem:
@@ -248,6 +255,7 @@ def tables_section(run: Run) -> list:
                     cv_cell(r), str(r.repetitions or "–")]
             if show_noise:
                 row.append(noise.table_cell(r))
+            row += [floors.ratio_cell(r, k, floor_index) for k in floor_kinds]
             if show_base:
                 base = lookup_only(run, r)
                 row += [sig3(base.ns), sig3(r.ns - base.ns)] if base else ["–", "–"]

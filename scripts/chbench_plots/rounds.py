@@ -186,7 +186,7 @@ def reference(r, members: list, registry) -> Optional[object]:
     Results, in the group's order), by the bench's rule (reference_of,
     bench/rounds.cc): the first other member that differs from r in the
     kernel alone (same family, scheme and every name parameter; inflight
-    aside), is no stream floor, runs with no forced target and is r's
+    aside), is no floor, runs with no forced target and is r's
     kernel's rival (registry `rival`); failing that, unless r's kernel is
     itself a baseline, the first such member whose kernel is a baseline.
     None for the stream floor, a kernel the registry lacks, or without a
@@ -199,7 +199,7 @@ def reference(r, members: list, registry) -> Optional[object]:
     def find(wanted) -> Optional[object]:
         for m in members:
             entry = registry.kernel(m.base_label)
-            if m is not r and entry is not None and not m.is_floor and not entry.stream \
+            if m is not r and entry is not None and not m.is_floor and entry.floor is None \
                     and not m.forced_target and wanted(m, entry) \
                     and kernel_free_name(m.run_name) == key:
                 return m

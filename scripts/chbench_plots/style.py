@@ -8,6 +8,7 @@ import math
 import sys
 from typing import Callable, Iterable, Optional
 
+from . import floors as floor_kinds
 from .errors import EXIT_NO_MATPLOTLIB
 from .load import Result
 from .series import Series
@@ -44,13 +45,13 @@ class Style:
     # One per scheme, in the order the run first shows the schemes.
     LINES = (("-", "solid"), ("--", "dashed"), ("-.", "dash-dot"), (":", "dotted"),
              ((0, (3, 1, 1, 1, 1, 1)), "dash-dot-dot"))
-    # The stream baseline is a floor, not a kernel: thick dashed grey, no
-    # marker, and no colour taken from the kernels.
-    FLOOR = {"color": "0.3", "marker": None, "linestyle": (0, (6, 3)), "linewidth": 2.2}
+    # The floors are not kernels: thick grey, a dash pattern a kind
+    # (floors.line_kw), no marker, and no colour taken from the kernels.
+    FLOOR = floor_kinds.line_kw("stream")
 
     def __init__(self, results: Iterable):
         results = list(results)
-        self.floors = {r.label for r in results if r.is_floor}
+        self.floors = {r.label: floor_kinds.kind_of(r) for r in results if r.is_floor}
         ordered = sorted((r for r in results if not r.is_floor), key=Result.sort_key)
         self.index: dict = {}
         for r in ordered:
@@ -61,13 +62,13 @@ class Style:
                 self.schemes.setdefault(r.scheme, len(self.schemes) % len(self.LINES))
 
     def is_floor(self, label: str) -> bool:
-        """Whether a series label (`scheme/kernel (...)`) is the stream floor."""
+        """Whether a series label (`scheme/kernel (...)`) is a floor."""
         return label.split(" (")[0] in self.floors
 
     def kw(self, label: str, scheme: str) -> dict:
         """Plot keyword arguments for one series."""
         if self.is_floor(label):
-            return dict(self.FLOOR)
+            return floor_kinds.line_kw(self.floors[label.split(" (")[0]])
         i = self.index.get(label.split(" (")[0], 0)
         return {"color": self.COLORS[i % len(self.COLORS)],
                 "marker": self.MARKERS[i % len(self.MARKERS)],
@@ -75,10 +76,11 @@ class Style:
                 "linewidth": 1.6}
 
     def legend(self, label: str) -> str:
-        """A series label for legends: the stream floor says what it is."""
+        """A series label for legends: a floor says what it is."""
         base = label.split(" (")[0]
         if base in self.floors:
-            return label.replace(base, f"stream floor ({base}: no lookup)", 1)
+            title = floor_kinds.title(self.floors[base])
+            return label.replace(base, f"{title} ({base}: no lookup)", 1)
         return label
 
     def line_key(self, titles: Callable) -> str:

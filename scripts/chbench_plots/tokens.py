@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import statistics
 
+from . import floors
 from .load import Run, number
 from .numeric import binary_size, integer, sig3
 from .series import Split, split_series
@@ -13,14 +14,14 @@ from .style import Style, draw_series, new_axes, place_legend, room_below, sprea
 
 def figure(run: Run, figure_cls, style: Style):
     """ring_tokens.png: ns/key vs distinct ring tokens, log-log, with the
-    stream baseline as the floor; None without results."""
+    floors dashed; None without results."""
     results = [r for r in run.family("tokens") if r.tokens]
     if not results:
         return None
     split = split_series(results, "tokens", {"nodes", "vnodes"})
-    floor = "; dashed grey: stream floor" if any(r.is_floor for r in results) else ""
     fig, ax = new_axes(figure_cls, "Ring lookup: cost per key vs ring size",
-                       f"{split.subtitle()}; {spread_note(results, 'band')}{floor}")
+                       f"{split.subtitle()}; {spread_note(results, 'band')}"
+                       f"{floors.subtitle(results)}")
     if draw_token_sweep(ax, run, split, results, style):
         room_below(ax)
     ax.set_ylabel("time per key [ns] (median)")

@@ -62,12 +62,13 @@ def reference_name(member: str, members: list, kernels: dict) -> Optional[str]:
         return "/".join(m.split("/")[1:3]).partition("@")[0]
 
     entry = kernels.get(label(member))
-    if entry is None or entry.get("stream"):
+    if entry is None or entry.get("stream") or entry.get("floor"):
         return None
     key = rounds.kernel_free_name(member)
     plain = [m for m in members if m != member and "@" not in m.split("/")[2]
              and rounds.kernel_free_name(m) == key
-             and not kernels.get(label(m), {}).get("stream", True)]
+             and not kernels.get(label(m), {}).get("stream", True)
+             and not kernels.get(label(m), {}).get("floor")]
     rival = next((m for m in plain if entry.get("rival") and label(m) == entry["rival"]), None)
     if rival is not None or entry.get("baseline"):
         return rival
