@@ -8,13 +8,12 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 
-#include "chbench/compress-inl.h"
 #include "chbench/power/power.h"
+#include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -157,67 +156,6 @@ HWY_INLINE void PowerInPlace(const uint64_t* HWY_RESTRICT keys, std::size_t coun
   });
 }
 
-// Keys a chunk of the batch holds at most: its first choices are written in a
-// first pass, and the keys whose first choice is n or more wait, with their
-// places, in a list that a second pass runs in full vectors. (Running the
-// rest of the lookup under masks in the vector a key came in costs a whole
-// vector's jump loop for each such key; at N = 10^6, 4.6 % of keys but 31 %
-// of 8-lane vectors.)
-inline constexpr std::size_t kPowerChunk = 1024;
-
-struct PowerPending {
-  HWY_ALIGN uint64_t key[kPowerChunk + kMaxLanes64];
-  HWY_ALIGN uint64_t place[kPowerChunk + kMaxLanes64];  // in the chunk
-  std::size_t count = 0;
-};
-
-// The first choice of `count` keys (a whole number of vectors), into out;
-// the keys whose first choice is n or more, with their places, into pending.
-HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                               const PowerBuckets& b, uint32_t* HWY_RESTRICT out,
-                               PowerPending& pending) {
-  const D64 d;
-  const std::size_t lanes = hn::Lanes(d);
-  const V64 full = hn::Set(d, b.full);
-  const V64 last = hn::Set(d, b.n - 1);
-  ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    for (std::size_t u = 0; u < U; ++u) {
-      const V64 key = hn::LoadU(d, k + u * lanes);
-      V64 state;
-      const V64 bucket = PowerFirst(key, PowerKeyMul(key), full, state);
-      StoreLow32(bucket, o + u * lanes);
-      const auto above = PowerGreater(bucket, last);
-      if (HWY_UNLIKELY(!hn::AllFalse(d, above))) {
-        const V64 place = hn::Iota(d, static_cast<uint64_t>(k - keys + u * lanes));
-        hn::StoreU(CompressLanes(key, above), d, pending.key + pending.count);
-        hn::StoreU(CompressLanes(place, above), d, pending.place + pending.count);
-        pending.count += hn::CountTrue(d, above);
-      }
-    }
-  });
-}
-
-// The rest of the lookup for the pending keys, a full vector at a time (the
-// last one padded with the first pending key), each bucket to its place.
-HWY_INLINE void PowerPendingPass(PowerPending& pending, const PowerBuckets& b,
-                                 uint32_t* HWY_RESTRICT out) {
-  const D64 d;
-  const std::size_t lanes = hn::Lanes(d);
-  const auto every = hn::FirstN(d, lanes);
-  for (std::size_t i = pending.count; i < pending.count + lanes; ++i)
-    pending.key[i] = pending.key[0];
-  for (std::size_t i = 0; i < pending.count; i += lanes) {
-    const V64 key = hn::Load(d, pending.key + i);
-    const V64 key_mul = PowerKeyMul(key);
-    V64 state;
-    PowerFirst(key, key_mul, hn::Set(d, b.full), state);
-    HWY_ALIGN uint32_t bucket[kMaxLanes64];
-    StoreLow32(PowerAbove(key, key_mul, state, every, b), bucket);
-    const std::size_t here = std::min(lanes, pending.count - i);
-    for (std::size_t j = 0; j < here; ++j) out[pending.place[i + j]] = bucket[j];
-  }
-}
-
 // Whether the keys whose first choice is n or more are few enough to set
 // aside: (m - n) / m of the keys, at most a third. Above that most vectors
 // hold several such lanes, and running them in place costs less than moving
@@ -229,20 +167,31 @@ HWY_INLINE bool PowerSetAside(const PowerBuckets& b) {
   return (m - b.n) * 3 <= m;
 }
 
-// In chunks of kPowerChunk keys, two passes each, when PowerSetAside; else in
-// place. The last partial vector in place.
+// Set aside (set_aside-inl.h) when PowerSetAside, else in place; the last
+// partial vector in place.
 void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
                uint32_t* HWY_RESTRICT out) {
+  const D64 d;
   const PowerBuckets b = power_buckets(num_buckets);
-  const std::size_t lanes = hn::Lanes(D64());
-  const std::size_t whole = PowerSetAside(b) ? count - count % lanes : 0;
-  PowerPending pending;
-  for (std::size_t start = 0; start < whole; start += kPowerChunk) {
-    pending.count = 0;
-    PowerFirstPass(keys + start, std::min(kPowerChunk, whole - start), b, out + start, pending);
-    if (pending.count != 0) PowerPendingPass(pending, b, out + start);
+  const V64 full = hn::Set(d, b.full);
+  const V64 last = hn::Set(d, b.n - 1);
+  std::size_t done = 0;
+  if (PowerSetAside(b)) {
+    const auto first = [&](V64 key, V64& bucket) {
+      V64 state;
+      bucket = PowerFirst(key, PowerKeyMul(key), full, state);
+      return PowerGreater(bucket, last);
+    };
+    const auto rest = [&](const uint64_t* HWY_RESTRICT k) {
+      const V64 key = hn::Load(d, k);
+      const V64 key_mul = PowerKeyMul(key);
+      V64 state;
+      PowerFirst(key, key_mul, full, state);
+      return PowerAbove(key, key_mul, state, hn::FirstN(d, hn::Lanes(d)), b);
+    };
+    done = SetAsideKeys(keys, count, out, first, rest);
   }
-  PowerInPlace(keys + whole, count - whole, b, out + whole);
+  PowerInPlace(keys + done, count - done, b, out + done);
 }
 
 }  // namespace chbench::simd::HWY_NAMESPACE
