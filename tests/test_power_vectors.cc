@@ -219,11 +219,14 @@ TEST_CASE("power: g's quotients at and just below integers", "[power][edges][tar
 TEST_CASE("power: every target on random keys at counts around powers of two", "[power][targets]") {
   std::mt19937_64 rng(kSeed + 141);
   std::vector<uint64_t> keys;
-  chbench_test::append_random(keys, 3000, rng);
-  // Both sides of the SIMD kernel's rule (gather when (m - n) / m > 1/64).
-  std::vector<uint32_t> counts = {1,    2,  3,   4,   5,      6,         7,        10,   11,
-                                  23,   45, 90,  181, 724,    1000,      1007,     1008, 1020,
-                                  1023, 63, 126, 127, 64'000, 1'040'000, 1'000'000};
+  // Over two of the SIMD kernel's chunks of 1,024 keys, and a partial vector
+  // after them on every target of more than one lane.
+  chbench_test::append_random(keys, 3003, rng);
+  // Both sides of the SIMD kernel's rule (it sets the keys above n aside when
+  // (m - n) / m <= 1/3: for 683 of m = 1,024, not for 682).
+  std::vector<uint32_t> counts = {682,  683,  1,    2,  3,   4,   5,      6,         7,
+                                  10,   11,   23,   45, 90,  181, 724,    1000,      1007,
+                                  1008, 1020, 1023, 63, 126, 127, 64'000, 1'040'000, 1'000'000};
   for (int k = 2; k <= 31; k += 3)
     for (int64_t d : {-1, 0, 1}) counts.push_back(static_cast<uint32_t>((int64_t{1} << k) + d));
   // Near m / sqrt(2), where g's loop runs most often.

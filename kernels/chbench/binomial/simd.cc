@@ -13,6 +13,7 @@
 #include <bit>
 
 #include "chbench/binomial/binomial.h"
+#include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -173,16 +174,46 @@ HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
   for (; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
 }
 
-// Vectors per block by the share r of keys that need redraws, (enclosing + 1
-// - n) / (enclosing + 1), as measured on Zen 5: with few (r < 1/8) a block
-// of one vector skips the redraw loop more often (two on x86 below AVX-512,
-// 16 registers); with many (r >= 3/8) the loops of four vectors overlap.
-constexpr std::size_t kFewRedraws = HWY_ARCH_X86 && HWY_TARGET > HWY_AVX3 ? 2 : 1;
+// By the share r of keys that need redraws, (enclosing + 1 - n) / (enclosing
+// + 1), as measured on Zen 5 at AVX3: with few (r < 1/8) the redraws are set
+// aside (10^6 buckets: 0.28 ns a key against 0.51 for blocks of one vector
+// that loop under masks; 1,792, r = 1/8: 0.40 against 0.42; 1,536, r = 1/4:
+// 0.58 against 0.57); from 1/8 on, vectors per block: with many (r >= 3/8)
+// the loops of four vectors overlap.
 constexpr std::size_t kSomeRedraws = 2;
 constexpr std::size_t kManyRedraws = 4;
 
+// The keys of whole vectors with their redraws set aside (set_aside-inl.h):
+// the first draw for every key, then the redraw loop on full vectors of the
+// keys that drew n or more. Returns the keys answered.
+template <bool kMul64>
+HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                                       uint32_t n, const BinomialFilters& f,
+                                       uint32_t* HWY_RESTRICT out) {
+  const D64 d;
+  const DI64 di;
+  const V64 enclosing = hn::Set(d, f.enclosing);
+  const VI64 last = hn::Set(di, int64_t{n} - 1);
+  const auto first = [&](V64 key, V64& bucket) {
+    bucket = Relocate<kMul64>(hn::And(key, enclosing), Square<kMul64>(key));
+    return hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket), last));
+  };
+  const auto rest = [&](const uint64_t* HWY_RESTRICT k) {
+    CHBENCH_VECTORS(V64, square, 1);
+    CHBENCH_VECTORS(V64, bucket, 1);
+    CHBENCH_VECTORS(hn::Mask<D64>, redraw, 1);
+    square(0) = Square<kMul64>(hn::Load(d, k));
+    bucket(0) = hn::Zero(d);
+    redraw(0) = hn::FirstN(d, hn::Lanes(d));
+    Redraw<kMul64, 1>(k, f, n, square, bucket, redraw);
+    return bucket(0);
+  };
+  return SetAsideKeys(keys, count, out, first, rest);
+}
+
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,
-// on the path kMul64.
+// on the path kMul64: with the redraws set aside when they are fewer than an
+// eighth of the keys, else in blocks of vectors that loop under masks.
 template <bool kMul64>
 HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
                              uint32_t* HWY_RESTRICT out) {
@@ -209,9 +240,10 @@ HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t coun
     StoreBuckets<U>(bucket, o);
   };
   const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
-  if (8 * invalid < all)
-    ForEachBlock<kFewRedraws>(d, keys, count, out, block);
-  else if (8 * invalid < 3 * all)
+  if (8 * invalid < all) {
+    const std::size_t done = SetAsideRedraws<kMul64>(keys, count, n, f, out);
+    ForEachBlock<1>(d, keys + done, count - done, out + done, block);
+  } else if (8 * invalid < 3 * all)
     ForEachBlock<kSomeRedraws>(d, keys, count, out, block);
   else
     ForEachBlock<kManyRedraws>(d, keys, count, out, block);
