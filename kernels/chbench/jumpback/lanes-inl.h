@@ -18,7 +18,10 @@
 // draw over the list, compacted in place) cost 2.2 ns/key at N = 1,025 and
 // 0.8 at N = 1,000, against 1.05 and 0.41 here; two draws a turn of the loop
 // (SplitMix64's states are independent) took 0.98 ns at 1,025 but 0.47 at
-// 1,000 and 0.63 at 10^6, against 0.52.
+// 1,000 and 0.63 at 10^6, against 0.52. A third: one draw for every group
+// with no branch before it (nearly every pending lane is done after one draw
+// below N = 2^k + 1) cost 0.50 ns a key at N = 1,024, 1,000 and 10^6 against
+// 0.26, 0.35 and 0.41, and won only at 2^k + 1 (0.79 against 0.83).
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
