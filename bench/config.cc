@@ -105,7 +105,7 @@ std::optional<std::string> Config::param_text(const ParamInfo& p) const {
   return v ? std::optional(text_of(*v)) : std::nullopt;
 }
 
-ParamCounts Config::scheme_counts() const noexcept {
+ParamCounts Config::named_counts() const noexcept {
   ParamCounts out{};
   for (const ParamInfo& p : kParams)
     if (named_count(p)) out[param_index(p.param)] = counts[param_index(p.param)];

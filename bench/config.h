@@ -167,7 +167,7 @@ struct Config {
   // nullopt. Never for a parameter without a segment.
   std::optional<std::string> param_text(const ParamInfo& p) const;
   // counts where named_count names them, else 0: what the plan's keys hold.
-  ParamCounts scheme_counts() const noexcept;
+  ParamCounts named_counts() const noexcept;
   // weighted, for a kernel whose scheme takes weights (kParamWeights).
   bool scheme_weighted() const noexcept;
   // Nodes in service in the fleet: N less the removed ones, one fewer or one

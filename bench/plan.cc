@@ -44,7 +44,7 @@ std::optional<ReferenceKey> reference_key(const Config& c) {
                       vnodes ? c.vnodes : 0,
                       c.window_bits,
                       c.removals,
-                      c.scheme_counts(),
+                      c.named_counts(),
                       c.scheme_weighted()};
 }
 
@@ -57,7 +57,7 @@ TableKey table_key(const Config& c) {
                   c.in_flight,
                   c.target,
                   c.removals,
-                  c.scheme_counts(),
+                  c.named_counts(),
                   c.scheme_weighted(),
                   c.replicas};
 }

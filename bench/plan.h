@@ -55,7 +55,7 @@ struct ReferenceKey {
   uint32_t n = 0, v = 0;          // v is 0 for schemes that take no virtual nodes
   unsigned window = 0;
   std::optional<Removals> removals;
-  ParamCounts counts{};   // Config::scheme_counts()
+  ParamCounts counts{};   // Config::named_counts()
   bool weighted = false;  // Config::scheme_weighted()
   friend auto operator<=>(const ReferenceKey&, const ReferenceKey&) = default;
 };
@@ -67,7 +67,7 @@ struct TableKey {
   unsigned window = 0, knob = 0;
   int64_t target = 0;
   std::optional<Removals> removals;
-  ParamCounts counts{};   // Config::scheme_counts()
+  ParamCounts counts{};   // Config::named_counts()
   bool weighted = false;  // Config::scheme_weighted()
   uint32_t replicas = 0;  // Config::replicas
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
