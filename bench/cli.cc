@@ -41,12 +41,27 @@ std::string join(const std::vector<std::string>& items, const std::string& sep =
   return out;
 }
 
-// The schemes that take a bucket capacity (kParamCapacity), comma-separated.
-std::string capacity_schemes() {
+// The schemes that take p, comma-separated.
+std::string takers(Param p) {
   std::string out;
   for (const SchemeInfo& s : all_scheme_infos())
-    if (s.takes(kParamCapacity)) out += (out.empty() ? "" : ", ") + std::string(s.name);
+    if (s.takes(p)) out += (out.empty() ? "" : ", ") + std::string(s.name);
   return out;
+}
+
+// The parameters a custom run takes an option for: the counts the names
+// carry (a segment), V aside (--vnodes, every configuration's).
+bool custom_param(const ParamInfo& p) {
+  return p.kind == ParamKind::kCount && !p.segment.empty() && p.param != kParamVnodes;
+}
+
+// A custom parameter's --help: its entry's help, its range and its takers.
+std::string custom_param_help(const ParamInfo& p) {
+  std::string text = "custom run: " + std::string(p.help) + ", for " + takers(p.param);
+  if (p.max != 0xffffffffu) text += "; " + std::to_string(p.min) + " to " + std::to_string(p.max);
+  if (p.param == kParamCapacity)
+    text += "; alone, a fleet of N nodes, none removed, at that capacity";
+  return text + "; refused for a named kernel of another scheme";
 }
 
 std::vector<std::string> family_names() {
@@ -165,11 +180,9 @@ void add_custom_options(CLI::App& app, Options& o) {
                  "once with one more node removed and once with the last removed back "
                  "(counters remove_us, readd_us). Mod-N cannot lose a node; jump hash and its "
                  "successors take LIFO only (refused if named, else left out)");
-  app.add_option("--capacity", o.capacity,
-                 "custom run: the bucket capacity A of the schemes that keep one (" +
-                     capacity_schemes() +
-                     "; default 10 x N); alone, a fleet of N nodes, none removed, at that "
-                     "capacity; refused for a named kernel of another scheme");
+  for (const ParamInfo& p : kParams)
+    if (custom_param(p))
+      app.add_option(std::string(p.option), o.counts[param_index(p.param)], custom_param_help(p));
   app.add_option("--removal-order", o.removal_order,
                  "custom run with --removed-fraction: lifo (node-(N-1) first), fifo (node-0 "
                  "first) or random (a seeded shuffle, seed " +
@@ -246,21 +259,41 @@ void check_custom(const Config& c, const Options& o, bool named) {
          " to " + std::to_string(knob->max) + " (its " + std::string(knob->name) + ")");
 }
 
+// The parameters' options, checked against their entries' ranges.
+ParamCounts custom_counts(const Options& o) {
+  ParamCounts out{};
+  for (const ParamInfo& p : kParams) {
+    const std::optional<uint32_t> v = o.counts[param_index(p.param)];
+    if (!v) continue;
+    if (*v < p.min || *v > p.max)
+      fail(std::string(p.option) + " must be " +
+           (p.max == 0xffffffffu ? "at least " + std::to_string(p.min)
+                                 : std::to_string(p.min) + " to " + std::to_string(p.max)));
+    out[param_index(p.param)] = *v;
+  }
+  return out;
+}
+
+// The parameter given that the kernel's scheme does not take, or nullptr.
+const ParamInfo* refused_param(const Options& o, const KernelInfo& k) {
+  for (const ParamInfo& p : kParams)
+    if (o.counts[param_index(p.param)] && !k.scheme_info().takes(p.param)) return &p;
+  return nullptr;
+}
+
 // --removed-fraction, --removal-order and --capacity, checked (--capacity
 // alone: a fleet of N nodes, none removed, at that capacity).
 std::optional<Removals> custom_removals(const Options& o) {
-  if (o.capacity && *o.capacity == 0) fail("--capacity must be at least 1");
   if (!o.removed_fraction) {
     if (o.removal_order) fail("--removal-order needs --removed-fraction");
-    if (o.capacity) return Removals{0, RemovalOrder::kRandom, *o.capacity};
+    if (o.counts[param_index(kParamCapacity)]) return Removals{0, RemovalOrder::kRandom};
     return std::nullopt;
   }
   const double f = *o.removed_fraction;
   if (!(f >= 0 && f < 1))
     fail("--removed-fraction must be at least 0 and below 1 (a fleet keeps a node), not " +
          (std::ostringstream() << f).str());
-  return Removals{f, parse_removal_order(o.removal_order.value_or("random")).value(),
-                  o.capacity.value_or(0)};
+  return Removals{f, parse_removal_order(o.removal_order.value_or("random")).value()};
 }
 
 // One configuration per selected kernel, from the values given.
@@ -278,14 +311,15 @@ std::vector<Config> custom_configs(const Options& o, std::vector<const KernelInf
   const int64_t target = parse_target(o.target);
   const bool named = !kernels.empty();
   if (!named) kernels.assign(all_kernels().begin(), all_kernels().end());
+  c.counts = custom_counts(o);
   c.removals = custom_removals(o);
   std::vector<Config> out;
   for (const KernelInfo* k : kernels) {
     c.kernel = k;
-    if (o.capacity && !k->scheme_info().takes(kParamCapacity)) {
+    if (const ParamInfo* p = refused_param(o, *k)) {
       if (named)
-        fail("--capacity: " + std::string(k->scheme_info().title) +
-             " keeps no bucket capacity (the schemes with one: " + capacity_schemes() + ")");
+        fail(std::string(p->option) + ": " + std::string(k->scheme_info().title) + " takes no " +
+             std::string(p->symbol) + " (the schemes that take it: " + takers(p->param) + ")");
       continue;
     }
     if (c.removals) {
@@ -340,7 +374,8 @@ std::vector<FamilySweep> configs_from(const Options& o) {
   }
   so.kernels = selected_kernels(o);
   const bool custom = o.nodes || o.vnodes || o.keys || o.threads || o.in_flight || o.window_bits ||
-                      !o.target.empty() || o.removed_fraction || o.removal_order || o.capacity;
+                      !o.target.empty() || o.removed_fraction || o.removal_order ||
+                      std::ranges::any_of(o.counts, [](const auto& v) { return v.has_value(); });
   if (!custom) return make_sweep(so);
   auto configs = custom_configs(o, so.kernels);
   uint32_t group = 0;

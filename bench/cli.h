@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,7 +22,9 @@ struct Options {
   std::optional<unsigned> in_flight, window_bits;
   std::optional<double> removed_fraction;
   std::optional<std::string> removal_order;
-  std::optional<uint32_t> capacity;
+  // Custom run: the count parameters the names carry besides V (--table-size,
+  // --capacity, ...), at their places in kParams.
+  std::array<std::optional<uint32_t>, kParamCount> counts;
   std::string target;
   std::string mul64;  // "native", "split", or "" for the CPU's (simd::Mul64Path)
   unsigned max_threads = 1;
@@ -48,9 +51,11 @@ void add_options(CLI::App& app, Options& o);
 // The configurations the options select, family by family: the quick or full
 // sweep narrowed by --families, --schemes and --kernels, or one custom
 // configuration per selected kernel when any of --nodes, --vnodes, --keys,
-// --threads, --in-flight, --cluster-window, --target, --removed-fraction or
-// --removal-order is given (family "custom"). Refuses bad input through
-// fail(): unknown names, empty lists, counts of 0, a fleet past its scheme's
+// --threads, --in-flight, --cluster-window, --target, --removed-fraction,
+// --removal-order or a parameter's option is given (family "custom"). Refuses bad input through
+// fail(): unknown names, empty lists, counts of 0, a parameter outside its
+// entry's range or for a named kernel whose scheme does not take it (the
+// others are left out), a fleet past its scheme's
 // limits (SchemeInfo::check), a knob value outside the kernel's range or for
 // a kernel without a knob, a removed fraction outside [0, 1), a removal order
 // that a scheme named with --schemes or --kernels cannot honour

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -42,25 +43,22 @@ std::string text_of(const T& value) {
 }  // namespace
 
 Segments Config::segments() const {
-  Segments out = {{"N", text_of(nodes)},
-                  {param_info(kParamVnodes).segment, text_of(vnodes)},
-                  {"K", text_of(keys)},
-                  {"threads", text_of(threads)}};
+  Segments out = {{"N", text_of(nodes)}, {"K", text_of(keys)}, {"threads", text_of(threads)}};
   if (in_flight != 0) out.emplace_back("inflight", text_of(in_flight));
   if (window_bits != 0) out.emplace_back("window", text_of(window_bits));
-  if (const uint32_t m = scheme_table_size())
-    out.emplace_back(param_info(kParamTableSize).segment, text_of(m));
   if (path == Path::kBounded) out.emplace_back("c", text_of(balance_factor));
   if (removals) {
     out.emplace_back("removed", text_of(removals->fraction * 100));
     out.emplace_back("order", std::string(removal_order_name(removals->order)));
-    if (removals->capacity != 0)
-      out.emplace_back(param_info(kParamCapacity).segment, text_of(removals->capacity));
   }
   if (change != Change::kNone)
     out.emplace_back("change", change == Change::kRemoveOne ? "remove" : "readd");
-  if (scheme_weighted()) out.emplace_back(param_info(kParamWeights).segment, "1-4");
   if (replicas != 0) out.emplace_back("R", text_of(replicas));
+  for (const ParamInfo& p : kParams)
+    if (std::optional<std::string> text = param_text(p)) out.emplace_back(p.segment, *text);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return segment_rank(a.first) < segment_rank(b.first);
+  });
   return out;
 }
 
@@ -85,14 +83,36 @@ uint64_t Config::tokens() const {
 
 uint64_t Config::pool() const noexcept { return keys * pool_windows(keys); }
 
-uint32_t Config::scheme_table_size() const noexcept {
-  const bool takes = kernel && !profile && kernel->scheme_info().takes(kParamTableSize);
-  return takes ? table_size : 0;
+bool Config::scheme_takes(Param p) const noexcept {
+  return kernel && !profile && kernel->scheme_info().takes(p);
 }
 
-bool Config::scheme_weighted() const noexcept {
-  return weighted && kernel && !profile && kernel->scheme_info().takes(kParamWeights);
+uint32_t Config::count(Param p) const noexcept {
+  return p == kParamVnodes ? vnodes : counts[param_index(p)];
 }
+
+std::optional<uint32_t> Config::named_count(const ParamInfo& p) const noexcept {
+  const bool named = p.name_everywhere || scheme_takes(p.param);
+  if (p.kind != ParamKind::kCount || !named || count(p.param) == 0) return std::nullopt;
+  return count(p.param);
+}
+
+std::optional<std::string> Config::param_text(const ParamInfo& p) const {
+  if (p.segment.empty()) return std::nullopt;
+  if (p.kind == ParamKind::kPerNode)
+    return scheme_weighted() ? std::optional<std::string>("1-4") : std::nullopt;
+  const std::optional<uint32_t> v = named_count(p);
+  return v ? std::optional(text_of(*v)) : std::nullopt;
+}
+
+ParamCounts Config::named_counts() const noexcept {
+  ParamCounts out{};
+  for (const ParamInfo& p : kParams)
+    if (named_count(p)) out[param_index(p.param)] = counts[param_index(p.param)];
+  return out;
+}
+
+bool Config::scheme_weighted() const noexcept { return weighted && scheme_takes(kParamWeights); }
 
 std::vector<uint32_t> weight_pattern(uint32_t n) {
   std::vector<uint32_t> w(n);
@@ -107,20 +127,34 @@ uint32_t Config::survivors() const {
   return n;
 }
 
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size,
+namespace {
+
+// The parameters of a fleet of the configuration: V and the counts set (not 0).
+NodeSet fleet_params(uint32_t vnodes, const ParamCounts& counts) {
+  NodeSet out;
+  out.vnodes = vnodes;
+  for (const ParamInfo& p : kParams)
+    if (p.param != kParamVnodes && counts[param_index(p.param)] != 0)
+      set_count(p, out, counts[param_index(p.param)]);
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, const ParamCounts& counts,
                                            bool weighted) {
   // Families run fleet after fleet: the last few cover every repeat.
-  static std::map<std::tuple<uint32_t, uint32_t, uint32_t, bool>, std::shared_ptr<const Fleet>>
+  static std::map<std::tuple<uint32_t, uint32_t, ParamCounts, bool>, std::shared_ptr<const Fleet>>
       cache;
   static uint64_t names = 0;
-  const auto key = std::tuple{n, vnodes, table_size, weighted};
+  const auto key = std::tuple{n, vnodes, counts, weighted};
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (names + n > 4'000'000) {
     cache.clear();
     names = 0;
   }
-  NodeSet nodes = default_nodes(n, vnodes);
-  if (table_size != 0) nodes.table_size = table_size;
+  NodeSet nodes = fleet_params(vnodes, counts);
+  nodes.names = default_nodes(n, vnodes).names;
   if (weighted) nodes.weights = weight_pattern(n);
   auto fleet = std::make_shared<const Fleet>(std::move(nodes));
   cache.emplace(key, fleet);
@@ -138,10 +172,10 @@ namespace {
 
 // The scenario's fleet before any change, shared like default_fleet's.
 std::shared_ptr<const Fleet> scenario_config_fleet(const Config& c) {
-  using Key = std::tuple<uint32_t, uint32_t, uint32_t, Removals>;
+  using Key = std::tuple<uint32_t, uint32_t, ParamCounts, Removals>;
   static std::map<Key, std::shared_ptr<const Fleet>> cache;
   static uint64_t names = 0;  // strings held: the names in service, the initial ones, the history
-  const Key key{c.nodes, c.vnodes, c.table_size, *c.removals};
+  const Key key{c.nodes, c.vnodes, c.counts, *c.removals};
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   if (names + 3 * uint64_t{c.nodes} > 8'000'000) {
     cache.clear();
@@ -149,12 +183,10 @@ std::shared_ptr<const Fleet> scenario_config_fleet(const Config& c) {
   }
   Scenario s;
   s.nodes = c.nodes;
-  s.vnodes = c.vnodes;
-  if (c.table_size != 0) s.table_size = c.table_size;
+  take_params(s, fleet_params(c.vnodes, c.counts));
   s.order = c.removals->order;
   s.remove_fraction = c.removals->fraction;
   s.seed = kRemovalSeed;
-  s.capacity = c.removals->capacity;
   auto fleet = std::make_shared<const Fleet>(scenario_fleet(s));
   cache.emplace(key, fleet);
   names += 3 * uint64_t{c.nodes};
@@ -180,10 +212,10 @@ std::string next_removal(const Config& c) {
 // shared only while a caller holds it (a change build asks twice: for the
 // kernel's estimate and for its ring's entries).
 std::shared_ptr<const Fleet> changed_fleet(const Config& c, const Fleet& base) {
-  using Key = std::tuple<uint32_t, uint32_t, uint32_t, Removals, Change>;
+  using Key = std::tuple<uint32_t, uint32_t, ParamCounts, Removals, Change>;
   static Key last_key;
   static std::weak_ptr<const Fleet> last;
-  const Key key{c.nodes, c.vnodes, c.table_size, *c.removals, c.change};
+  const Key key{c.nodes, c.vnodes, c.counts, *c.removals, c.change};
   if (auto held = last.lock(); held && key == last_key) return held;
   Fleet fleet = base;
   if (c.change == Change::kRemoveOne) {
@@ -206,7 +238,7 @@ std::shared_ptr<const Fleet> config_fleet(const Config& c) {
     if (!why.empty()) throw std::invalid_argument(why);
   }
   if (config_named(c)) {
-    if (!c.removals) return default_fleet(c.nodes, c.vnodes, c.table_size, c.scheme_weighted());
+    if (!c.removals) return default_fleet(c.nodes, c.vnodes, c.counts, c.scheme_weighted());
     auto base = scenario_config_fleet(c);
     return c.change == Change::kNone ? base : changed_fleet(c, *base);
   }

@@ -1,6 +1,7 @@
 // What the bench times: one Config per benchmark.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chbench/params.h"
 #include "chbench/profiles/profiles.h"
 #include "chbench/scenario.h"
 #include "chbench/scheme.h"
@@ -26,16 +28,21 @@ enum class Path {
 
 // Family removals and a custom run's --removed-fraction: the default fleet of
 // N nodes after removal_count(fraction, N) of them left in `order` (LIFO, FIFO
-// or random with the seed kRemovalSeed), capacity 10 x N (scenario.h). The
-// schemes that read only the nodes in service (ring, rendezvous, Maglev) are
-// rebuilt from the survivors; those that read the fleet's history (AnchorHash,
-// DxHash, MementoHash) replay it.
+// or random with the seed kRemovalSeed), at the configuration's capacity
+// (Config::counts; 10 x N by default, scenario.h). The schemes that read only
+// the nodes in service (ring, rendezvous, Maglev) are rebuilt from the
+// survivors; those that read the fleet's history (AnchorHash, DxHash,
+// MementoHash) replay it.
 struct Removals {
   double fraction = 0;                         // [0, 1)
   RemovalOrder order = RemovalOrder::kRandom;  // kLifo, kFifo or kRandom
-  uint32_t capacity = 0;  // NodeSet::capacity for the schemes that take one (0: 10 x N)
   friend auto operator<=>(const Removals&, const Removals&) = default;
 };
+
+// A configuration's count parameters besides V (kParams, at their places):
+// 0 for the default (the entry's, or the scheme's own rule: the capacity's
+// 10 x N).
+using ParamCounts = std::array<uint32_t, kParamCount>;
 
 // The seed of the random removal order (random_removals), the same in every
 // run so that every run removes the same nodes.
@@ -97,11 +104,11 @@ struct Config {
   // The fleet after removals (family removals, --removed-fraction), or the
   // default fleet when unset.
   std::optional<Removals> removals;
-  // Maglev's table size M of the fleet (NodeSet::table_size), 0 for the
-  // default (65537). Part of every configuration's fleet, so that the
-  // configurations of one point share it; only the schemes that take it
-  // (kParamTableSize) have it in their name and keys.
-  uint32_t table_size = 0;
+  // The fleet's count parameters besides V (ParamCounts): Maglev's M, the
+  // bucket capacity, ... Part of every configuration's fleet, so that the
+  // configurations of one point share them; only the schemes that take one
+  // have it in their name, counters and keys (named_count).
+  ParamCounts counts{};
   // The fleet with one more change, for the remove_us / readd_us builds.
   Change change = Change::kNone;
   // Path kBounded: the balance factor c (chbench/ring/bounded_loads.h); each
@@ -125,11 +132,13 @@ struct Config {
   // "<family>/<scheme>/<kernel>/N:<n>/V:<v>/K:<k>/threads:<t>", the kernel
   // written "<kernel>@<TARGET>" (hwy::TargetName, e.g. simd@AVX2) when a
   // target is forced, then "/inflight:<g>" and "/window:<w>" when set,
-  // "/M:<m>" for a table size a scheme takes, "/removed:<percent>/order:<lifo|
-  // fifo|random>" with removals, "/change:<remove|readd>" for a change build;
-  // "/R:<r>" for replica sets; for profiles the profile stands for the scheme
-  // and own_lookup_name(*profile) for the client's kernel; "/c:<c>" for path
-  // kBounded.
+  // "/c:<c>" for path kBounded, "/removed:<percent>/order:<lifo|fifo|random>"
+  // with removals, "/change:<remove|readd>" for a change build, "/R:<r>" for
+  // replica sets, and "/<segment>:<value>" for each parameter the
+  // configuration names (param_text), all in all_segments()'s order (M after
+  // the window, the capacity after the order, the weights after the change);
+  // for profiles the profile stands for the scheme and
+  // own_lookup_name(*profile) for the client's kernel.
   std::string name() const;
   // The parameters name() writes after "<family>/<scheme>/<kernel>", each
   // (key, value) as segments.h lists them, in that order.
@@ -144,9 +153,22 @@ struct Config {
   uint64_t tokens() const;
   // Keys in the pool the timed loop cycles through (pool_windows).
   uint64_t pool() const noexcept;
-  // The table size the kernel's scheme reads (table_size when it takes
-  // kParamTableSize), else 0: what the name and the plan's keys hold.
-  uint32_t scheme_table_size() const noexcept;
+  // The kernel's scheme takes p (and the configuration is no profile's).
+  bool scheme_takes(Param p) const noexcept;
+  // A count parameter's value: vnodes for V, else counts at p's place (0:
+  // the default).
+  uint32_t count(Param p) const noexcept;
+  // The count parameter p's value as the name and the counters carry it:
+  // where it is set (not 0) and either scheme_takes(p) or its entry names it
+  // everywhere (ParamInfo::name_everywhere: V, the capacity); else nullopt (a
+  // kPerNode parameter too).
+  std::optional<uint32_t> named_count(const ParamInfo& p) const noexcept;
+  // p's value as the name writes it: named_count's, or for a kPerNode
+  // parameter the bench's weight pattern "1-4" where scheme_weighted(); else
+  // nullopt. Never for a parameter without a segment.
+  std::optional<std::string> param_text(const ParamInfo& p) const;
+  // counts where named_count names them, else 0: what the plan's keys hold.
+  ParamCounts named_counts() const noexcept;
   // weighted, for a kernel whose scheme takes weights (kParamWeights).
   bool scheme_weighted() const noexcept;
   // Nodes in service in the fleet: N less the removed ones, one fewer or one
@@ -166,11 +188,12 @@ inline uint64_t pool_windows(uint64_t keys) {
 }
 
 // The fleet of default names node-0 ... node-(n-1) with `vnodes` virtual nodes
-// each and Maglev's table size `table_size` (0: the default), shared by every
-// caller that asks for the same n, vnodes and table size (a few are kept).
-// Throws like default_nodes.
-std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes, uint32_t table_size = 0,
-                                           bool weighted = false);
+// each and the count parameters `counts` (those not 0; the others at
+// NodeSet's defaults), each node weighing weight_pattern's when `weighted`,
+// shared by every caller that asks for the same one (a few are kept). Throws
+// like default_nodes.
+std::shared_ptr<const Fleet> default_fleet(uint32_t n, uint32_t vnodes,
+                                           const ParamCounts& counts = {}, bool weighted = false);
 
 // The bench's fixed weight pattern: node n weighs 1 + n mod 4 (1, 2, 3, 4, 1,
 // ...), written "/weights:1-4" in a configuration's name.
@@ -179,7 +202,7 @@ std::vector<uint32_t> weight_pattern(uint32_t n);
 // The fleet a configuration is built from: Fleet::of_buckets(c.survivors()),
 // no names, for a scheme that places by the bucket count alone
 // (SchemeInfo::buckets_only; with removals, LIFO only), else
-// default_fleet(c.nodes, c.vnodes, c.table_size), or with removals the
+// default_fleet(c.nodes, c.vnodes, c.counts), or with removals the
 // scenario's fleet (scenario_fleet, seed kRemovalSeed) and its change. All
 // but the change builds' fleets are shared by the callers that ask for the
 // same one. Throws like default_nodes and scenario_fleet, and

@@ -22,8 +22,8 @@ std::vector<Config> change_builds(const Config& c) {
   std::vector<Config> out;
   // With none removed, the re-add is a new node: no room for it in a
   // capacity of exactly N.
-  const bool full =
-      c.survivors() == c.nodes && c.removals->capacity != 0 && c.removals->capacity <= c.nodes;
+  const uint32_t capacity = c.count(kParamCapacity);
+  const bool full = c.survivors() == c.nodes && capacity != 0 && capacity <= c.nodes;
   for (Change change : {Change::kRemoveOne, Change::kReaddOne}) {
     if (change == Change::kRemoveOne && c.survivors() < 2) continue;
     if (change == Change::kReaddOne && full) continue;
@@ -35,7 +35,7 @@ std::vector<Config> change_builds(const Config& c) {
 
 std::optional<ReferenceKey> reference_key(const Config& c) {
   if (c.profile)
-    return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0, std::nullopt, 0};
+    return ReferenceKey{-1, static_cast<int>(*c.profile), c.nodes, c.vnodes, 0, std::nullopt, {}};
   if (c.is_floor()) return std::nullopt;
   const bool vnodes = c.kernel->scheme_info().takes(kParamVnodes);
   return ReferenceKey{static_cast<int>(c.kernel->scheme),
@@ -44,7 +44,7 @@ std::optional<ReferenceKey> reference_key(const Config& c) {
                       vnodes ? c.vnodes : 0,
                       c.window_bits,
                       c.removals,
-                      c.scheme_table_size(),
+                      c.named_counts(),
                       c.scheme_weighted()};
 }
 
@@ -57,7 +57,7 @@ TableKey table_key(const Config& c) {
                   c.in_flight,
                   c.target,
                   c.removals,
-                  c.scheme_table_size(),
+                  c.named_counts(),
                   c.scheme_weighted(),
                   c.replicas};
 }
@@ -89,9 +89,10 @@ uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
   base.change = Change::kNone;
   if (c.nodes <= kEstimateNodes || !config_named(c)) return estimate(*config_fleet(base));
   base.nodes = kEstimateNodes;
-  if (c.table_size != 0)  // not a prime: the estimates only read it
-    base.table_size =
-        static_cast<uint32_t>((uint64_t{c.table_size} * kEstimateNodes + c.nodes - 1) / c.nodes);
+  if (const uint64_t m = c.count(kParamTableSize);
+      m != 0)  // not a prime: the estimates only read it
+    base.counts[param_index(kParamTableSize)] =
+        static_cast<uint32_t>((m * kEstimateNodes + c.nodes - 1) / c.nodes);
   const uint64_t small = estimate(*config_fleet(base));
   return saturating_mul(small / kEstimateNodes + 1, c.nodes);
 }

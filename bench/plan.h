@@ -41,7 +41,7 @@ namespace chbench::bench {
 
 // Every key holds the configuration's removals (Config::removals), so that
 // rings, references and tables of different fleets are never shared, and
-// Maglev's table size where the scheme takes it.
+// the count parameters the scheme takes (Maglev's M, the capacity, ...).
 struct RingKey {
   uint32_t n = 0, v = 0;
   unsigned window = 0;
@@ -55,8 +55,8 @@ struct ReferenceKey {
   uint32_t n = 0, v = 0;          // v is 0 for schemes that take no virtual nodes
   unsigned window = 0;
   std::optional<Removals> removals;
-  uint32_t table_size = 0;  // Config::scheme_table_size()
-  bool weighted = false;    // Config::scheme_weighted()
+  ParamCounts counts{};   // Config::named_counts()
+  bool weighted = false;  // Config::scheme_weighted()
   friend auto operator<=>(const ReferenceKey&, const ReferenceKey&) = default;
 };
 
@@ -67,9 +67,9 @@ struct TableKey {
   unsigned window = 0, knob = 0;
   int64_t target = 0;
   std::optional<Removals> removals;
-  uint32_t table_size = 0;  // Config::scheme_table_size()
-  bool weighted = false;    // Config::scheme_weighted()
-  uint32_t replicas = 0;    // Config::replicas
+  ParamCounts counts{};   // Config::named_counts()
+  bool weighted = false;  // Config::scheme_weighted()
+  uint32_t replicas = 0;  // Config::replicas
   friend auto operator<=>(const TableKey&, const TableKey&) = default;
 };
 

@@ -5,6 +5,7 @@
 // that description, so a new parameter needs no script's table.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,8 +29,13 @@ struct SegmentInfo {
   std::string_view title;  // what it is, for a table's heading or a legend
 };
 
-// Every segment a name may carry, in name order.
+// Every segment a name may carry, in name order: the bench's own and the
+// parameters' (kParams' segments) where names have always carried them, then
+// every other parameter with a segment, in kParams' order.
 std::span<const SegmentInfo> all_segments() noexcept;
+
+// The key's place in all_segments(); its size for a key not there.
+std::size_t segment_rank(std::string_view key) noexcept;
 
 // "int", "number" or "word".
 std::string_view segment_kind_name(SegmentKind kind) noexcept;

@@ -40,7 +40,6 @@ void set_counters(benchmark::State& state, const Config& c, const MemberRounds& 
                   double ns_per_key) {
   state.counters["keys"] = static_cast<double>(c.keys);
   state.counters["nodes"] = c.nodes;
-  state.counters[std::string(param_info(kParamVnodes).field)] = c.vnodes;
   state.counters["tokens"] = static_cast<double>(c.tokens());
   state.counters["threads_requested"] = c.threads;
   state.counters["threads_ran"] = r.threads_ran;
@@ -54,8 +53,9 @@ void set_counters(benchmark::State& state, const Config& c, const MemberRounds& 
   if (r.build_shared_ms != 0) state.counters["build_shared_ms"] = r.build_shared_ms;
   if (c.in_flight != 0) state.counters["in_flight"] = c.in_flight;
   if (c.window_bits != 0) state.counters["window_bits"] = c.window_bits;
-  if (c.scheme_table_size() != 0)
-    state.counters[std::string(param_info(kParamTableSize).field)] = c.scheme_table_size();
+  for (const ParamInfo& p : kParams)  // the parameters that name a counter (V, M)
+    if (const std::optional<uint32_t> v = c.named_count(p); v && p.counter)
+      state.counters[std::string(p.field)] = *v;
   if (c.removals) {
     state.counters["removed_pct"] = c.removals->fraction * 100;
     state.counters["survivors"] = c.survivors();

@@ -14,10 +14,12 @@ namespace chbench::bench {
 // iteration and manual time: each call reports the next of its rounds (the
 // repetitions run in round order), its iteration time the seconds one batch
 // of K keys took in that round; SkipWithError when the configuration was not
-// timed. Counters: keys, nodes, vnodes, tokens, threads_requested,
-// threads_ran, ns_per_key and keys_per_second (the round's), memory_bytes,
-// bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits,
-// table_size (Maglev's M where the configuration sets one); for bounded
+// timed. Counters: keys, nodes, tokens, threads_requested, threads_ran,
+// ns_per_key and keys_per_second (the round's), memory_bytes,
+// bytes_per_token, build_ms, build_shared_ms, in_flight, window_bits, the
+// `field` of each parameter whose kParams entry has a counter, where the
+// configuration names it (Config::named_count: vnodes always, table_size
+// where the configuration sets Maglev's M); for bounded
 // loads balance_factor and capacity (of one batch); with removals
 // removed_pct, survivors (nodes in service), remove_us and readd_us; for
 // SIMD kernels the Highway target that ran (label, hwy_target,

@@ -206,7 +206,7 @@ expect 0 "2 configurations," --kernels anchor/scalar,dx/simd --nodes 60 --keys 1
   "${run_flags[@]}"
 lacks "$tmp/full.json" '"error_occurred": true' "a full anchor at capacity N times its lookups"
 has "$tmp/full.json" '"ns_per_key"' "a full anchor at capacity N reports ns per key"
-expect 2 "--capacity: jump hash keeps no bucket capacity .the schemes with one: [a-z, ]*anchor" \
+expect 2 "--capacity: jump hash takes no A .the schemes that take it: [a-z, ]*anchor" \
   --kernels jump/scalar --capacity 10
 expect 2 "--capacity must be at least 1" --kernels anchor/scalar --capacity 0
 expect 2 "--removal-order: fifth not in" --removed-fraction 0.1 --removal-order fifth

@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <set>
@@ -25,6 +26,7 @@
 #include "chbench/jump/jump.h"
 #include "chbench/maglev/maglev.h"
 #include "chbench/nodes.h"
+#include "chbench/params.h"
 #include "chbench/ring/ring.h"
 #include "chbench/scheme.h"
 #include "support.h"
@@ -73,9 +75,6 @@ TEST_CASE("registry: every scheme has one entry, in the order of all_schemes()",
     CHECK(s.reference != nullptr);
     CHECK(s.check != nullptr);
     CHECK(s.reference_bytes != nullptr);
-    CHECK((s.params &
-           ~unsigned{chbench::kParamVnodes | chbench::kParamTableSize | chbench::kParamWeights |
-                     chbench::kParamCapacity | chbench::kParamProbes}) == 0);
     CHECK(names.insert(s.name).second);
     for (auto alias : s.aliases) CHECK(names.insert(alias).second);  // no name is taken twice
   }
@@ -114,22 +113,97 @@ TEST_CASE("registry: each scheme's entry is its kernels.def line's, at its enume
 
 TEST_CASE("registry: kParams names every parameter a scheme reads, once", "[registry]") {
   unsigned named = 0;
-  std::set<std::string_view> names;
-  for (const chbench::ParamInfo& p : chbench::kParams) {
+  std::set<std::string_view> names, options, symbols, segments, fields;
+  for (std::size_t i = 0; i < chbench::kParamCount; ++i) {
+    const chbench::ParamInfo& p = chbench::kParams[i];
     INFO("parameter " << p.name);
-    CHECK(std::popcount(static_cast<unsigned>(p.param)) == 1);
-    CHECK((named & p.param) == 0);
+    CHECK(p.param == 1u << i);  // its bit is its place
+    CHECK(chbench::param_index(p.param) == i);
+    CHECK(&chbench::param_info(p.param) == &p);
     CHECK(names.insert(p.name).second);
+    CHECK(options.insert(p.option).second);
+    CHECK(symbols.insert(p.symbol).second);
+    CHECK(fields.insert(p.field).second);
+    if (!p.segment.empty()) CHECK(segments.insert(p.segment).second);
+    // The option is the name's: "table_size", "--table-size".
+    std::string option = "--" + std::string(p.name);
+    std::replace(option.begin(), option.end(), '_', '-');
+    CHECK(p.option == option);
+    CHECK(!p.help.empty());
+    CHECK(!p.field.empty());
+    CHECK((!p.counter || !p.segment.empty()));  // a counter only for a parameter names carry
     named |= p.param;
   }
   for (const SchemeInfo& s : chbench::all_scheme_infos()) {
     INFO("scheme " << s.name);
     CHECK((s.params & ~named) == 0);
   }
-  CHECK(names ==
-        std::set<std::string_view>{"vnodes", "table_size", "weights", "capacity", "probes"});
   CHECK(chbench::scheme_info(Scheme::kMultiprobe).takes(chbench::kParamProbes));
   CHECK(chbench::scheme_info(Scheme::kAnchor).takes(chbench::kParamCapacity));
+}
+
+TEST_CASE("registry: each parameter has a place in NodeSet and a default in its range",
+          "[registry]") {
+  const NodeSet fresh;
+  for (const chbench::ParamInfo& p : chbench::kParams) {
+    INFO("parameter " << p.name);
+    CHECK(p.min <= p.max);
+    if (p.kind == chbench::ParamKind::kPerNode) {
+      // Its own member, one value per node; none (all default_value) at first.
+      CHECK(p.per_node != nullptr);
+      CHECK(p.count == nullptr);
+      CHECK((fresh.*p.per_node).empty());
+      CHECK(p.default_value >= p.min);
+      CHECK(p.default_value <= p.max);
+      CHECK_FALSE(chbench::count_of(p, fresh).has_value());
+      continue;
+    }
+    CHECK(p.per_node == nullptr);
+    // 0: the scheme's own rule (the capacity's 10 x N); else within the range.
+    if (p.default_value != 0) {
+      CHECK(p.default_value >= p.min);
+      CHECK(p.default_value <= p.max);
+    }
+    // A member of its own, or NodeSet::counts at its place, which starts at
+    // the default.
+    if (p.count == nullptr)
+      CHECK(chbench::count_of(p, fresh) == p.default_value);
+    else
+      CHECK(chbench::count_of(p, fresh) == fresh.*p.count);
+    CHECK(fresh.counts[chbench::param_index(p.param)] == p.default_value);
+    // Set and read back, every other parameter left as it was.
+    NodeSet set = fresh;
+    chbench::set_count(p, set, p.max);
+    for (const chbench::ParamInfo& q : chbench::kParams)
+      CHECK(chbench::count_of(q, set) ==
+            (&q == &p ? std::optional(p.max) : chbench::count_of(q, fresh)));
+    CHECK(chbench::count_of(p.param, set) == p.max);
+  }
+  for (std::size_t i = chbench::kParamCount; i < chbench::kMaxCountParams; ++i)
+    CHECK(fresh.counts[i] == 0);
+}
+
+TEST_CASE("registry: a count parameter a scheme does not take moves no key", "[registry]") {
+  // Each at its least and its greatest value: the schemes that do not take it
+  // place every key as at the default, their kernels as their reference.
+  std::mt19937_64 rng(kSeed + 81);
+  const NodeSet base = chbench::default_nodes(12, 4);
+  const auto keys = keys_for(base, 1000, rng);
+  for (const chbench::ParamInfo& p : chbench::kParams) {
+    if (p.kind != chbench::ParamKind::kCount) continue;
+    for (const SchemeInfo& s : chbench::all_scheme_infos()) {
+      if (s.takes(p.param)) continue;
+      INFO("parameter " << p.name << ", scheme " << s.name);
+      const auto before = owners_of(*s.reference(base), keys);
+      for (const uint32_t value : {p.min, p.max}) {
+        NodeSet changed = base;
+        chbench::set_count(p, changed, value);
+        CHECK(owners_of(*s.reference(changed), keys) == before);
+        for (const KernelInfo* k : chbench::kernels_of(s.id))
+          CHECK(first_mismatch<uint64_t>(keys, before, owners_of(*k->build(changed), keys)) == "");
+      }
+    }
+  }
 }
 
 TEST_CASE("registry: the stream floor is ring/stream, apart from the kernels", "[registry]") {

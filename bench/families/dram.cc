@@ -55,10 +55,12 @@ std::vector<Point> dram_points(const FamilyContext& context) {
   out.push_back(dram_point(1'000'000, bucket_count_scheme, std::nullopt, 0, context));
   out.push_back(dram_point(1000, bucket_count_scheme, std::nullopt, kFullOnly, context));
   out.push_back(dram_point((1u << 20) + 1, bucket_count_scheme, std::nullopt, kFullOnly, context));
-  const Removals half{0.5, RemovalOrder::kRandom, kRemovalNodes};
+  const Removals half{0.5, RemovalOrder::kRandom};
   out.push_back(dram_point(
       kRemovalNodes, [](const SchemeInfo& s) { return s.reads_history; }, half, kFullOnly,
       context));
+  for (Config& c : out.back().configs)  // at a capacity of 10^6
+    if (c.removals) c.counts[param_index(kParamCapacity)] = kRemovalNodes;
   std::erase_if(out, [](const Point& p) { return p.configs.empty(); });
   return out;
 }

@@ -75,7 +75,7 @@ Config removal_config(const KernelInfo* k, const Size& size, uint32_t percent, u
                       unsigned threads) {
   const SchemeInfo& s = k->scheme_info();
   Config c = make_config(kFamily, k, size.n, size.vnodes, keys_for(s, keys), threads);
-  c.table_size = size.table_size;
+  c.counts[param_index(kParamTableSize)] = size.table_size;
   const bool any = s.removal == Removal::kAnyNode;
   c.removals = Removals{percent / 100.0, any ? RemovalOrder::kRandom : RemovalOrder::kLifo};
   return c;

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "chbench/hash.h"
+#include "chbench/params.h"
 
 namespace chbench {
 
@@ -26,6 +27,15 @@ void validate_weights(const NodeSet& nodes) {
 }
 
 }  // namespace
+
+const std::array<uint32_t, kMaxCountParams>& count_defaults() noexcept {
+  static constexpr std::array<uint32_t, kMaxCountParams> defaults = [] {
+    std::array<uint32_t, kMaxCountParams> out{};
+    for (std::size_t i = 0; i < kParamCount; ++i) out[i] = kParams[i].default_value;
+    return out;
+  }();
+  return defaults;
+}
 
 void validate(const NodeSet& nodes) {
   if (nodes.names.empty()) throw std::invalid_argument("the node list is empty (N = 0)");

@@ -1,11 +1,21 @@
 // The node list every scheme is built from (docs/spec.md §3, its refusals §4).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace chbench {
+
+// The most parameters kParams may list (params.h checks it): the size of
+// NodeSet::counts.
+inline constexpr std::size_t kMaxCountParams = 16;
+
+// Every parameter's default_value at its place in kParams (0 past the last):
+// what NodeSet::counts starts as.
+const std::array<uint32_t, kMaxCountParams>& count_defaults() noexcept;
 
 // An ordered list of distinct node names; a node's owner index is its position.
 // `vnodes` is the number of virtual nodes (ring tokens) per node and is used by
@@ -18,7 +28,10 @@ namespace chbench {
 // (kParamWeights: weighted rendezvous, the ring): weights[n] is node n's, 0 to
 // 2^31; empty means every weight is 1. `probes` is multi-probe consistent
 // hashing's probe count k per key (kParamProbes; multiprobe/multiprobe.h),
-// used by that scheme only.
+// used by that scheme only. `counts` keeps the count parameters that have no
+// member of their own (params.h: read and set them with count_of and
+// set_count), at their place in kParams, each at its entry's default_value
+// until set.
 struct NodeSet {
   std::vector<std::string> names;
   uint32_t vnodes = 1;
@@ -26,6 +39,7 @@ struct NodeSet {
   uint32_t capacity = 0;
   std::vector<uint32_t> weights = {};
   uint32_t probes = 21;
+  std::array<uint32_t, kMaxCountParams> counts = count_defaults();
 
   uint32_t size() const noexcept { return static_cast<uint32_t>(names.size()); }
   // Node n's weight: weights[n], or 1 when no weights are given.

@@ -1,11 +1,13 @@
 // THE PARAMETER TABLE: every parameter a scheme or a profile reads from a
-// fleet besides its node names, declared once. Each entry says what the
-// parameter is, the option that sets it, how the bench names and counts it
-// and where a fleet keeps it; the lab's options and --help, the bench's name
-// segments and counters, the exported registry (chbench_registry's "params")
-// and the plot scripts read the entry instead of spelling the parameter.
+// fleet besides its node names, declared once, as its line of params.def.
+// Each entry says what the parameter is, the option that sets it, how the
+// bench names and counts it and where a fleet keeps it; the lab's options and
+// --help, the bench's name segments and counters, the exported registry
+// (chbench_registry's "params") and the plot scripts read the entry instead
+// of spelling the parameter.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -17,15 +19,22 @@
 
 namespace chbench {
 
-// A parameter, one bit each: SchemeInfo::params and ProfileInfo::params are
-// sets of them. A command refuses an option for a parameter the scheme or
-// profile does not take.
+// A parameter's place in params.def, from 0: its bit's position, and its
+// index into arrays of values, one per parameter (NodeSet::counts).
+enum ParamPlace : unsigned {
+#define CHBENCH_PARAM(Name, ...) kParamPlace##Name,
+#include "chbench/params.def"
+#undef CHBENCH_PARAM
+  kParamPlaces
+};
+
+// A parameter, one bit each (1 << its place): SchemeInfo::params and
+// ProfileInfo::params are sets of them. A command refuses an option for a
+// parameter the scheme or profile does not take.
 enum Param : unsigned {
-  kParamVnodes = 1u << 0,     // virtual nodes (ring tokens) per node
-  kParamTableSize = 1u << 1,  // Maglev's lookup table size M
-  kParamWeights = 1u << 2,    // per-node weights (weighted rendezvous, the ring)
-  kParamCapacity = 1u << 3,   // a bucket capacity above N (AnchorHash, DxHash)
-  kParamProbes = 1u << 4,     // multi-probe's probes k per key
+#define CHBENCH_PARAM(Name, ...) kParam##Name = 1u << kParamPlace##Name,
+#include "chbench/params.def"
+#undef CHBENCH_PARAM
 };
 
 // What a parameter's value is.
@@ -34,15 +43,15 @@ enum class ParamKind : uint8_t {
   kPerNode,  // one whole number per node, or none for all 1 (NodeSet::*per_node)
 };
 
-// One parameter. Values are whole numbers from `min` to `max` (for kPerNode:
-// each node's; the schemes' checks refuse the rest, and may be narrower);
-// `default_value` is what the lab takes when the option is not given, and
-// what a NodeSet holds by default except V (NodeSet's 1, a ring of one token
-// a node; the lab's 100). 0 for a kCount parameter means the scheme's own
-// rule (the capacity's 10 x N).
+// One parameter (its line in params.def). Values are whole numbers from
+// `min` to `max` (for kPerNode: each node's; the schemes' checks refuse the
+// rest, and may be narrower); `default_value` is what the lab takes when the
+// option is not given, and what a NodeSet holds by default except V
+// (NodeSet's 1, a ring of one token a node; the lab's 100). 0 for a kCount
+// parameter means the scheme's own rule (the capacity's 10 x N).
 struct ParamInfo {
   Param param;
-  std::string_view name;  // the NodeSet field and the registry's name: "vnodes"
+  std::string_view name;  // the registry's name, and the NodeSet member's: "vnodes"
   ParamKind kind;
   std::string_view option;  // the lab's option that sets it: "--vnodes"
   std::string_view symbol;  // in formulas, headings and bench names: "V" of "/V:100"
@@ -54,104 +63,59 @@ struct ParamInfo {
   // counter where the bench writes one.
   std::string_view segment;
   std::string_view field;
-  bool counter;                        // the bench writes a counter `field` per configuration
-  uint32_t NodeSet::*count = nullptr;  // kCount
-  std::vector<uint32_t> NodeSet::*per_node = nullptr;  // kPerNode
+  bool counter;  // the bench writes a counter `field` per configuration
+  // The bench names it (and counts it) wherever a configuration sets it, for
+  // a scheme that does not read it too (V, every point's N x V; the capacity
+  // of a removal scenario); otherwise only for the schemes that take it.
+  bool name_everywhere;
+  // Where a NodeSet keeps it: its own member (`count` for kCount, `per_node`
+  // for kPerNode), or for a kCount parameter without one NodeSet::counts at
+  // its place.
+  uint32_t NodeSet::*count = nullptr;
+  std::vector<uint32_t> NodeSet::*per_node = nullptr;
 };
 
-// Every parameter, in bit order: the one list of them.
+// Every parameter, in bit order: the one list of them (params.def).
 inline constexpr ParamInfo kParams[] = {
-    {.param = kParamVnodes,
-     .name = "vnodes",
-     .kind = ParamKind::kCount,
-     .option = "--vnodes",
-     .symbol = "V",
-     .help = "tokens (virtual nodes) per node",
-     .min = 1,
-     .max = 0xffffffffu,
-     .default_value = 100,
-     .segment = "V",
-     .field = "vnodes",
-     .counter = true,
-     .count = &NodeSet::vnodes},
-    {.param = kParamTableSize,
-     .name = "table_size",
-     .kind = ParamKind::kCount,
-     .option = "--table-size",
-     .symbol = "M",
-     .help = "lookup table size M, a prime at least N",
-     .min = 2,
-     .max = 0x7fffffffu,
-     .default_value = 65537,
-     .segment = "M",
-     .field = "table_size",
-     .counter = true,
-     .count = &NodeSet::table_size},
-    {.param = kParamWeights,
-     .name = "weights",
-     .kind = ParamKind::kPerNode,
-     .option = "--weights",
-     .symbol = "W",
-     .help = "one weight per node, W1,W2,...",
-     .min = 0,
-     .max = kMaxWeight,
-     .default_value = 1,
-     .segment = "weights",
-     .field = "weights",
-     .counter = false,
-     .per_node = &NodeSet::weights},
-    {.param = kParamCapacity,
-     .name = "capacity",
-     .kind = ParamKind::kCount,
-     .option = "--capacity",
-     .symbol = "A",
-     .help = "bucket capacity A, at least N (default 10 x N)",
-     .min = 1,
-     .max = 0xffffffffu,
-     .default_value = 0,
-     .segment = "capacity",
-     .field = "fleet_capacity",
-     .counter = false,
-     .count = &NodeSet::capacity},
-    {.param = kParamProbes,
-     .name = "probes",
-     .kind = ParamKind::kCount,
-     .option = "--probes",
-     .symbol = "k",
-     .help = "probes k per key",
-     .min = 1,
-     .max = 4096,
-     .default_value = 21,
-     .segment = "",
-     .field = "probes",
-     .counter = false,
-     .count = &NodeSet::probes},
+#define CHBENCH_PARAM(Name, ...) {.param = kParam##Name, __VA_ARGS__},
+#include "chbench/params.def"
+#undef CHBENCH_PARAM
 };
 
 inline constexpr std::size_t kParamCount = std::size(kParams);
 
-// The entry of `p` (one bit). Every Param has one (tests/test_registry.cc).
-constexpr const ParamInfo& param_info(Param p) noexcept {
-  std::size_t i = 0;
-  while (i + 1 < kParamCount && kParams[i].param != p) ++i;
-  return kParams[i];
-}
+static_assert(kParamCount == kParamPlaces);
+static_assert(kParamCount <= kMaxCountParams, "NodeSet::counts has no slot for every parameter");
+static_assert(kParamCount <= 32, "a Param is a bit of an unsigned");
 
-// p's place in kParams: an index for arrays of values, one per parameter.
+// p's place in kParams (its bit's position): an index for arrays of values,
+// one per parameter.
 constexpr std::size_t param_index(Param p) noexcept {
-  return static_cast<std::size_t>(&param_info(p) - kParams);
+  return static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(p)));
 }
 
-// The value of a kCount parameter in `nodes`; nullopt for a kPerNode one.
+// The entry of `p` (one bit).
+constexpr const ParamInfo& param_info(Param p) noexcept { return kParams[param_index(p)]; }
+
+// The value of a kCount parameter in `nodes` (its member, or NodeSet::counts
+// at its place); nullopt for a kPerNode one. The one way to read a count
+// parameter: a scheme reads its own as *count_of(param_info(kParamX), nodes),
+// or count_of(kParamX, nodes).
 inline std::optional<uint32_t> count_of(const ParamInfo& p, const NodeSet& nodes) noexcept {
   if (p.kind != ParamKind::kCount) return std::nullopt;
-  return nodes.*p.count;
+  return p.count ? nodes.*p.count : nodes.counts[param_index(p.param)];
+}
+
+// The value of the kCount parameter `p` in `nodes`; 0 for a kPerNode one.
+inline uint32_t count_of(Param p, const NodeSet& nodes) noexcept {
+  return count_of(param_info(p), nodes).value_or(0);
 }
 
 // Sets a kCount parameter in `nodes`; does nothing for a kPerNode one. Does
 // not check the range (validate() and the schemes' checks do).
 inline void set_count(const ParamInfo& p, NodeSet& nodes, uint32_t value) noexcept {
-  if (p.kind == ParamKind::kCount) nodes.*p.count = value;
+  if (p.kind != ParamKind::kCount) return;
+  (p.count ? nodes.*p.count : nodes.counts[param_index(p.param)]) = value;
 }
 
 // "int" for kCount, "per_node" for kPerNode: the exported registry's word.

@@ -143,6 +143,14 @@ std::vector<std::string> removal_list(const Scenario& s) {
   return out;
 }
 
+void take_params(Scenario& s, const NodeSet& nodes) {
+  s.vnodes = nodes.vnodes;
+  s.table_size = nodes.table_size;
+  s.capacity = nodes.capacity;
+  s.probes = nodes.probes;
+  s.counts = nodes.counts;
+}
+
 Fleet scenario_fleet(const Scenario& s) {
   const std::vector<std::string> removed = removal_list(s);
   if (s.readds > removed.size())
@@ -152,6 +160,7 @@ Fleet scenario_fleet(const Scenario& s) {
   nodes.table_size = s.table_size;
   nodes.capacity = s.capacity;
   nodes.probes = s.probes;
+  nodes.counts = s.counts;
   Fleet fleet(std::move(nodes));
   fleet.leave_all(removed);
   const std::vector<std::string> back(removed.rbegin(), removed.rbegin() + s.readds);

@@ -10,6 +10,7 @@
 // an explicit list.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,8 @@ struct Scenario {
   uint32_t table_size = 65537;  // NodeSet::table_size
   uint32_t capacity = 0;        // NodeSet::capacity (0: 10 x N)
   uint32_t probes = 21;         // NodeSet::probes (multi-probe's k)
+  // NodeSet::counts: the count parameters without a member of their own.
+  std::array<uint32_t, kMaxCountParams> counts = count_defaults();
   RemovalOrder order = RemovalOrder::kLifo;
   double remove_fraction = 0;        // share of N removed (not kExplicit), [0, 1)
   uint64_t seed = 0;                 // kRandom's seed
@@ -51,6 +54,10 @@ struct Scenario {
   // and an explicit order names members of it.
   std::vector<std::string> names;
 };
+
+// Sets s's parameters to those of `nodes`: V, M, the capacity, k and the
+// counts (every NodeSet member but the names and the weights).
+void take_params(Scenario& s, const NodeSet& nodes);
 
 // The bucket capacity A of a fleet for the schemes that keep room for more
 // buckets than nodes (kParamCapacity): fleet.nodes().capacity, or 10 times
@@ -78,10 +85,9 @@ std::vector<uint32_t> random_removals(uint32_t n, uint32_t count, uint64_t seed)
 std::vector<std::string> removal_list(const Scenario& s);
 
 // The fleet after the scenario: the initial list (node-0 ... node-(N-1), or
-// s.names) with V, M and the capacity, then every removal of removal_list(s) in order, then
-// s.readds joins of the removed nodes, the last removed first. Throws as
-// removal_list does, and std::invalid_argument when readds exceeds the
-// number removed.
+// s.names) with V, M, the capacity, k and `counts`, then every removal of
+// removal_list(s) in order, then s.readds joins of the removed nodes, the last removed first.
+// Throws as removal_list does, and std::invalid_argument when readds exceeds the number removed.
 Fleet scenario_fleet(const Scenario& s);
 
 }  // namespace chbench

@@ -37,17 +37,14 @@ bool default_names(const std::vector<std::string>& names) {
 }
 
 // The scenario over the initial fleet's names (node-0 ... node-(N-1) given
-// by count, no copy, for the default list and a fleet of buckets), with its V,
-// M and capacity.
+// by count, no copy, for the default list and a fleet of buckets), with its
+// parameters (take_params).
 Scenario scenario_over(const Fleet& initial, const ScenarioRequest& r, double fraction,
                        uint32_t readds) {
   Scenario s;
   s.nodes = initial.size();
   if (initial.named() && !default_names(initial.nodes().names)) s.names = initial.nodes().names;
-  s.vnodes = initial.nodes().vnodes;
-  s.table_size = initial.nodes().table_size;
-  s.capacity = initial.nodes().capacity;
-  s.probes = initial.nodes().probes;
+  take_params(s, initial.nodes());
   s.order = r.order;
   s.remove_fraction = fraction;
   s.seed = r.seed;
