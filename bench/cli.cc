@@ -377,6 +377,10 @@ std::vector<FamilySweep> configs_from(const Options& o) {
                       !o.target.empty() || o.removed_fraction || o.removal_order ||
                       std::ranges::any_of(o.counts, [](const auto& v) { return v.has_value(); });
   if (!custom) return make_sweep(so);
+  if (o.families)
+    fail(
+        "--families selects the sweep's families; a custom run (--nodes, --keys, ... given) times "
+        "its kernels at one configuration: narrow it with --schemes or --kernels");
   auto configs = custom_configs(o, so.kernels);
   uint32_t group = 0;
   assign_groups(configs, group);  // one group, split where its tables would not fit together

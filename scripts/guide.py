@@ -91,7 +91,8 @@ def the_run(path: Path, machine: Optional[str]) -> tuple:
         return newest_run(path, machine)
     run = load(bench_file.in_folder(path))
     if run.registry is None or not run.family("nodes"):
-        raise InputError(f"{source_name(path)} has no family \"nodes\" and kernel registry")
+        raise InputError(f"{source_name(path)} lacks what the guide reads: family \"nodes\" "
+                         "and the kernel registry")
     return path, run
 
 

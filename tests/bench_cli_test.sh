@@ -125,7 +125,9 @@ expect 2 "--canary-baseline takes COMPUTE_NS,MEMORY_NS .* not '1,2,3'" --canary-
 # refused before anything is allocated.
 expect 2 "would need about .* GiB, more than 90% of the" --schemes ring --nodes 4294967295 --vnodes 1
 expect 2 "would need about .* GiB, more than 90% of the" --kernels hrw/scalar --nodes 4294967295 --keys 10
-expect 2 "would need about .* GiB, more than 90% of the" --sweep full --families batch --keys 1000000000000
+expect 2 "would need about .* GiB, more than 90% of the" --sweep full --keys 1000000000000
+# A custom run times its kernels at one configuration: a family does not apply.
+expect 2 "--families selects the sweep's families; a custom run" --families weighted --nodes 100
 # A results file that cannot be written (as root too: a path under a regular
 # file, /proc, a folder): refused before the sweep, not after it.
 printf 'not a folder\n' >"$tmp/regular"

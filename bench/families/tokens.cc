@@ -1,5 +1,5 @@
 // Family tokens: every ring kernel against total tokens N x V, beside the
-// stream baseline (the memory floor) and the random-read floor (one line a
+// stream floor (memory alone) and the random-read floor (one line a
 // key read at random from a table of the ring's size), one thread.
 #include "family.h"
 

@@ -161,7 +161,8 @@ class BadInput(unittest.TestCase):
             result = run([PYTHON, GUIDE, str(folder), "--lab", "/bin/true", "--out", tmp])
             self.assertEqual(result.returncode, 2)
             self.assertEqual(result.stderr.strip(), "guide.py: error: 20260102-000000-bbbbbbb "
-                             "has no family \"nodes\" and kernel registry")
+                             "lacks what the guide reads: family \"nodes\" and the kernel "
+                             "registry")
 
     def test_nodes_out_of_range(self):
         result = run([PYTHON, GUIDE, "--lab", "/bin/true", "--nodes", "1"])

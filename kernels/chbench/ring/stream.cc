@@ -35,7 +35,7 @@ std::unique_ptr<OwnerTable> make_stream(const Fleet&, unsigned knob) {
 constinit const KernelInfo kStream{
     .scheme = Scheme::kRing,
     .name = "stream",
-    .summary = "no lookup: reads each key hash, writes one owner (the memory floor)",
+    .summary = "no lookup: reads each key hash, writes one owner (the stream floor)",
     .simd = false,
     .baseline = false,
     .rank = -1,
