@@ -163,10 +163,6 @@ class Registry:
         k = self.kernel(label)
         return k.rival if k is not None and k.simd else None
 
-    def is_floor(self, label: str) -> bool:
-        """Whether `label` is a floor (the stream, compute or random-read one)."""
-        return self.floor_kind(label) is not None
-
     def floor_kind(self, label: str) -> Optional[str]:
         """The floor kind of `label` ("stream", ...), None for a kernel."""
         k = self.kernel(label)
