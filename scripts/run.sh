@@ -23,8 +23,9 @@ draws the plots and writes a report, in a new folder that is never overwritten:
       summary.txt    the first screen: each scheme's fastest kernel at each N
                      with its interval, rendezvous ÷ ring and each scheme
                      ÷ the fastest with theirs, the crossover measured,
-                     the noise (printed when the run ends; also
-                     at the top of report.md)
+                     the noise, then guide.md or why there is no
+                     guide (printed when the run ends; all but the
+                     guide's line also at the top of report.md)
       report.md      the summary, machine and build, ratios, goals, plots,
                      tables, checks, the noise appendix
       medians.csv    a row per configuration: its parameters, median ns/key
@@ -451,33 +452,45 @@ created=()
   die "results kept in $machine_dir/$final_name, but the index $out/README.md could not be regenerated"
 # --- The guide for a fleet of --nodes nodes, from this run (the lab measures
 # the keys moved and the balance). A guide that cannot be made costs the run
-# nothing: the results stay, and the message says why. For a run under the
-# repository's results/, docs/guide.md (and its plot) is refreshed from it.
+# nothing: the results stay, and the first screen says why in its last line.
+# For a run under the repository's results/, docs/guide.md (and its plot) is
+# refreshed from it.
 lab=${CHBENCH_LAB:-$repo/build/$preset/lab/chbench-lab}
 run_dir="$machine_dir/$final_name"
+guide_log="$run_dir/.guide.log"
+# The first screen's last line (summary.txt's too): the guide, or why there is
+# none and what makes one; guide_note: what else became of it, after it.
+guide_line="Which scheme for your fleet of $guide_nodes nodes: guide.md"
 guide_note=""
+no_guide() {
+  guide_line="No guide: $1; scripts/guide.py RUN --nodes N --lab LAB makes one from a run with family nodes."
+}
 echo "run.sh: the guide for a fleet of $guide_nodes nodes (this run and the lab's moves and balance)" >&2
 if [[ ! -x $lab ]]; then
-  guide_note="no guide: no chbench-lab at ${lab#"$repo"/}"
+  no_guide "no chbench-lab at ${lab#"$repo"/}"
 elif ! "$python" "$here/guide.py" "$run_dir" --nodes "$guide_nodes" --lab "$lab" \
-  --out "$run_dir" 2>"$run_dir/.guide.log"; then
-  guide_note="no guide: guide.py failed ($(tail -n 1 -- "$run_dir/.guide.log"))"
-elif ! "$python" "$here/compact_run.py" "$run_dir" >/dev/null 2>"$run_dir/.guide.log"; then
+  --out "$run_dir" 2>"$guide_log"; then
+  # guide.py's last line says why ("guide.py: error: RUN lacks ...").
+  no_guide "$(tail -n 1 -- "$guide_log" | sed 's/^guide\.py: error: //')"
+elif ! "$python" "$here/compact_run.py" "$run_dir" >/dev/null 2>"$guide_log"; then
   # The guide's plot in its committed form (a palette PNG), as plot.py's are.
-  guide_note="the guide's plot is not in its committed form: $(tail -n 1 -- "$run_dir/.guide.log")"
+  guide_note="the guide's plot is not in its committed form: $(tail -n 1 -- "$guide_log")"
 elif [[ $out == "$repo/results" ]]; then
   for f in guide.md guide_nodes.png guide_nodes.svg; do
     if [[ -e $run_dir/$f ]]; then cp -- "$run_dir/$f" "$repo/docs/$f"; fi
   done
   guide_note="docs/guide.md is this run's guide now (commit it with the run)"
 fi
-rm -f -- "$run_dir/.guide.log"
+rm -f -- "$guide_log"
+if [[ -s $run_dir/summary.txt ]]; then
+  printf '%s\n' "$guide_line" >>"$run_dir/summary.txt"
+fi
 elapsed=$((SECONDS - started))
 # The first screen: the run's answer, from the report's summary.
-if [[ -s $machine_dir/$final_name/summary.txt ]]; then
+if [[ -s $run_dir/summary.txt ]]; then
   echo >&2
-  cat -- "$machine_dir/$final_name/summary.txt" >&2
+  cat -- "$run_dir/summary.txt" >&2
   [[ -z $guide_note ]] || echo "run.sh: $guide_note" >&2
-  echo "(files named above are in $machine_dir/$final_name)" >&2
+  echo "(files named above are in $run_dir)" >&2
 fi
 echo "run.sh: done in $((elapsed / 60)) min $((elapsed % 60)) s (sweep, plots, report and guide; the build took $((build_seconds / 60)) min $((build_seconds % 60)) s before): $machine_dir/$final_name/report.md" >&2

@@ -98,15 +98,15 @@ SUMMARY_PLOTS = ("schemes_best_nodes", "schemes_nodes", "removals", "threads")
 
 
 def summary_links(figs: dict) -> list:
-    """(what, file) pairs for the end of summary.txt: the report, the plots of
-    SUMMARY_PLOTS the run drew (their PNGs), and the guide (guide.md, which
-    scripts/run.sh writes beside them; scripts/guide.py RUN makes one)."""
+    """(what, file) pairs for the end of summary.txt: the report and the plots
+    of SUMMARY_PLOTS the run drew (their PNGs). The guide is not among them:
+    scripts/run.sh makes it after this and adds its own line, the guide's
+    file or why there is none."""
     plots = [f"{stem}.png" for stem in SUMMARY_PLOTS if figs.get(stem) is not None]
     links = [("Full report (tables, goals, noise appendix)", "report.md")]
     if plots:
         links.append(("Plots", ", ".join(plots)))
-    return links + [("Which scheme for your fleet",
-                     "guide.md (scripts/run.sh --nodes N; scripts/guide.py RUN --nodes N)")]
+    return links
 
 
 def render(run: Run, goals: Goals, formats: tuple = output.DEFAULT_FORMATS,

@@ -22,7 +22,7 @@ import time
 import unittest
 from pathlib import Path
 
-from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, commit_name, cpu_context, machine_name,
+from support import (FAKE_BENCH, FIXTURE, PYTHON, SCRIPTS, TESTS, commit_name, cpu_context, machine_name,
                      run, snapshot)
 
 RUN_SH = str(SCRIPTS / "run.sh")
@@ -33,6 +33,16 @@ RUN_FILES = {"bench.json", "console.txt", "command.txt", "report.md", "summary.t
              "batch.png", "hashed.png", "targets.png"}
 RUN_FILES |= {name.replace(".png", ".svg") for name in RUN_FILES if name.endswith(".png")}
 RUN_FILES |= {"bench.json.gz", "medians.csv"}  # the committed form (compact_run.py), the CSV
+
+
+# A stand-in chbench-lab for the guide: the same figures for every scheme.
+ANY_SCHEME_LAB = r'''#!/usr/bin/python3
+import json, sys
+if sys.argv[1] == "balance":
+    print(json.dumps({"summary": {"keys": {"busiest_over_mean": {"mean": 1.25}}}}))
+else:
+    print(json.dumps({"moved_fraction": 0.01, "between_old_fraction": 0.0}))
+'''
 
 
 def fake_env(**extra) -> dict:
@@ -161,9 +171,10 @@ class FullRun(unittest.TestCase):
         self.assertIn("run.sh: note: Google Benchmark (Debian's libbenchmark) says it was "
                       "built as DEBUG", result.stderr)
         self.assertIn("**N ≈ 17.3**", (run_dir / "report.md").read_text())
-        # Without a lab there is no guide, and the run says so in one line.
-        self.assertIn("run.sh: no guide: no chbench-lab at /nonexistent/chbench-lab",
-                      result.stderr)
+        # Without a lab there is no guide, and the first screen says so in its last line.
+        self.assertEqual(self.first_screen(result, run_dir)[-1],
+                         "No guide: no chbench-lab at /nonexistent/chbench-lab; scripts/guide.py "
+                         "RUN --nodes N --lab LAB makes one from a run with family nodes.")
         # The CPU's identity, as machine-name.sh --json gives it, is in the context.
         context = json.loads((run_dir / "bench.json").read_text())["context"]
         identity = json.loads(context["chbench_cpu"])
@@ -196,6 +207,45 @@ class FullRun(unittest.TestCase):
             self.assertEqual(result.returncode, 2, result.stderr)
             self.assertIn(message, result.stderr)
             self.assertFalse(self.results.exists())
+
+    def first_screen(self, result: subprocess.CompletedProcess, run_dir: Path) -> list:
+        """summary.txt's lines, after checking the terminal showed them all,
+        in order, and named the guide only where guide.md exists."""
+        lines = (run_dir / "summary.txt").read_text().splitlines()
+        self.assertIn("\n".join(lines) + "\n", result.stderr)
+        self.assertEqual(sum("guide.md" in line for line in lines),
+                         (run_dir / "guide.md").exists())
+        return lines
+
+    def test_no_guide_without_family_nodes(self):
+        # A selection without family nodes (--families weighted): no guide, and
+        # no line pointing to one; the line says why and what makes one.
+        data = json.loads(FIXTURE.read_text())
+        data["benchmarks"] = [b for b in data["benchmarks"] if not b["name"].startswith("nodes/")]
+        bench = self.tmp / "no_nodes.json"
+        bench.write_text(json.dumps(data))
+        result = self.run_sh("--", "--families", "weighted", FAKE_BENCH_JSON=bench,
+                             CHBENCH_LAB=TESTS / "fake_lab.sh")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (name,) = self.run_dirs()
+        run_dir = self.results / self.machine / name
+        self.assertFalse((run_dir / "guide.md").exists())
+        self.assertEqual(self.first_screen(result, run_dir)[-1],
+                         f"No guide: results/{self.machine}/{name} lacks what the guide reads: "
+                         'family "nodes" and the kernel registry; scripts/guide.py RUN --nodes N '
+                         "--lab LAB makes one from a run with family nodes.")
+
+    def test_guide_written(self):
+        lab = self.tmp / "lab"
+        lab.write_text(ANY_SCHEME_LAB)
+        lab.chmod(0o755)
+        result = self.run_sh("--nodes", "100", CHBENCH_LAB=lab)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        (name,) = self.run_dirs()
+        run_dir = self.results / self.machine / name
+        self.assertTrue((run_dir / "guide.md").exists())
+        self.assertEqual(self.first_screen(result, run_dir)[-1],
+                         "Which scheme for your fleet of 100 nodes: guide.md")
 
     def test_full_sweep_flag(self):
         result = self.run_sh("--full")
