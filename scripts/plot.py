@@ -47,7 +47,8 @@ python3-matplotlib.
 
 import sys
 
+import cli
 from chbench_plots.main import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli.exit_status(main))
