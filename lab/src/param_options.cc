@@ -12,32 +12,58 @@ bool placement_takes(const Placement& placement, Param p) {
   return scheme_info(placement.scheme).takes(p);
 }
 
-std::string takers_of(Param p) {
+namespace {
+
+// The schemes and the profiles that read p, each a comma-separated list.
+struct Takers {
   std::string schemes, profiles;
   unsigned scheme_count = 0, profile_count = 0;
+};
+
+Takers takers(Param p) {
+  Takers t;
   for (const SchemeInfo& info : all_scheme_infos())
     if (info.takes(p)) {
-      schemes += (schemes.empty() ? "" : ", ") + std::string(info.name);
-      ++scheme_count;
+      t.schemes += (t.schemes.empty() ? "" : ", ") + std::string(info.name);
+      ++t.scheme_count;
     }
   for (Profile profile : all_profiles())
     if ((profile_params(profile) & p) != 0) {
-      profiles += (profiles.empty() ? "" : ", ") + std::string(profile_name(profile));
-      ++profile_count;
+      t.profiles += (t.profiles.empty() ? "" : ", ") + std::string(profile_name(profile));
+      ++t.profile_count;
     }
+  return t;
+}
+
+// "jump hash" of a scheme (its title, as the bench names it), "the kafka
+// profile" of a profile.
+std::string placement_title(const Placement& placement) {
+  if (placement.profile) return "the " + std::string(profile_name(*placement.profile)) + " profile";
+  return std::string(scheme_info(placement.scheme).title);
+}
+
+}  // namespace
+
+std::string takers_of(Param p) {
+  const Takers t = takers(p);
   std::string out;
-  if (scheme_count != 0) out = (scheme_count == 1 ? "the scheme " : "the schemes ") + schemes;
-  if (profile_count != 0)
+  if (t.scheme_count != 0) out = (t.scheme_count == 1 ? "the scheme " : "the schemes ") + t.schemes;
+  if (t.profile_count != 0)
     out += (out.empty() ? "" : "; ") +
-           std::string(profile_count == 1 ? "the profile " : "the profiles ") + profiles;
+           std::string(t.profile_count == 1 ? "the profile " : "the profiles ") + t.profiles;
   return out.empty() ? "nothing" : out;
 }
 
-void check_applies(const Placement& placement, Param p, std::string_view option,
-                   std::string_view placement_name) {
-  if (placement_takes(placement, p)) return;
-  throw std::invalid_argument(std::string(option) + " applies to " + takers_of(p) +
-                              " only, not to " + std::string(placement_name));
+void check_applies(const Placement& placement, const ParamInfo& p) {
+  if (placement_takes(placement, p.param)) return;
+  const Takers t = takers(p.param);
+  std::string who;
+  if (t.scheme_count != 0) who = "the schemes that take it: " + t.schemes;
+  if (t.profile_count != 0)
+    who += (who.empty() ? "" : "; ") + std::string("the profiles that take it: ") + t.profiles;
+  throw std::invalid_argument(std::string(p.option) + ": " + placement_title(placement) +
+                              " takes no " + std::string(p.symbol) + " (" +
+                              (who.empty() ? "nothing takes it" : who) + ")");
 }
 
 namespace {

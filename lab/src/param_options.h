@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "chbench/scheme.h"
 #include "placement.h"
@@ -32,12 +31,12 @@ bool placement_takes(const Placement& placement, Param p);
 // profiles: "the schemes ring; the profile cassandra". "nothing" when none.
 std::string takers_of(Param p);
 
-// Throws std::invalid_argument ("--vnodes applies to the schemes ring; the
-// profile cassandra only, not to the kafka profile") when the placement
-// does not read `p`. `option` is the option's name, `placement_name` the
-// scheme's or profile's ("kafka profile").
-void check_applies(const Placement& placement, Param p, std::string_view option,
-                   std::string_view placement_name);
+// Throws std::invalid_argument when the placement does not read `p`, in
+// one line as the bench's refusal reads: the option, the scheme (by its
+// title) or profile that takes no such parameter, and who does ("--vnodes:
+// the kafka profile takes no V (the schemes that take it: ring; the
+// profiles that take it: cassandra, groupcache)").
+void check_applies(const Placement& placement, const ParamInfo& p);
 
 // The --help line of p's option, from its kParams entry: what it is, the
 // schemes and profiles that take it, its default and range, and what only

@@ -30,8 +30,8 @@ bad "scheme and profile" "one of them" owners --scheme ring --profile ketama --n
 bad "unknown profile" "unknown profile 'memcache'" owners --profile memcache --nodes 3 --keys 3
 bad "weights count" "2 weights for 3 nodes" owners --profile ketama --nodes 3 --weights 1,2 --keys 3
 bad "weight 0" "not a weight" owners --profile ketama --nodes 2 --weights 1,0 --keys 3
-bad "weights elsewhere" "the profiles ketama, haproxy_consistent" owners --profile redis --nodes 2 --weights 1,1 --keys 3
-bad "weights, unweighted ketama" "not to the ketama_unweighted profile" owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
+bad "weights elsewhere" "the redis profile takes no W (the schemes that take it: ring, hrw_weighted; the profiles that take it: ketama, haproxy_consistent," owners --profile redis --nodes 2 --weights 1,1 --keys 3
+bad "weights, unweighted ketama" "--weights: the ketama_unweighted profile takes no W " owners --profile ketama_unweighted --nodes 2 --weights 1,1 --keys 3
 run balance --profile ketama_unweighted --nodes a,b,c --keys 100 --format csv
 [[ $(tail -n +2 "$tmp/out" | cut -d, -f6 | tr '\n' ' ') == "100 100 100 " ]] || fail "ketama_unweighted points: $(cat "$tmp/out")"
 # HAProxy's map-based hash (balance uri on four servers, HAProxy's
@@ -79,7 +79,7 @@ run balance --scheme hrw_weighted --nodes a,b,c --weights 1,2,3 --keys 100000 --
 [[ $(awk -F, '$2 == "c" { print $5 }' "$tmp/out") == "0.5" ]] || fail "weighted balance: $(cat "$tmp/out")"
 run balance --scheme ring --nodes 2 --vnodes 10 --weights 0,1 --keys 1000 --format json
 grep -q '"weighted": true' "$tmp/out" || fail "weighted ring balance: no weighted flag"
-bad "weights on jump" "not to jump" owners --scheme jump --nodes 3 --weights 1,2,3 --keys 3
+bad "weights on jump" "--weights: jump hash takes no W (the schemes that take it: ring, hrw_weighted;" owners --scheme jump --nodes 3 --weights 1,2,3 --keys 3
 bad "scheme weights count" "2 weights for 3 nodes" owners --scheme hrw_weighted --nodes 3 --weights 1,2 --keys 3
 bad "all weights 0" "every node weight is 0" owners --scheme hrw_weighted --nodes 2 --weights 0,0 --keys 3
 bad "weights and scenario" "no removal scenario" balance --scheme ring --nodes 3 --weights 1,2,3 --removed node-1
@@ -104,26 +104,29 @@ bad "envoy table above its bound" "2 ... 5000011 (got 5000077" owners --profile 
 bad "envoy address without port" "'10.0.0.1' is an IP address without its port" \
   owners --profile envoy_maglev --nodes 10.0.0.1,10.0.0.2:80 --keys 3
 bad "envoy duplicate host" "duplicate node name '10.0.0.2:80'" owners --profile envoy_maglev --nodes 10.0.0.2:80,10.0.0.2:80 --keys 3
-bad "go-redis weights" "not to the go_redis_ring profile" owners --profile go_redis_ring --nodes 3 --weights 1,1,1 --keys 3
+bad "go-redis weights" "--weights: the go_redis_ring profile takes no W (the schemes that take it: ring, hrw_weighted; " owners --profile go_redis_ring --nodes 3 --weights 1,1,1 --keys 3
 run owners --profile groupcache --nodes 3 --vnodes 1 --keys 2
 [[ $status -eq 0 ]] || fail "--vnodes with the groupcache profile: status $status"
 
 # Options that do not apply are refused, naming every scheme and profile that
 # takes them.
 for profile in ketama redis kafka maglev envoy_maglev go_redis_ring; do
-  bad "--vnodes with the $profile profile" "applies to the scheme ring; the profiles cassandra, groupcache, envoy_ring_hash, grpc_ring_hash only, not to the $profile profile" \
+  bad "--vnodes with the $profile profile" "^chbench-lab: error: --vnodes: the $profile profile takes no V (the schemes that take it: ring; the profiles that take it: cassandra, groupcache, envoy_ring_hash, grpc_ring_hash)$" \
     owners --profile $profile --nodes a,b,c --vnodes 5 --keys 3
 done
+# A scheme is named by its title, as the bench's refusals name it.
+declare -A title=([modn]=mod-N [ring]="ring (consistent hashing)" [hrw]="rendezvous (HRW)"
+  [jump]="jump hash" [maglev]=Maglev)
 for scheme in modn hrw jump maglev; do
-  bad "--vnodes with $scheme" "applies to the scheme ring; the profiles cassandra, groupcache, envoy_ring_hash, grpc_ring_hash only, not to $scheme\$" \
+  bad "--vnodes with $scheme" "^chbench-lab: error: --vnodes: ${title[$scheme]} takes no V (the schemes that take it: ring; the profiles that take it: cassandra, groupcache, envoy_ring_hash, grpc_ring_hash)$" \
     owners --scheme $scheme --nodes 3 --vnodes 5 --keys 3
 done
 for profile in ketama redis kafka cassandra go_redis_ring groupcache; do
-  bad "--table-size with the $profile profile" "applies to the scheme maglev; the profiles maglev, envoy_maglev only, not to the $profile profile" \
+  bad "--table-size with the $profile profile" "^chbench-lab: error: --table-size: the $profile profile takes no M (the schemes that take it: maglev; the profiles that take it: maglev, envoy_maglev)$" \
     owners --profile $profile --nodes a,b,c --table-size 7 --keys 3
 done
 for scheme in modn ring hrw jump; do
-  bad "--table-size with $scheme" "applies to the scheme maglev; the profiles maglev, envoy_maglev only, not to $scheme\$" \
+  bad "--table-size with $scheme" "^chbench-lab: error: --table-size: ${title[$scheme]} takes no M (the schemes that take it: maglev; the profiles that take it: maglev, envoy_maglev)$" \
     owners --scheme $scheme --nodes 3 --table-size 7 --keys 3
 done
 run owners --profile cassandra --nodes 3 --vnodes 4 --keys 2

@@ -158,11 +158,11 @@ bad "jump --removed out of LIFO order" "removal 2 of --removed must be 'node-8',
   owners --scheme jump --nodes 10 --removed node-9,node-7 --keys 3
 bad "jump --removed at N = 2^31 - 1" "removal 1 of --removed must be 'node-2147483646'" \
   owners --scheme jump --nodes 2147483647 --removed node-3 --keys 3
-bad "--capacity where no scheme takes it" "--capacity applies to the schemes dx, anchor only, not to hrw" \
+bad "--capacity where no scheme takes it" "^chbench-lab: error: --capacity: rendezvous (HRW) takes no A (the schemes that take it: dx, anchor)$" \
   owners --scheme hrw --nodes 10 --capacity 100 --keys 3
-bad "--capacity with a profile" "--capacity applies to the schemes" \
+bad "--capacity with a profile" "--capacity: the ketama profile takes no A (the schemes that take it: dx, anchor)$" \
   owners --profile ketama --nodes 3 --capacity 30 --keys 3
-bad "--probes where no scheme takes it" "--probes applies to the scheme multiprobe only, not to ring" \
+bad "--probes where no scheme takes it" "^chbench-lab: error: --probes: ring (consistent hashing) takes no k (the schemes that take it: multiprobe)$" \
   owners --scheme ring --nodes 10 --probes 3 --keys 3
 bad "--probes 0" "multiprobe: probes k = 0 must be 1 to 4096" \
   owners --scheme multiprobe --nodes 10 --probes 0 --keys 3

@@ -14,10 +14,8 @@ namespace {
 // parameter (param_options.h: one line naming the schemes and profiles that
 // take it), M above the lab's bound and a capacity of 0.
 void check_parameter_options(const Setup& s, const Options& o) {
-  const std::string name =
-      s.placement.profile ? "the " + placement_name(s) + " profile" : placement_name(s);
   for (const ParamInfo& p : kParams)
-    if (o.given(p)) check_applies(s.placement, p.param, p.option, name);
+    if (o.given(p)) check_applies(s.placement, p);
   if (const auto m = o.count(kParamTableSize)) check_table_size_bound(*m);
   if (o.count(kParamCapacity) == 0u)
     throw std::invalid_argument(
