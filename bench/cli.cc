@@ -238,7 +238,7 @@ int64_t parse_target(const std::string& name) {
 // memory comes first: SchemeInfo::check needs the fleet itself, whose node
 // names (fleet_name_bytes: every copy alive) and key pool are checked to fit
 // before it is made, and it validates every name (seconds for 10^8 of them).
-// config_bytes builds no large fleet (plan.h).
+// config_bytes builds no large fleet (plan_cost.h).
 void check_custom(const Config& c, const Options& o, bool named) {
   const SchemeInfo& s = c.kernel->scheme_info();
   if (c.nodes > s.max_nodes)
