@@ -83,6 +83,10 @@ uint64_t Config::tokens() const {
 
 uint64_t Config::pool() const noexcept { return keys * pool_windows(keys); }
 
+uint64_t Config::checked() const noexcept {
+  return std::min(pool(), keys * windows_of(keys, kMinChecked));
+}
+
 bool Config::scheme_takes(Param p) const noexcept {
   return kernel && !profile && kernel->scheme_info().takes(p);
 }

@@ -153,6 +153,9 @@ struct Config {
   uint64_t tokens() const;
   // Keys in the pool the timed loop cycles through (pool_windows).
   uint64_t pool() const noexcept;
+  // Keys of the pool checked against the reference: its first whole batches,
+  // at least kMinChecked keys (all of the pool when it is no longer).
+  uint64_t checked() const noexcept;
   // The kernel's scheme takes p (and the configuration is no profile's).
   bool scheme_takes(Param p) const noexcept;
   // A count parameter's value: vnodes for V, else counts at p's place (0:
@@ -180,12 +183,27 @@ struct Config {
 // pool_windows(K) consecutive batches, at least kMinPool keys in all, and
 // iteration i takes batch i mod windows. Repeating one small batch would let
 // the branch predictor learn its keys (lower_bound at K = 1,000 ran 10x faster
-// than at K = 10^5 before this) and measure a replay, not lookups. A smaller
-// pool is always a prefix of a larger one (default keys user:1, user:2, ...).
-inline constexpr uint64_t kMinPool = 100'003;
-inline uint64_t pool_windows(uint64_t keys) {
-  return keys >= kMinPool ? 1 : (kMinPool + keys - 1) / keys;
+// than at K = 10^5 before this) and measure a replay, not lookups. A pool of
+// 10^5 keys is still learnt: on a Zen 5 (AVX3) the SIMD kernels whose lanes
+// redraw ran at N = 10^6 and K = 10^4 at 0.42 (jumpback), 0.26 (binomial) and
+// 0.40 ns a key (power) over a pool of 100,003 keys, 0.97, 0.94 and 1.14 over
+// 1,000,003, as fast as over fresh keys at K = 10^6 and more (their vectors'
+// "any lane redraws" branch repeats every 6,000 vectors of the small pool); at
+// N = 1,024, where no lane redraws, the pools ran alike. The keys of a pool of
+// 10^6 stream from the L3 cache: the stream floor reads them at 0.11 ns a key,
+// as from the smaller pool. A smaller pool is always a prefix of a larger one
+// (default keys user:1, user:2, ...).
+inline constexpr uint64_t kMinPool = 1'000'000;
+// The keys checked against the reference before the timing (Config::checked):
+// the pool's first batches, at least this many keys in all. Checking the whole
+// pool would cost ten times the reference's work for no more assurance: the
+// tests check every kernel over many more fleets and keys.
+inline constexpr uint64_t kMinChecked = 100'003;
+// Batches of K keys that hold at least `least` keys (1 when K alone does).
+inline uint64_t windows_of(uint64_t keys, uint64_t least) {
+  return keys >= least ? 1 : (least + keys - 1) / keys;
 }
+inline uint64_t pool_windows(uint64_t keys) { return windows_of(keys, kMinPool); }
 
 // The fleet of default names node-0 ... node-(n-1) with `vnodes` virtual nodes
 // each and the count parameters `counts` (those not 0; the others at

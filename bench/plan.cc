@@ -157,9 +157,9 @@ class Simulation {
 
   void check(const Config& c, Step& s) {
     const CheckKey key = check_key(c);
-    s.check = reference_key(c) && checked_[key] < c.pool();
-    if (s.check) checked_[key] = c.pool();
-    const double passes = s.check ? (c.path == Path::kLatency ? 2.0 : 1.0) * c.pool() : c.keys;
+    s.check = reference_key(c) && checked_[key] < c.checked();
+    if (s.check) checked_[key] = c.checked();
+    const double passes = s.check ? (c.path == Path::kLatency ? 2.0 : 1.0) * c.checked() : c.keys;
     prep_ += passes * key_ns(c) * 1e-9;
   }
 
@@ -223,7 +223,7 @@ Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
         if (auto r = ring_key(b)) ring_last_[*r] = last;
       if (auto r = reference_key(c)) {
         reference_last_[*r] = last;
-        reference_pools_[*r] = std::max(reference_pools_[*r], c.pool());
+        reference_pools_[*r] = std::max(reference_pools_[*r], c.checked());
       }
       table_last_[table_key(c)] = last;
     }

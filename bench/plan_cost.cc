@@ -34,10 +34,12 @@ uint64_t scaled_estimate(const Config& c, const Estimate& estimate) {
   return saturating_mul(small / kEstimateNodes + 1, c.nodes);
 }
 
-// The pool's own memory: hashes, the kernel's owners, the reference's owners,
-// and key strings where the path needs them.
+// The pool's own memory: hashes, the kernel's owners, the reference's owners
+// of the checked keys, and key strings where the path needs them.
 uint64_t pool_bytes(const Config& c) {
-  return saturating_mul(c.pool(), 8 + 4 + 4 + (c.needs_key_bytes() ? kKeyStringBytes : 0));
+  return saturating_add(
+      saturating_mul(c.pool(), 8 + 4 + (c.needs_key_bytes() ? kKeyStringBytes : 0)),
+      saturating_mul(c.checked(), 4));
 }
 
 }  // namespace

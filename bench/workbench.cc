@@ -123,8 +123,8 @@ const Workbench::Ring& Workbench::ring_for(const Config& c) {
 
 const std::vector<uint32_t>& Workbench::reference_for(const Config& c) {
   const ReferenceKey key = *reference_key(c);
-  const uint64_t pool = std::max(c.pool(), plan_.reference_pool(key));
-  if (auto it = references_.find(key); it != references_.end() && it->second.size() >= c.pool())
+  const uint64_t pool = std::max(c.checked(), plan_.reference_pool(key));
+  if (auto it = references_.find(key); it != references_.end() && it->second.size() >= c.checked())
     return it->second;
   std::vector<uint32_t> owners;
   if (c.profile) {
@@ -207,15 +207,15 @@ Workbench::Table& Workbench::table_for(const Config& c) {
 }
 
 // The first run is the warm-up and, unless the same table, path and threads
-// were already checked over at least this pool, the check: every key of the
-// pool against the reference (latency on both paths, batch and one key at a
-// time). The batch path counts the threads. A configuration already checked
-// warms up on its first batch only.
+// were already checked over at least as many keys, the check: every checked
+// key of the pool (Config::checked) against the reference (latency on both
+// paths, batch and one key at a time). The batch path counts the threads. A
+// configuration already checked warms up on its first batch only.
 void Workbench::check(const Config& c, Prepared& p, const std::vector<uint32_t>* want) {
   if (c.path == Path::kBounded) return check_bounded(c, p, want);
   const CheckKey key = check_key(c);
   p.threads_ran = 1;
-  if (!want || (!corrupt_one_owner_ && checked_[key] >= c.pool())) {
+  if (!want || (!corrupt_one_owner_ && checked_[key] >= c.checked())) {
     if (c.path == Path::kThroughput)
       p.threads_ran = p.team->owners_counting_threads(*p.table, p.key_hashes.first(c.keys),
                                                       std::span(p.out).first(c.keys));
@@ -223,26 +223,30 @@ void Workbench::check(const Config& c, Prepared& p, const std::vector<uint32_t>*
       with_batch(c.path, p, [&](const auto& batch) { batch(0, c.keys); });
     return;
   }
+  const std::size_t n = c.checked();
+  const std::span<const uint64_t> hashes = p.key_hashes.first(n);
+  const std::span<uint32_t> out = std::span(p.out).first(n);
   std::vector<uint32_t> chained;
   if (c.path == Path::kThroughput || c.path == Path::kLatency) {
-    p.threads_ran = p.team->owners_counting_threads(*p.table, p.key_hashes, p.out);
+    p.threads_ran = p.team->owners_counting_threads(*p.table, hashes, out);
     if (c.path == Path::kLatency) {
-      chained.assign(p.out.size(), 0);
-      chained_owners(*p.table, p.key_hashes, 0, chained.size(), chained);
+      chained.assign(n, 0);
+      chained_owners(*p.table, hashes, 0, n, chained);
     }
   } else {
-    with_batch(c.path, p, [&](const auto& batch) { batch(0, p.out.size()); });
+    with_batch(c.path, p, [&](const auto& batch) { batch(0, n); });
   }
-  if (corrupt_one_owner_ && !p.out.empty()) p.out[p.out.size() / 2] ^= 1;
-  const std::span<const uint32_t> reference = std::span(*want).first(p.out.size());
-  const bool out_ok = std::equal(p.out.begin(), p.out.end(), reference.begin());
+  if (corrupt_one_owner_ && n != 0) out[n / 2] ^= 1;
+  const std::span<const uint32_t> reference = std::span(*want).first(n);
+  const bool out_ok = std::equal(out.begin(), out.end(), reference.begin());
   const bool chained_ok =
       chained.empty() || std::equal(chained.begin(), chained.end(), reference.begin());
   if (out_ok && chained_ok) {
-    checked_[key] = c.pool();
+    checked_[key] = n;
     return;
   }
-  p.error = describe_mismatch(c, p.key_hashes, out_ok ? chained : p.out, reference);
+  p.error =
+      describe_mismatch(c, hashes, out_ok ? std::span<const uint32_t>(chained) : out, reference);
 }
 
 // Path kBounded: the ring of the configuration (the one its ring kernel was
@@ -257,13 +261,13 @@ void Workbench::prepare_bounded(const Config& c, Prepared& p) {
   p.memory_bytes = p.bounded_table->memory_bytes();
 }
 
-// Path kBounded: every batch of the pool, as the timed loop runs them, keeps
+// Path kBounded: every checked batch of the pool, as the timed loop runs them, keeps
 // every node within the capacity and places every request; on one thread
 // each batch's nodes are also those of the walk from the reference's owners.
 void Workbench::check_bounded(const Config& c, Prepared& p, const std::vector<uint32_t>* want) {
   p.team->reset_threads_seen();
   BoundedLoads expected(*p.ring, c.nodes, p.loads->capacity());
-  for (uint64_t first = 0; first < c.pool() && p.error.empty(); first += c.keys) {
+  for (uint64_t first = 0; first < c.checked() && p.error.empty(); first += c.keys) {
     BoundedBatch{p}(first, first + c.keys);
     uint64_t placed = 0;
     for (uint32_t n = 0; n < c.nodes; ++n) {

@@ -21,7 +21,7 @@ constinit const Family kFamilies[] = {
     {"latency",
      "ring kernels, each lookup waiting for the previous owner; every scheme's default kernel so "
      "at N = 1,000",
-     18, &latency_points},
+     19, &latency_points},
     {"inflight", "each kernel's knob (keys in flight) over its sweep of values", 14,
      &inflight_points},
     {"clustered", "ring kernels on tokens and keys squeezed into one window of 2^36 values", 12,

@@ -53,7 +53,7 @@ bool in_family(const SchemeInfo& s) { return s.removal != Removal::kNone; }
 
 // Rendezvous (weighted too) scores every node for every key: at N = 1,000 it gets a fifth of
 // the keys (as in family targets); at 10^6 it is left out, since each key
-// would cost about a millisecond, and the check over the 100,003-key pool
+// would cost about a millisecond, and the check over its 100,003 checked keys
 // (plan.h) minutes for each of its kernels.
 bool measured_at(const SchemeInfo& s, const Size& size) {
   if (size.n > s.max_nodes) return false;
