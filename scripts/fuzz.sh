@@ -107,12 +107,15 @@ if [[ -n $build ]]; then
   cmake --build --preset fuzz
 fi
 
+# libFuzzer exits 77 on a crash and 70 on a timeout by default; the status
+# this script documents is 1 for either.
+exits=(-error_exitcode=1 -timeout_exitcode=1)
 case $mode in
   regress)
     # Each seed once: libFuzzer runs the files it is given and exits.
     seed_files=("$seeds"/*)
     [[ -e ${seed_files[0]} ]] || die "no seeds in $seeds"
-    exec "$fuzzer" "${extra[@]}" "${seed_files[@]}"
+    exec "$fuzzer" "${exits[@]}" "${extra[@]}" "${seed_files[@]}"
     ;;
   merge)
     exec "$fuzzer" -merge=1 -use_counters=0 "${extra[@]}" "$seeds" "$work"
@@ -122,7 +125,7 @@ esac
 if ((fresh)); then
   find "$work" -mindepth 1 -delete
 fi
-args=(-max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1)
+args=(-max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 "${exits[@]}")
 ((jobs == 1)) || args+=(-fork="$jobs")
 echo "fuzz.sh: fuzzing for $seconds s with $jobs process(es); corpus $work, seeds $seeds" >&2
 # The first folder receives new inputs; the seeds are only read.

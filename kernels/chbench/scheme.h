@@ -93,6 +93,21 @@ enum class Removal {
   kNone,      // no node without moving keys between survivors (mod-N)
 };
 
+// The expected shares of the keys that a growth from n to n + 1 nodes of
+// equal weight moves: in all, and between nodes that were there before (key
+// hashes taken as uniform).
+struct GrowthShares {
+  double moved = 0;
+  double between_old = 0;
+};
+
+// Minimal disruption: only the newcomer's keys move, 1 / (n + 1) of them on
+// average, none between the old nodes (the monotonicity of Karger et al.,
+// STOC 1997, section 4): the ring, rendezvous, jump hash and its successors.
+inline GrowthShares minimal_growth(uint64_t n) noexcept {
+  return {1.0 / (static_cast<double>(n) + 1), 0.0};
+}
+
 // What a scheme is. One entry per scheme in the registry.
 struct SchemeInfo {
   Scheme id;
@@ -146,6 +161,12 @@ struct SchemeInfo {
   std::unique_ptr<ReplicaTable> (*replicas_reference)(const Fleet& fleet, uint32_t r) = nullptr;
   // One line for a refusal: what the scheme's source says of replicas.
   std::string_view replicas_note = "its source defines one owner per key, no replica set";
+
+  // The expected shares a growth n -> n + 1 moves (GrowthShares), which the
+  // lab prints beside what it measures, or nullptr where the scheme has no
+  // closed form (Maglev, whose table shifts between old nodes too): the lab
+  // then prints none.
+  GrowthShares (*growth)(uint64_t n) noexcept = nullptr;
 
   bool takes(Param p) const noexcept { return (params & p) != 0; }
 };

@@ -210,6 +210,7 @@ constinit const SchemeInfo registry::anchor_scheme{
     .reference = &registry::anchor_reference,
     .check = &registry::anchor_check,
     .reference_bytes = &registry::anchor_reference_bytes,
-    .reads_history = true};
+    .reads_history = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -116,6 +116,7 @@ constinit const SchemeInfo registry::binomial_scheme{
     .reference = &registry::binomial_reference,
     .check = &registry::binomial_check,
     .reference_bytes = &registry::binomial_reference_bytes,
-    .buckets_only = true};
+    .buckets_only = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -149,6 +149,7 @@ constinit const SchemeInfo registry::dx_scheme{
     .reference = &registry::dx_reference,
     .check = &registry::dx_check,
     .reference_bytes = &registry::dx_reference_bytes,
-    .reads_history = true};
+    .reads_history = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -105,6 +105,7 @@ constinit const SchemeInfo registry::flip_scheme{
     .reference = &registry::flip_reference,
     .check = &registry::flip_check,
     .reference_bytes = &registry::flip_reference_bytes,
-    .buckets_only = true};
+    .buckets_only = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

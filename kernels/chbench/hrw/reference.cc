@@ -87,6 +87,7 @@ constinit const SchemeInfo registry::hrw_scheme{
     .reference_bytes = &registry::hrw_reference_bytes,
     .scores_every_node = true,
     .replicas_reference = &registry::hrw_replicas_reference,
-    .replicas_note = "the R highest scores, highest first (Thaler and Ravishankar, section 3)"};
+    .replicas_note = "the R highest scores, highest first (Thaler and Ravishankar, section 3)",
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -101,6 +101,7 @@ constinit const SchemeInfo registry::hrw_weighted_scheme{
     .reference = &registry::hrw_weighted_reference,
     .check = &registry::hrw_weighted_check,
     .reference_bytes = &registry::hrw_weighted_reference_bytes,
-    .scores_every_node = true};
+    .scores_every_node = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

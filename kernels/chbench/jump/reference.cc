@@ -71,6 +71,7 @@ constinit const SchemeInfo registry::jump_scheme{
     .buckets_only = true,
     .replicas_note =
         "the paper's algorithm returns one bucket and defines no replicas "
-        "(arXiv:1406.2294)"};
+        "(arXiv:1406.2294)",
+    .growth = &minimal_growth};
 
 }  // namespace chbench

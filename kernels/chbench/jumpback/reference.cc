@@ -43,6 +43,7 @@ constinit const SchemeInfo registry::jumpback_scheme{
     .reference = &registry::jumpback_reference,
     .check = &registry::jumpback_check,
     .reference_bytes = &registry::jumpback_reference_bytes,
-    .buckets_only = true};
+    .buckets_only = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -171,6 +171,7 @@ constinit const SchemeInfo registry::jumpback_anchor_scheme{
     .reference = &registry::jumpback_anchor_reference,
     .check = &registry::jumpback_anchor_check,
     .reference_bytes = &registry::jumpback_anchor_reference_bytes,
-    .reads_history = true};
+    .reads_history = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -147,6 +147,7 @@ constinit const SchemeInfo registry::memento_scheme{
     .reference = &registry::memento_reference,
     .check = &registry::memento_check,
     .reference_bytes = &registry::memento_reference_bytes,
-    .reads_history = true};
+    .reads_history = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -24,6 +24,15 @@ class ModNReference final : public OwnerTable {
   uint64_t n_;
 };
 
+// A key stays only if h mod n == h mod (n + 1), that is h mod n(n + 1) < n:
+// n / (n + 1) of the keys move, 1 / (n + 1) to the newcomer and (n - 1) /
+// (n + 1) between old nodes (h taken as uniform; the bias of reducing a 64-bit
+// hash mod n is below n / 2^64).
+GrowthShares modn_growth(uint64_t n) noexcept {
+  const double nd = static_cast<double>(n);
+  return {nd / (nd + 1), (nd - 1) / (nd + 1)};
+}
+
 }  // namespace
 
 std::unique_ptr<OwnerTable> registry::modn_reference(const Fleet& f) {
@@ -47,6 +56,7 @@ constinit const SchemeInfo registry::modn_scheme{
     .reference = &registry::modn_reference,
     .check = &registry::modn_check,
     .reference_bytes = &registry::modn_reference_bytes,
-    .buckets_only = true};
+    .buckets_only = true,
+    .growth = &modn_growth};
 
 }  // namespace chbench

@@ -100,6 +100,7 @@ constinit const SchemeInfo registry::multiprobe_scheme{
     .max_nodes = 0xffffffffu,
     .reference = &registry::multiprobe_reference,
     .check = &registry::multiprobe_check,
-    .reference_bytes = &registry::multiprobe_reference_bytes};
+    .reference_bytes = &registry::multiprobe_reference_bytes,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

@@ -138,6 +138,7 @@ constinit const SchemeInfo registry::power_scheme{
     .reference = &registry::power_reference,
     .check = &registry::power_check,
     .reference_bytes = &registry::power_reference_bytes,
-    .buckets_only = true};
+    .buckets_only = true,
+    .growth = &minimal_growth};
 
 }  // namespace chbench

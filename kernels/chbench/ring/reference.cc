@@ -122,6 +122,7 @@ constinit const SchemeInfo registry::ring_scheme{
     .replicas_reference = &registry::ring_replicas_reference,
     .replicas_note =
         "clockwise from the key, skipping tokens of nodes already chosen "
-        "(DeCandia et al., Dynamo, SOSP 2007, section 4.3)"};
+        "(DeCandia et al., Dynamo, SOSP 2007, section 4.3)",
+    .growth = &minimal_growth};
 
 }  // namespace chbench

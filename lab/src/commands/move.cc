@@ -107,14 +107,15 @@ MoveReport run_move(const Setup& s, const MoveRequest& request, const KeySet& ke
     r.from_removed.push_back(flow_of(r.result.removed[i], r.result.removed_to[i]));
   for (std::size_t i = 0; i < r.result.added.size(); ++i)
     r.to_added.push_back(flow_of(r.result.added[i], r.result.added_from[i]));
-  // The classic growth N -> N + 1 has a closed form (placement.h) where the
-  // newcomer only takes keys (not Maglev, whose table shifts between old
-  // nodes too, nor Redis, whose slot ranges are laid out afresh), for equal
-  // weights: a newcomer of weight 1 among weights takes 1 / (sum + 1) instead.
+  // The classic growth N -> N + 1 has a closed form where the scheme's entry
+  // gives one (SchemeInfo::growth; not Maglev, whose table shifts between
+  // old nodes too, nor the profiles its table answers, such as Redis's
+  // slots), for equal weights: a newcomer of weight 1 among weights takes
+  // 1 / (sum + 1) instead.
   const bool weighted = !s.nodes().weights.empty() || !s.placement.weights.empty();
-  if (r.result.removed.empty() && r.result.added.size() == 1 && s.scheme != Scheme::kMaglev &&
-      !weighted)
-    r.theory = growth_theory(s.scheme, r.before.size());
+  const auto growth = scheme_info(s.scheme).growth;
+  if (r.result.removed.empty() && r.result.added.size() == 1 && growth && !weighted)
+    r.theory = growth(r.before.size());
   return r;
 }
 

@@ -76,8 +76,9 @@ struct MoveReport {
   std::vector<Flow> to_added;
   // kReadds: what came back, against the fleet before the removals.
   std::optional<ReturnResult> returns;
-  // The closed form of a growth N -> N + 1 (growth_theory), where it holds.
-  std::optional<GrowthTheory> theory;
+  // The closed form of a growth N -> N + 1 (SchemeInfo::growth), where the
+  // scheme has one and it holds.
+  std::optional<GrowthShares> theory;
   bool list = false;                        // result.moved_keys is filled
   std::optional<ReplicaMove> replica_sets;  // with --replicas
 };

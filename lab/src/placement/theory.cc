@@ -21,10 +21,4 @@ double ring_busiest_theory_v1(uint64_t n) {
   return h;
 }
 
-GrowthTheory growth_theory(Scheme scheme, uint64_t n) {
-  const double nd = static_cast<double>(n);
-  if (scheme == Scheme::kModN) return {nd / (nd + 1), (nd - 1) / (nd + 1)};
-  return {1 / (nd + 1), 0.0};
-}
-
 }  // namespace chbench::lab

@@ -30,17 +30,4 @@ double key_share_std_theory(uint64_t n, uint64_t v, uint64_t k);
 // Pyke 1965, section 4), so busiest / mean is H_N on average.
 double ring_busiest_theory_v1(uint64_t n);
 
-// Expected fraction of keys that move when N nodes become N + 1, and the
-// fraction that moves between old nodes. mod-N keeps a key only if
-// h mod N == h mod (N + 1), i.e. h mod N(N + 1) < N: it moves N / (N + 1), of
-// which 1 / (N + 1) go to the newcomer and (N - 1) / (N + 1) between old nodes.
-// Ring, rendezvous and jump move only the newcomer's keys, 1 / (N + 1) on
-// average, none between old nodes. (h taken as uniform; the bias of reducing a
-// 64-bit hash mod N is below N / 2^64.)
-struct GrowthTheory {
-  double moved = 0;
-  double between_old = 0;
-};
-GrowthTheory growth_theory(Scheme scheme, uint64_t n);
-
 }  // namespace chbench::lab
