@@ -65,7 +65,9 @@ def interval_text(run: Run) -> str:
             "the median of their per-round ratios (kernels of two groups: the ratio of "
             "medians, bootstrap interval). A figure meets its threshold when its whole "
             "interval does, misses it when none of it does, and is inconclusive when the "
-            "interval straddles it; the worst figure decides the goal. ")
+            "interval straddles it or comes within "
+            f"{intervals.RUN_TO_RUN * 100:g} % of it (two runs' ratios differ by that much "
+            "beyond their intervals; docs/measurement.md); the worst figure decides the goal. ")
 
 
 def outcome_cell(v: Verdict, j) -> str:

@@ -69,6 +69,22 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(judge(Estimate(2.1, 1.9, 2.3, "paired"), 2.0, True),
                          intervals.INCONCLUSIVE)
 
+    def test_run_to_run_margin(self):
+        # Two sweeps' intervals of one speed-up, on either side of 4x and
+        # 3 % apart: neither decides. An interval clear of 4x by more than
+        # the margin does.
+        judge = intervals.judge
+        self.assertEqual(judge(Estimate(4.05, 4.01, 4.12, "paired"), 4.0, True),
+                         intervals.INCONCLUSIVE)
+        self.assertEqual(judge(Estimate(3.92, 3.89, 3.95, "paired"), 4.0, True),
+                         intervals.INCONCLUSIVE)
+        self.assertEqual(judge(Estimate(4.2, 4.11, 4.3, "paired"), 4.0, True), intervals.MET)
+        self.assertEqual(judge(Estimate(3.8, 3.7, 3.9, "paired"), 4.0, True), intervals.NOT_MET)
+        self.assertEqual(judge(Estimate(0.97, 0.96, 0.975, "paired"), 1.0, False),
+                         intervals.MET)
+        self.assertEqual(judge(Estimate(0.99, 0.98, 0.99, "paired"), 1.0, False),
+                         intervals.INCONCLUSIVE)
+
     def test_at_most_mirrors(self):
         judge = intervals.judge
         self.assertEqual(judge(Estimate(0.9, 0.8, 0.95, "paired"), 1.0, False), intervals.MET)
