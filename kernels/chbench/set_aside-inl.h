@@ -4,14 +4,15 @@
 // places, and then run the long part on them a full vector at a time. Run in
 // the vector a key came in, the long part costs a whole vector's loop for each
 // such key: at N = 10^6 of 2^20, 4.6 % of keys but 31 % of 8-lane vectors.
-// The first pass branches on whether a vector holds such a key. Two branch-
-// free first passes were measured on a Zen 5 (AVX3, power/simd and
-// binomial/simd): compressing every vector's lanes unconditionally, and a
-// mask byte per vector looked over afterwards. Both won at 10^7 keys a batch
-// (N = 10^6: 0.68 and 0.81 ns a key against 1.1 for power/simd), where a
-// mispredicted branch costs about 2.5 times what it costs in cache, but lost
-// in cache (10^5 keys: 0.53 and 0.56 against 0.38) and at N = 2^k, so the
-// branch stays.
+// Whether the first pass branches on a vector holding such a key depends on
+// how often one does (SetAsideBranchFree): where the branch would go either
+// way at random, every vector's lanes are compressed unconditionally (none
+// appended when none is set aside). Measured on a Zen 5 (AVX3) over fresh
+// keys (a pool of 10^6, K = 10^5): power/simd 0.55 and 0.63 ns a key at
+// N = 1,000 and 10^6 against 0.72 and 1.17 with the branch, binomial/simd 0.42
+// and 0.47 against 0.58 and 0.97; at N = 1,024, where no key is set aside,
+// the branch-free pass cost 0.42 and 0.38 against 0.23 and 0.17, so the rule
+// keeps the branch there.
 // Included from inside a kernel file after <hwy/foreach_target.h>, like
 // simd_ops-inl.h.
 #if defined(CHBENCH_SET_ASIDE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -67,16 +68,24 @@ HWY_INLINE void RunSetAside(SetAside& aside, uint32_t* HWY_RESTRICT out, const R
   }
 }
 
+// Whether the first pass compresses every vector instead of branching: when
+// `later` keys in `all` (a key's chance of being set aside, later / all, the
+// same for every key) make a vector with one such lane neither rare nor
+// certain, 1 in 10 or more.
+HWY_INLINE bool SetAsideBranchFree(uint64_t later, uint64_t all) {
+  return 10 * later * hn::Lanes(D64()) >= all;
+}
+
 // out[i] for the keys of whole vectors of keys[0, count), in chunks of
 // kSetAsideChunk: first(key, answer) writes a vector's first answers into
 // `answer` and returns the lanes whose answer is not final; rest(k) returns the
 // final answers of the Lanes keys at k (aligned), all of which are such keys.
-// Returns the keys it answered: count less its last partial vector, which the
-// caller answers its own way.
+// branch_free: SetAsideBranchFree's choice. Returns the keys it answered:
+// count less its last partial vector, which the caller answers its own way.
 template <class First, class Rest>
 HWY_INLINE std::size_t SetAsideKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
                                     uint32_t* HWY_RESTRICT out, const First& first,
-                                    const Rest& rest) {
+                                    const Rest& rest, bool branch_free) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const std::size_t whole = count - count % lanes;
@@ -91,7 +100,7 @@ HWY_INLINE std::size_t SetAsideKeys(const uint64_t* HWY_RESTRICT keys, std::size
                         V64 answer;
                         const auto later = first(key, answer);
                         StoreLow32(answer, o + u * lanes);
-                        if (HWY_UNLIKELY(!hn::AllFalse(d, later)))
+                        if (branch_free || HWY_UNLIKELY(!hn::AllFalse(d, later)))
                           SetAsideLanes(aside, key, later, k - chunk + u * lanes);
                       }
                     });

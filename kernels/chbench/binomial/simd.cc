@@ -208,7 +208,8 @@ HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::s
     Redraw<kMul64, 1>(k, f, n, square, bucket, redraw);
     return bucket(0);
   };
-  return SetAsideKeys(keys, count, out, first, rest);
+  const uint64_t all = uint64_t{f.enclosing} + 1;
+  return SetAsideKeys(keys, count, out, first, rest, SetAsideBranchFree(all - n, all));
 }
 
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,

@@ -9,19 +9,21 @@
 // ConcatEven / ConcatOdd gather the low and the high 32-bit halves of their
 // values, the two halves hash4j reads, into one vector each. Everything after
 // that runs on twice the keys per instruction. The first candidate costs a
-// handful of instructions and one branch (is any lane's candidate >= n?); the
-// draws that follow for such lanes (at most half of them, for N just above a
-// power of two) run for the whole group under a mask of the lanes still
-// drawing, until none is. Two ways out were measured on a Zen 5 (AVX3) and
-// lost: queueing those lanes across groups to draw them in full vectors (a
-// first pass appending them to a list by compressing, then rounds of one
-// draw over the list, compacted in place) cost 2.2 ns/key at N = 1,025 and
-// 0.8 at N = 1,000, against 1.05 and 0.41 here; two draws a turn of the loop
-// (SplitMix64's states are independent) took 0.98 ns at 1,025 but 0.47 at
-// 1,000 and 0.63 at 10^6, against 0.52. A third: one draw for every group
-// with no branch before it (nearly every pending lane is done after one draw
-// below N = 2^k + 1) cost 0.50 ns a key at N = 1,024, 1,000 and 10^6 against
-// 0.26, 0.35 and 0.41, and won only at 2^k + 1 (0.79 against 0.83).
+// handful of instructions; the draws that follow for lanes whose candidate is
+// n or more (at most half of them, for N just above a power of two) run for
+// the whole group under a mask of the lanes still drawing, until none is.
+// Whether a group enters the draws at all is a branch only where it predicts
+// well (AlwaysDraw): at N = 1,000 and 10^6 a third to a half of the groups
+// hold such a lane, at random, and there every group draws once. Measured on
+// a Zen 5 (AVX3) over fresh keys (a pool of 10^6, K = 10^5): 0.51 ns a key at
+// N = 1,000 and 10^6 against 0.70 and 0.98 with the branch (0.31 against 0.52
+// and 0.76 for XorshiftL7R9), the same at N = 1,024 and 2^k + 1, where the
+// rule keeps the branch. Over a pool of 10^5 keys, whose branches the
+// predictor had learnt, the branch had looked cheaper (0.35 and 0.41 against
+// 0.50). Measured and lost, over that smaller pool: queueing the drawing
+// lanes across groups to draw them in full vectors (2.2 ns/key at N = 1,025
+// against 1.05), and two draws a turn of the loop (0.47 at 1,000 and 0.63 at
+// 10^6 against 0.52).
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
@@ -219,7 +221,7 @@ HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32
 // kCountDraws, `draws` (zero on entry) as JumpBack counts them.
 template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                                VJ32& draws) {
+                                VJ32& draws, bool always_draw = false) {
   const D64 d;
   const DJ32 d32;
   const V64 state_a = Prng::First(hn::LoadU(d, keys));
@@ -236,7 +238,7 @@ HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBac
   const MJ32 odd = OddParity(x);
   VJ32 b = Candidate(x, hn::IfThenElse(odd, hi, lo));
   const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
-  if (!hn::AllFalse(d32, pending))
+  if (always_draw || !hn::AllFalse(d32, pending))
     b = JumpBack<Prng, kCountDraws>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s,
                                     draws);
   return b;
@@ -244,9 +246,20 @@ HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBac
 
 template <class Prng>
 HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                              uint32_t* HWY_RESTRICT out) {
+                              uint32_t* HWY_RESTRICT out, bool always_draw) {
   VJ32 unused = hn::Zero(DJ32());
-  StoreGroup(JumpBackBuckets<Prng>(keys, s, unused), out);
+  StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, always_draw), out);
+}
+
+// Whether a group draws once whether or not a lane needs it: when the
+// lanes' chance of a first candidate >= n, (2^L - n) / 2^L, makes a group
+// with one such lane neither rare nor certain (1 in 10 or more), so the
+// branch on it mispredicts. A draw for every group then costs less than the
+// mispredicts; the loop after it ends after one draw for nearly every group
+// below N = 2^k + 1, a branch that predicts well.
+HWY_INLINE bool AlwaysDraw(const JumpBackShape& s, std::size_t group) {
+  const double p = static_cast<double>(s.mask - (s.n - 1)) / (static_cast<double>(s.mask) + 1);
+  return p * static_cast<double>(group) >= 0.1;
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
@@ -257,13 +270,14 @@ HWY_INLINE void JumpBackLanes(const uint64_t* HWY_RESTRICT keys, std::size_t cou
                               uint32_t* HWY_RESTRICT out) {
   const JumpBackShape s(n);
   const std::size_t group = kGroupVectors * hn::Lanes(D64());
+  const bool always_draw = AlwaysDraw(s, group);
   std::size_t i = 0;
-  for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i);
+  for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i, always_draw);
   if (i == count) return;
   HWY_ALIGN uint64_t in_pad[kGroupVectors * kMaxLanes64] = {};
   HWY_ALIGN uint32_t out_pad[kGroupVectors * kMaxLanes64] = {};
   for (std::size_t j = i; j < count; ++j) in_pad[j - i] = keys[j];
-  JumpBackGroup<Prng>(in_pad, s, out_pad);
+  JumpBackGroup<Prng>(in_pad, s, out_pad, always_draw);
   for (std::size_t j = i; j < count; ++j) out[j] = out_pad[j - i];
 }
 

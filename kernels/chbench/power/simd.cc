@@ -189,7 +189,8 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
       PowerFirst(key, key_mul, full, state);
       return PowerAbove(key, key_mul, state, hn::FirstN(d, hn::Lanes(d)), b);
     };
-    done = SetAsideKeys(keys, count, out, first, rest);
+    const uint64_t m = uint64_t{b.full} + 1;
+    done = SetAsideKeys(keys, count, out, first, rest, SetAsideBranchFree(m - b.n, m));
   }
   PowerInPlace(keys + done, count - done, b, out + done);
 }
