@@ -6,13 +6,15 @@
 // such key: at N = 10^6 of 2^20, 4.6 % of keys but 31 % of 8-lane vectors.
 // Whether the first pass branches on a vector holding such a key depends on
 // how often one does (SetAsideBranchFree): where the branch would go either
-// way at random, every vector's lanes are compressed unconditionally (none
-// appended when none is set aside). Measured on a Zen 5 (AVX3) over fresh
-// keys (a pool of 10^6, K = 10^5): power/simd 0.55 and 0.63 ns a key at
-// N = 1,000 and 10^6 against 0.72 and 1.17 with the branch, binomial/simd 0.42
-// and 0.47 against 0.58 and 0.97; at N = 1,024, where no key is set aside,
-// the branch-free pass cost 0.42 and 0.38 against 0.23 and 0.17, so the rule
-// keeps the branch there.
+// way at random, the pass stores every vector's lanes to set aside as mask
+// bits and collects the set bits afterwards (FirstPassBits). Measured on a
+// Zen 5 (AVX3) over fresh keys (a pool of 10^6, K = 10^5), ns a key at
+// N = 1,000 and 10^6: power/simd 0.45 and 0.57 with the bits, 0.55 and 0.64
+// compressing every vector's lanes unconditionally, 0.72 and 1.17 with the
+// branch; binomial/simd 0.30-0.32 and 0.38-0.39, 0.42-0.44 and 0.45-0.48, 0.58
+// and 0.97. At N = 1,024, where no key is set aside, compressing every vector
+// cost 0.42 and 0.38 against 0.23 and 0.17 with the branch, which the rule
+// keeps there.
 // Included from inside a kernel file after <hwy/foreach_target.h>, like
 // simd_ops-inl.h.
 #if defined(CHBENCH_SET_ASIDE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -68,7 +70,42 @@ HWY_INLINE void RunSetAside(SetAside& aside, uint32_t* HWY_RESTRICT out, const R
   }
 }
 
-// Whether the first pass compresses every vector instead of branching: when
+// The branch-free first pass over a chunk of whole vectors: out gets each
+// key's first answer, and each vector's lanes to set aside go to a bitmap
+// (StoreMaskBits' layout: lane j of vector v at bit j % 8 of byte v * bytes +
+// j / 8, bytes = (lanes + 7) / 8), which is then read 64 bits at a time, one
+// set bit a key set aside: no branch for each vector and no count carried
+// from one vector to the next.
+template <class First>
+HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t size,
+                              uint32_t* HWY_RESTRICT out, const First& first, SetAside& aside) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t bytes = (lanes + 7) / 8;
+  const std::size_t used = (size / lanes * bytes + 7) / 8;
+  HWY_ALIGN uint64_t words[kSetAsideChunk / 8];  // at most a byte a key
+  for (std::size_t w = 0; w < used; ++w) words[w] = 0;
+  uint8_t* const bits = reinterpret_cast<uint8_t*>(words);
+  ForEachBlock<4>(d, chunk, size, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    const std::size_t v = static_cast<std::size_t>(k - chunk) / lanes;
+    for (std::size_t u = 0; u < U; ++u) {
+      V64 answer;
+      const auto later = first(hn::LoadU(d, k + u * lanes), answer);
+      StoreLow32(answer, o + u * lanes);
+      hn::StoreMaskBits(d, later, bits + (v + u) * bytes);
+    }
+  });
+  for (std::size_t w = 0; w < used; ++w)
+    for (uint64_t word = words[w]; word != 0; word &= word - 1) {
+      const std::size_t bit =
+          w * 64 + static_cast<std::size_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(word));
+      const std::size_t i = bit / 8 / bytes * lanes + (bit / 8 % bytes) * 8 + bit % 8;
+      aside.key[aside.count] = chunk[i];
+      aside.place[aside.count++] = i;
+    }
+}
+
+// Whether the first pass is FirstPassBits instead of branching: when
 // `later` keys in `all` (a key's chance of being set aside, later / all, the
 // same for every key) make a vector with one such lane neither rare nor
 // certain, 1 in 10 or more.
@@ -92,18 +129,23 @@ HWY_INLINE std::size_t SetAsideKeys(const uint64_t* HWY_RESTRICT keys, std::size
   SetAside aside;
   for (std::size_t start = 0; start < whole; start += kSetAsideChunk) {
     const uint64_t* chunk = keys + start;
+    const std::size_t size = std::min(kSetAsideChunk, whole - start);
     aside.count = 0;
-    ForEachBlock<4>(d, chunk, std::min(kSetAsideChunk, whole - start), out + start,
-                    [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-                      for (std::size_t u = 0; u < U; ++u) {
-                        const V64 key = hn::LoadU(d, k + u * lanes);
-                        V64 answer;
-                        const auto later = first(key, answer);
-                        StoreLow32(answer, o + u * lanes);
-                        if (branch_free || HWY_UNLIKELY(!hn::AllFalse(d, later)))
-                          SetAsideLanes(aside, key, later, k - chunk + u * lanes);
-                      }
-                    });
+    if (branch_free) {
+      FirstPassBits(chunk, size, out + start, first, aside);
+    } else {
+      ForEachBlock<4>(d, chunk, size, out + start,
+                      [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+                        for (std::size_t u = 0; u < U; ++u) {
+                          const V64 key = hn::LoadU(d, k + u * lanes);
+                          V64 answer;
+                          const auto later = first(key, answer);
+                          StoreLow32(answer, o + u * lanes);
+                          if (HWY_UNLIKELY(!hn::AllFalse(d, later)))
+                            SetAsideLanes(aside, key, later, k - chunk + u * lanes);
+                        }
+                      });
+    }
     if (aside.count != 0) RunSetAside(aside, out + start, rest);
   }
   return whole;
