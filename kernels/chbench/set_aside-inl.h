@@ -5,7 +5,7 @@
 // the vector a key came in, the long part costs a whole vector's loop for each
 // such key: at N = 10^6 of 2^20, 4.6 % of keys but 31 % of 8-lane vectors.
 // Whether the first pass branches on a vector holding such a key depends on
-// how often one does (SetAsideBranchFree): where the branch would go either
+// how often one does (OftenInSomeLane): where the branch would go either
 // way at random, the pass stores every vector's lanes to set aside as mask
 // bits and collects the set bits afterwards (FirstPassBits). Measured on a
 // Zen 5 (AVX3) over fresh keys (a pool of 10^6, K = 10^5), ns a key at
@@ -105,26 +105,21 @@ HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t si
     }
 }
 
-// Whether the first pass is FirstPassBits instead of branching: when
-// `later` keys in `all` (a key's chance of being set aside, later / all, the
-// same for every key) make a vector with one such lane neither rare nor
-// certain, 1 in 10 or more.
-HWY_INLINE bool SetAsideBranchFree(uint64_t later, uint64_t all) {
-  return 10 * later * hn::Lanes(D64()) >= all;
-}
-
 // out[i] for the keys of whole vectors of keys[0, count), in chunks of
 // kSetAsideChunk: first(key, answer) writes a vector's first answers into
 // `answer` and returns the lanes whose answer is not final; rest(k) returns the
 // final answers of the Lanes keys at k (aligned), all of which are such keys.
-// branch_free: SetAsideBranchFree's choice. Returns the keys it answered:
-// count less its last partial vector, which the caller answers its own way.
+// later / all: a key's chance of being set aside, the same for every key;
+// where it makes the branch on each vector mispredict (OftenInSomeLane), the
+// first pass is FirstPassBits. Returns the keys it answered: count less its
+// last partial vector, which the caller answers its own way.
 template <class First, class Rest>
 HWY_INLINE std::size_t SetAsideKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count,
                                     uint32_t* HWY_RESTRICT out, const First& first,
-                                    const Rest& rest, bool branch_free) {
+                                    const Rest& rest, uint64_t later, uint64_t all) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
+  const bool branch_free = OftenInSomeLane(later, all, lanes);
   const std::size_t whole = count - count % lanes;
   SetAside aside;
   for (std::size_t start = 0; start < whole; start += kSetAsideChunk) {

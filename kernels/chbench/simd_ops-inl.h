@@ -32,6 +32,16 @@ using VF64 = hn::Vec<DF64>;
 // Lanes of the widest vector of any target: stack buffers for padded tails.
 inline constexpr std::size_t kMaxLanes64 = HWY_MAX_BYTES / sizeof(uint64_t);
 
+// Whether a branch on "does any of `lanes` lanes need the long path" goes
+// either way often enough to mispredict, when each lane needs it with chance
+// later / all: a vector with such a lane comes once in ten or more (later /
+// all x lanes >= 0.1). Kernels then run the long path's first step, or its
+// bookkeeping, for every vector instead of branching (jumpback/lanes-inl.h,
+// set_aside-inl.h). later <= all < 2^40.
+HWY_INLINE bool OftenInSomeLane(uint64_t later, uint64_t all, std::size_t lanes) {
+  return 10 * later * lanes >= all;
+}
+
 // Unrolled kernels keep U vectors of state, one per block of keys. SVE's
 // vector and mask types (svuint64_t, svbool_t) are sizeless: no array, class
 // member or by-value capture may hold one. So on the SVE targets every block

@@ -209,7 +209,7 @@ HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::s
     return bucket(0);
   };
   const uint64_t all = uint64_t{f.enclosing} + 1;
-  return SetAsideKeys(keys, count, out, first, rest, SetAsideBranchFree(all - n, all));
+  return SetAsideKeys(keys, count, out, first, rest, all - n, all);
 }
 
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,

@@ -251,15 +251,13 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
   StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, always_draw), out);
 }
 
-// Whether a group draws once whether or not a lane needs it: when the
-// lanes' chance of a first candidate >= n, (2^L - n) / 2^L, makes a group
-// with one such lane neither rare nor certain (1 in 10 or more), so the
-// branch on it mispredicts. A draw for every group then costs less than the
-// mispredicts; the loop after it ends after one draw for nearly every group
-// below N = 2^k + 1, a branch that predicts well.
+// Whether a group draws once whether or not a lane needs it: when a lane's
+// chance of a first candidate >= n, (2^L - n) / 2^L, makes the branch on the
+// group mispredict (OftenInSomeLane). A draw for every group then costs less
+// than the mispredicts; the loop after it ends after one draw for nearly
+// every group below N = 2^k + 1, a branch that predicts well.
 HWY_INLINE bool AlwaysDraw(const JumpBackShape& s, std::size_t group) {
-  const double p = static_cast<double>(s.mask - (s.n - 1)) / (static_cast<double>(s.mask) + 1);
-  return p * static_cast<double>(group) >= 0.1;
+  return OftenInSomeLane(uint64_t{s.mask} + 1 - s.n, uint64_t{s.mask} + 1, group);
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count

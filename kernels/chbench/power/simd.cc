@@ -190,7 +190,7 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
       return PowerAbove(key, key_mul, state, hn::FirstN(d, hn::Lanes(d)), b);
     };
     const uint64_t m = uint64_t{b.full} + 1;
-    done = SetAsideKeys(keys, count, out, first, rest, SetAsideBranchFree(m - b.n, m));
+    done = SetAsideKeys(keys, count, out, first, rest, m - b.n, m);
   }
   PowerInPlace(keys + done, count - done, b, out + done);
 }

@@ -4,8 +4,6 @@
 
 #include <cstdint>
 
-#include "chbench/scheme.h"
-
 namespace chbench::lab {
 
 // Expected standard deviation of the node shares of the circle, as a fraction
