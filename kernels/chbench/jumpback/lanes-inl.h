@@ -13,17 +13,20 @@
 // n or more (at most half of them, for N just above a power of two) run for
 // the whole group under a mask of the lanes still drawing, until none is.
 // Whether a group enters the draws at all is a branch only where it predicts
-// well (AlwaysDraw): at N = 1,000 and 10^6 a third to a half of the groups
-// hold such a lane, at random, and there every group draws once. Measured on
-// a Zen 5 (AVX3) over fresh keys (a pool of 10^6, K = 10^5): 0.51 ns a key at
-// N = 1,000 and 10^6 against 0.70 and 0.98 with the branch (0.31 against 0.52
-// and 0.76 for XorshiftL7R9), the same at N = 1,024 and 2^k + 1, where the
-// rule keeps the branch. Over a pool of 10^5 keys, whose branches the
-// predictor had learnt, the branch had looked cheaper (0.35 and 0.41 against
-// 0.50). Measured and lost, over that smaller pool: queueing the drawing
-// lanes across groups to draw them in full vectors (2.2 ns/key at N = 1,025
-// against 1.05), and two draws a turn of the loop (0.47 at 1,000 and 0.63 at
-// 10^6 against 0.52).
+// well, and where a lane is likely to need several draws every group makes
+// that many before the loop asks (MinDraws): at N = 1,000 and 10^6 a third to
+// a half of the groups hold such a lane, at random, and there every group
+// draws once; just above a power of two half the lanes do, and every group
+// draws three times. Measured on a Zen 5 (AVX3) over fresh keys (a pool of
+// 10^6, K = 10^5): 0.51 ns a key at N = 1,000 and 10^6 against 0.70 and 0.98
+// with the branch (0.31 against 0.52 and 0.76 for XorshiftL7R9); 1.03-1.07 at
+// N = 1,025 and 2^20 + 1 against 1.50-1.52 with one draw before the loop
+// (0.71-0.73 against 1.19-1.23 for XorshiftL7R9). Over a pool of 10^5 keys,
+// whose branches the predictor had learnt, the branch had looked cheaper (0.35
+// and 0.41 against 0.50). Measured and lost, over that smaller pool: queueing
+// the drawing lanes across groups to draw them in full vectors (2.2 ns/key at
+// N = 1,025 against 1.05), and two draws a turn of the loop (0.47 at 1,000
+// and 0.63 at 10^6 against 0.52).
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
@@ -33,6 +36,7 @@
 
 #include <hwy/highway.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -190,13 +194,14 @@ HWY_INLINE MJ32 OddParity(VJ32 x) {
 // draws of jumpback_anchor that follow.
 template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
-                         const JumpBackShape& s, VJ32& draws) {
+                         const JumpBackShape& s, VJ32& draws, unsigned min_draws) {
   const DJ32 d;
   const VJ32 mask = hn::Set(d, s.mask);
   const VJ32 n = hn::Set(d, s.n);
   const VJ32 top = hn::Set(d, s.top);
   const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), other_half);
   MJ32 active = pending;
+  unsigned turn = 0;
   do {
     state_a = Prng::Next(state_a);
     const V64 ra = Prng::Value(state_a);
@@ -212,7 +217,7 @@ HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32
     if constexpr (kCountDraws) draws = hn::Add(draws, hn::IfThenElseZero(active, hn::Set(d, 1)));
     b = hn::IfThenElse(done, hn::IfThenElse(Below(chosen, top), back, chosen), b);
     active = hn::AndNot(done, active);
-  } while (!hn::AllFalse(d, active));
+  } while (++turn < min_draws || !hn::AllFalse(d, active));
   return b;
 }
 
@@ -221,7 +226,7 @@ HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32
 // kCountDraws, `draws` (zero on entry) as JumpBack counts them.
 template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                                VJ32& draws, bool always_draw = false) {
+                                VJ32& draws, unsigned min_draws = 0) {
   const D64 d;
   const DJ32 d32;
   const V64 state_a = Prng::First(hn::LoadU(d, keys));
@@ -238,26 +243,41 @@ HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBac
   const MJ32 odd = OddParity(x);
   VJ32 b = Candidate(x, hn::IfThenElse(odd, hi, lo));
   const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
-  if (always_draw || !hn::AllFalse(d32, pending))
+  if (min_draws > 0 || !hn::AllFalse(d32, pending))
     b = JumpBack<Prng, kCountDraws>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s,
-                                    draws);
+                                    draws, min_draws);
   return b;
 }
 
 template <class Prng>
 HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                              uint32_t* HWY_RESTRICT out, bool always_draw) {
+                              uint32_t* HWY_RESTRICT out, unsigned min_draws) {
   VJ32 unused = hn::Zero(DJ32());
-  StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, always_draw), out);
+  StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, min_draws), out);
 }
 
-// Whether a group draws once whether or not a lane needs it: when a lane's
-// chance of a first candidate >= n, (2^L - n) / 2^L, makes the branch on the
-// group mispredict (OftenInSomeLane). A draw for every group then costs less
-// than the mispredicts; the loop after it ends after one draw for nearly
-// every group below N = 2^k + 1, a branch that predicts well.
-HWY_INLINE bool AlwaysDraw(const JumpBackShape& s, std::size_t group) {
-  return OftenInSomeLane(uint64_t{s.mask} + 1 - s.n, uint64_t{s.mask} + 1, group);
+// How many draws every group makes before the loop asks whether a lane is
+// still drawing (0: the group branches into the draws only if a lane needs
+// them). With q = (2^L - n) / 2^L, a lane's chance of a first candidate >= n
+// and of a half >= n, a group of `lanes` still has a lane to draw after d
+// draws with chance P(d) = 1 - (1 - q^(2d + 1))^lanes. Each draw made for
+// every group costs about 14 cycles a group on a Zen 5 (AVX3); a group that
+// branches into the loop anyway, about 100 (its branches mispredict and take
+// the groups in flight after it with them). So a draw is worth making while it
+// cuts P by more than 1/8. Measured there over fresh keys, ns a key for
+// jumpback/simd at N = 1,025 (q = 1/2; P = 0.88, 0.40, 0.12, 0.03 after 1 to
+// 4 draws): 1.50 with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08
+// with 4; at N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
+HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
+  const double all = static_cast<double>(uint64_t{s.mask} + 1);
+  const double q = (all - s.n) / all;
+  const auto still = [&](unsigned d) {
+    return 1 - std::pow(1 - std::pow(q, 2 * d + 1), static_cast<double>(lanes));
+  };
+  if (!OftenInSomeLane(uint64_t{s.mask} + 1 - s.n, uint64_t{s.mask} + 1, lanes)) return 0;
+  unsigned draws = 1;
+  while (draws < 4 && still(draws) - still(draws + 1) > 0.125) ++draws;
+  return draws;
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
@@ -268,14 +288,14 @@ HWY_INLINE void JumpBackLanes(const uint64_t* HWY_RESTRICT keys, std::size_t cou
                               uint32_t* HWY_RESTRICT out) {
   const JumpBackShape s(n);
   const std::size_t group = kGroupVectors * hn::Lanes(D64());
-  const bool always_draw = AlwaysDraw(s, group);
+  const unsigned min_draws = MinDraws(s, group);
   std::size_t i = 0;
-  for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i, always_draw);
+  for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i, min_draws);
   if (i == count) return;
   HWY_ALIGN uint64_t in_pad[kGroupVectors * kMaxLanes64] = {};
   HWY_ALIGN uint32_t out_pad[kGroupVectors * kMaxLanes64] = {};
   for (std::size_t j = i; j < count; ++j) in_pad[j - i] = keys[j];
-  JumpBackGroup<Prng>(in_pad, s, out_pad, always_draw);
+  JumpBackGroup<Prng>(in_pad, s, out_pad, min_draws);
   for (std::size_t j = i; j < count; ++j) out[j] = out_pad[j - i];
 }
 

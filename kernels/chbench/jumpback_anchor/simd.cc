@@ -79,10 +79,10 @@ HWY_INLINE M64 Less(V64 a, V64 b) {
 HWY_INLINE void JumpBackPass(const uint64_t* HWY_RESTRICT keys, std::size_t count,
                              const JumpBackShape& s, FirstDraws& f) {
   const std::size_t group = kGroupVectors * hn::Lanes(D64());
-  const bool always_draw = AlwaysDraw(s, group);
+  const unsigned min_draws = MinDraws(s, group);
   const auto one_group = [&](const uint64_t* HWY_RESTRICT k, std::size_t i) {
     VJ32 draws = hn::Zero(DJ32());
-    StoreGroup(JumpBackBuckets<SplitMix64Lanes, true>(k, s, draws, always_draw), f.bucket + i);
+    StoreGroup(JumpBackBuckets<SplitMix64Lanes, true>(k, s, draws, min_draws), f.bucket + i);
     StoreGroup(draws, f.draws + i);
   };
   std::size_t i = 0;
