@@ -274,10 +274,10 @@ std::map<uint32_t, std::pair<std::vector<uint64_t>, std::vector<uint32_t>>> fixe
 // filters change and where redraws are most and least frequent), 3 * 2^29 + 1
 // (redraws at large N), up to 2^31 - 1.
 std::vector<uint32_t> kernel_bucket_counts(std::mt19937_64& rng) {
-  // 896 and 897 of 1,024: the SIMD kernel sets redraws aside from 897 on
-  // (fewer than an eighth of the keys draw n or more).
+  // 640 and 641 of 1,024: the SIMD kernel sets redraws aside from 641 on
+  // (fewer than three eighths of the keys draw n or more).
   std::vector<uint32_t> counts = {1,  2,    3,         4,           5,         6,     7,   9,  10,
-                                  17, 1000, 1'000'000, 0x60000001u, kMaxN - 1, kMaxN, 682, 683};
+                                  17, 1000, 1'000'000, 0x60000001u, kMaxN - 1, kMaxN, 640, 641};
   for (int k = 3; k <= 30; k += 3)
     for (int64_t d : {-1, 0, 1}) counts.push_back(static_cast<uint32_t>((int64_t{1} << k) + d));
   for (int i = 0; i < 6; ++i) counts.push_back(chbench_test::uniform<uint32_t>(rng, 1, kMaxN));

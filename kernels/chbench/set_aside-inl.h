@@ -1,9 +1,10 @@
 // Setting keys aside: for a lookup that is short for most keys and long for a
 // few (a redraw loop that a key enters when its first answer is n or more),
 // run the short part on every key of a chunk, set the few aside with their
-// places, and then run the long part on them a full vector at a time. Run in
-// the vector a key came in, the long part costs a whole vector's loop for each
-// such key: at N = 10^6 of 2^20, 4.6 % of keys but 31 % of 8-lane vectors.
+// places, and then run the long part on them in full vectors, up to four at a
+// time so that their loops overlap. Run in the vector a key came in, the long
+// part costs a whole vector's loop for each such key: at N = 10^6 of 2^20,
+// 4.6 % of keys but 31 % of 8-lane vectors.
 // Whether the first pass branches on a vector holding such a key depends on
 // how often one does (OftenInSomeLane): where the branch would go either
 // way at random, the pass stores every vector's lanes to set aside as mask
@@ -56,17 +57,23 @@ HWY_INLINE void SetAsideLanes(SetAside& aside, V64 key, hn::Mask<D64> m, std::si
   aside.count += hn::CountTrue(d, m);
 }
 
-// rest(k) for the set-aside keys a full vector at a time (the last padded with
-// the first key), each answer to its place in `out`.
+// The long part for the set-aside keys, in blocks of up to four full vectors
+// (the last padded with the first key), each answer to its place in `out`:
+// rest.template operator()<U>(k, o) writes the answers of the U * Lanes keys
+// at k to o, as a ForEachBlock block does; the blocks' loops interleave.
 template <class Rest>
 HWY_INLINE void RunSetAside(SetAside& aside, uint32_t* HWY_RESTRICT out, const Rest& rest) {
-  const std::size_t lanes = hn::Lanes(D64());
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
   for (std::size_t i = aside.count; i < aside.count + lanes; ++i) aside.key[i] = aside.key[0];
-  for (std::size_t i = 0; i < aside.count; i += lanes) {
-    HWY_ALIGN uint32_t answer[kMaxLanes64];
-    StoreLow32(rest(aside.key + i), answer);
-    const std::size_t here = std::min(lanes, aside.count - i);
-    for (std::size_t j = 0; j < here; ++j) out[aside.place[i + j]] = answer[j];
+  HWY_ALIGN uint32_t answer[kSetAsideChunk + kMaxLanes64];
+  ForEachBlock<4>(d, aside.key, (aside.count + lanes - 1) / lanes * lanes, answer, rest);
+  for (std::size_t j = 0; j < aside.count; ++j) {
+    uint32_t bucket = answer[j];
+    // Keeps the compiler from turning this loop into AVX-512 scatters, far
+    // slower than scalar stores.
+    asm("" : "+r"(bucket));
+    out[aside.place[j]] = bucket;
   }
 }
 
@@ -107,8 +114,8 @@ HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t si
 
 // out[i] for the keys of whole vectors of keys[0, count), in chunks of
 // kSetAsideChunk: first(key, answer) writes a vector's first answers into
-// `answer` and returns the lanes whose answer is not final; rest(k) returns the
-// final answers of the Lanes keys at k (aligned), all of which are such keys.
+// `answer` and returns the lanes whose answer is not final; rest is a block
+// (RunSetAside) that answers such keys in full.
 // later / all: a key's chance of being set aside, the same for every key;
 // where it makes the branch on each vector mispredict (OftenInSomeLane), the
 // first pass is FirstPassBits. Returns the keys it answered: count less its

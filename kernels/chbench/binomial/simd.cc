@@ -1,8 +1,9 @@
 // binomial/simd: BinomialHash with the keys in lanes (binomial.h), for every
 // Highway target, and its registry entry. Each lane computes the engine's
-// first draw, relocateWithinLevel(h & enclosing, h), without a branch; a
-// block of vectors takes the redraw loop only when one of its lanes drew at
-// or above N, and that loop runs under masks until every lane is placed.
+// first draw, relocateWithinLevel(h & enclosing, h), without a branch; the
+// keys that drew at or above N take the redraw loop, under masks until every
+// lane is placed: set aside and run in full vectors where they are few, in
+// place where many are.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/binomial/simd.cc"
 #include "chbench/simd.h"
@@ -175,13 +176,16 @@ HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
 }
 
 // By the share r of keys that need redraws, (enclosing + 1 - n) / (enclosing
-// + 1), as measured on Zen 5 at AVX3: with few (r < 1/8) the redraws are set
-// aside (10^6 buckets: 0.28 ns a key against 0.51 for blocks of one vector
-// that loop under masks; 1,792, r = 1/8: 0.40 against 0.42; 1,536, r = 1/4:
-// 0.58 against 0.57); from 1/8 on, vectors per block: with many (r >= 3/8)
-// the loops of four vectors overlap.
-constexpr std::size_t kSomeRedraws = 2;
-constexpr std::size_t kManyRedraws = 4;
+// + 1): below 3/8 the redraws are set aside and run in blocks of up to four
+// full vectors, from 3/8 on they run in place, in blocks of four vectors whose
+// loops overlap. Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a
+// key set aside against in place: 10^6 buckets 0.33-0.34 against 0.34;
+// 1,792 (r = 1/8) 0.50-0.53 against 0.88-0.93 (two vectors a block); 1,536
+// (r = 1/4) 0.77-0.99 against 1.18-1.28 (two); 1,300 (r = 0.37) 0.99-1.04
+// against 1.42-1.46 (two); 1,280 (r = 3/8) 1.06-1.08 against 0.96-1.01
+// (four); 1,100 1.22-1.27 against 0.95-1.00; 1,025 1.29-1.33 against
+// 0.86-1.19.
+constexpr std::size_t kRedrawBlock = 4;
 
 // The keys of whole vectors with their redraws set aside (set_aside-inl.h):
 // the first draw for every key, then the redraw loop on full vectors of the
@@ -198,23 +202,25 @@ HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::s
     bucket = Relocate<kMul64>(hn::And(key, enclosing), Square<kMul64>(key));
     return hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket), last));
   };
-  const auto rest = [&](const uint64_t* HWY_RESTRICT k) {
-    CHBENCH_VECTORS(V64, square, 1);
-    CHBENCH_VECTORS(V64, bucket, 1);
-    CHBENCH_VECTORS(hn::Mask<D64>, redraw, 1);
-    square(0) = Square<kMul64>(hn::Load(d, k));
-    bucket(0) = hn::Zero(d);
-    redraw(0) = hn::FirstN(d, hn::Lanes(d));
-    Redraw<kMul64, 1>(k, f, n, square, bucket, redraw);
-    return bucket(0);
+  const auto rest = [&]<std::size_t U>(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o) {
+    CHBENCH_VECTORS(V64, square, U);
+    CHBENCH_VECTORS(V64, bucket, U);
+    CHBENCH_VECTORS(hn::Mask<D64>, redraw, U);
+    for (std::size_t u = 0; u < U; ++u) {
+      square(u) = Square<kMul64>(hn::LoadU(d, k + u * hn::Lanes(d)));
+      bucket(u) = hn::Zero(d);
+      redraw(u) = hn::FirstN(d, hn::Lanes(d));
+    }
+    Redraw<kMul64, U>(k, f, n, square, bucket, redraw);
+    StoreBuckets<U>(bucket, o);
   };
   const uint64_t all = uint64_t{f.enclosing} + 1;
   return SetAsideKeys(keys, count, out, first, rest, all - n, all);
 }
 
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,
-// on the path kMul64: with the redraws set aside when they are fewer than an
-// eighth of the keys, else in blocks of vectors that loop under masks.
+// on the path kMul64: with the redraws set aside when they are fewer than
+// three eighths of the keys, else in blocks of vectors that loop under masks.
 template <bool kMul64>
 HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
                              uint32_t* HWY_RESTRICT out) {
@@ -241,13 +247,12 @@ HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t coun
     StoreBuckets<U>(bucket, o);
   };
   const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
-  if (8 * invalid < all) {
+  if (8 * invalid < 3 * all) {
     const std::size_t done = SetAsideRedraws<kMul64>(keys, count, n, f, out);
     ForEachBlock<1>(d, keys + done, count - done, out + done, block);
-  } else if (8 * invalid < 3 * all)
-    ForEachBlock<kSomeRedraws>(d, keys, count, out, block);
-  else
-    ForEachBlock<kManyRedraws>(d, keys, count, out, block);
+  } else {
+    ForEachBlock<kRedrawBlock>(d, keys, count, out, block);
+  }
 }
 
 // BinomialPath on the path in force (simd::mul64_path()) where the target

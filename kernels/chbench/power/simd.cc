@@ -202,19 +202,21 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
       bucket = PowerFirst(key, PowerKeyMul(key), full, state);
       return PowerGreater(bucket, last);
     };
-    const auto rest = [&](const uint64_t* HWY_RESTRICT k) {
-      CHBENCH_VECTORS(V64, key, 1);
-      CHBENCH_VECTORS(V64, key_mul, 1);
-      CHBENCH_VECTORS(V64, state, 1);
-      CHBENCH_VECTORS(V64, bucket, 1);
-      CHBENCH_VECTORS(hn::Mask<D64>, above, 1);
-      key(0) = hn::Load(d, k);
-      key_mul(0) = PowerKeyMul(key(0));
-      PowerFirst(key(0), key_mul(0), full, state(0));
-      above(0) = hn::FirstN(d, hn::Lanes(d));
-      bucket(0) = hn::Zero(d);
-      PowerAboveBlock<1>(key, key_mul, state, above, b, bucket);
-      return bucket(0);
+    const auto rest = [&]<std::size_t U>(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o) {
+      CHBENCH_VECTORS(V64, key, U);
+      CHBENCH_VECTORS(V64, key_mul, U);
+      CHBENCH_VECTORS(V64, state, U);
+      CHBENCH_VECTORS(V64, bucket, U);
+      CHBENCH_VECTORS(hn::Mask<D64>, above, U);
+      for (std::size_t u = 0; u < U; ++u) {
+        key(u) = hn::LoadU(d, k + u * hn::Lanes(d));
+        key_mul(u) = PowerKeyMul(key(u));
+        PowerFirst(key(u), key_mul(u), full, state(u));
+        above(u) = hn::FirstN(d, hn::Lanes(d));
+        bucket(u) = hn::Zero(d);
+      }
+      PowerAboveBlock<U>(key, key_mul, state, above, b, bucket);
+      for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * hn::Lanes(d));
     };
     const uint64_t m = uint64_t{b.full} + 1;
     done = SetAsideKeys(keys, count, out, first, rest, m - b.n, m);
