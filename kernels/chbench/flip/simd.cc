@@ -1,12 +1,21 @@
 // flip/simd: FlipHash with the keys in lanes (flip.h), for every Highway
-// target, and its registry entry. Chunks of keys go through two vector
-// passes: the first computes every key's power-of-two step (two draws, no
-// branch), writes it and notes in a bit mask where it lands above N - 1; the
-// keys so noted are gathered (scalar, from the mask's set bits), and the
-// second pass runs their retry draws, a few vectors of them at a time, and
-// overwrites their buckets. A fraction (2^r - N) / 2^r of the keys retries:
-// few just below a power of two, about half just above one, and the second
-// pass works on full vectors either way.
+// target, and its registry entry. Chunks of keys go through two passes. The
+// first computes every key's power-of-two step (two draws, no branch) and
+// writes it; the keys where it lands above N - 1, a share (2^r - N) / 2^r
+// (few just below a power of two, about half just above one), go to a retry
+// list: compressed out of each vector as the pass goes where they are
+// common, else noted as mask bits and gathered afterwards (scalar). The
+// second runs their retry draws in rounds over the list: each round draws
+// twice for every entry, sends the entries that decided to a list of answers
+// and keeps the others, compressed to the front, for the next round; the
+// last vector's worth draws until every lane has decided. Each retry draw
+// decides with a chance of about 1/2 at N = 2^k + 1, so a key takes about
+// two draws, where running a block of vectors until all of its lanes decide
+// took about as many as the slowest lane, six or seven for 32 lanes, and
+// mispredicted its exit. The answers then go to their places one by one.
+// Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key before and
+// after the rounds: N = 1,000: 0.47 and 0.47; 1,024: 0.38 and 0.37; 1,025:
+// 2.04 and 1.27; 10^6: 0.58 and 0.58; 2^20 + 1: 2.03 and 1.27.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/flip/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -17,6 +26,7 @@
 #include <cstdint>
 #include <iterator>
 
+#include "chbench/compress-inl.h"
 #include "chbench/flip/flip.h"
 #include "chbench/simd_ops-inl.h"
 
@@ -107,52 +117,21 @@ HWY_INLINE V64 FlipPow2(V64 key, V64 m) {
   return Flip(m, b, DrawSecondHalf(DrawFirstHalf(FlipperStart(key, b))));
 }
 
-// FlipRange::retry in lanes, for U vectors of keys whose first step landed
-// above N - 1 (zero keys in unused lanes are harmless: their first draw ends
-// in the lower half). Each lane's bucket starts as the step over 2^(r-1),
-// computed up front (it does not depend on the draws, so it overlaps their
-// loop), and becomes the first draw in [2^(r-1), N) if one comes before a
-// draw below 2^(r-1). The loop stops when every lane has decided, at the
-// latest after 64 draws.
-template <std::size_t U>
-HWY_INLINE void RetryBlock(const uint64_t* HWY_RESTRICT keys, const FlipRange& range,
-                           uint32_t* HWY_RESTRICT out) {
-  const D64 d;
-  const std::size_t lanes = hn::Lanes(d);
-  const V64 mask = hn::Set(d, range.mask());
-  const V64 half = hn::Set(d, range.mask() >> 1);
-  const V64 end = hn::Set(d, range.end());
-  const V64 odd = hn::Set(d, 2 * uint64_t{range.top_bit()} + 1);
-  CHBENCH_VECTORS(V64, key, U);
-  CHBENCH_VECTORS(V64, prefix, U);
-  CHBENCH_VECTORS(V64, bucket, U);
-  CHBENCH_VECTORS(hn::Mask<D64>, going, U);
-  for (std::size_t u = 0; u < U; ++u) key(u) = hn::LoadU(d, keys + u * lanes);
-  for (std::size_t u = 0; u < U; ++u) prefix(u) = DrawFirstHalf(MulSmall(key(u), odd));
-  for (std::size_t u = 0; u < U; ++u)
-    bucket(u) = FlipPow2(key(u), hn::And(DrawSecondHalf(DrawFirstHalf(key(u))), half));
-  for (std::size_t u = 0; u < U; ++u) going(u) = hn::FirstN(d, lanes);
-  for (uint64_t i = 1; i <= 64; ++i) {
-    const V64 iteration_odd = hn::Set(d, 2 * i + 1);
-    auto any = hn::FirstN(d, 0);
-    for (std::size_t u = 0; u < U; ++u) {
-      const V64 draw = hn::And(DrawSecondHalf(MulSmall(prefix(u), iteration_odd)), mask);
-      const auto above_end = Above(draw, end);
-      const auto accept = hn::AndNot(above_end, hn::And(going(u), Above(draw, half)));
-      bucket(u) = hn::IfThenElse(accept, draw, bucket(u));
-      going(u) = hn::And(going(u), above_end);
-      any = hn::Or(any, going(u));
-    }
-    if (hn::AllFalse(d, any)) break;
-  }
-  for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), out + u * lanes);
-}
-
-// The keys of one chunk whose first step landed above N - 1, and their
-// indices in the chunk.
+// The keys of one chunk whose first step landed above N - 1, as the retry
+// rounds carry them: `key` holds each key, then from the first round on its
+// draw prefix (the retry draws' common start, before the iteration
+// multiplier); `tag` holds its index in the chunk in the high 32 bits and in
+// the low ones first h & mask (h the key's first draw), then its fallback
+// (the step over 2^(r-1)). Room for a padded last vector.
 struct RetryList {
-  HWY_ALIGN uint64_t keys[kFlipChunk];
-  uint32_t index[kFlipChunk];
+  HWY_ALIGN uint64_t key[kFlipChunk + kMaxLanes64];
+  HWY_ALIGN uint64_t tag[kFlipChunk + kMaxLanes64];
+  std::size_t size = 0;
+};
+
+// The retries' answers: tags whose low 32 bits are the bucket.
+struct DoneList {
+  HWY_ALIGN uint64_t tag[kFlipChunk + kMaxLanes64];
   std::size_t size = 0;
 };
 
@@ -164,19 +143,34 @@ struct MaskBits {
   std::size_t used;  // words holding bits
 };
 
+// Whether pass one compresses the keys that retry into the list as it goes
+// (a share (2^r - N) / 2^r of 1/16 or more) rather than noting them as mask
+// bits for Collect, whose scalar loop costs about a nanosecond a key.
+inline bool CompressRetries(const FlipRange& range) {
+  return 16 * (range.mask() - range.end()) >= range.mask() + 1;
+}
+
 // Pass one over a chunk (count <= kFlipChunk): out[i] = the first step of
-// keys[i]; `above` gets the mask bits of the keys where it lands above
-// N - 1. A partial last vector goes through zero-padded copies (a zero key's
-// step is 0, never above).
+// keys[i], and the keys where it lands above N - 1 noted: with kCompress in
+// `list` (the key, its index and h & mask), otherwise as mask bits in
+// `above`. A partial last vector goes through zero-padded copies (a zero
+// key's step is 0, never above).
+template <bool kCompress>
 void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const FlipRange& range,
-                uint32_t* HWY_RESTRICT out, MaskBits& above) {
+                uint32_t* HWY_RESTRICT out, MaskBits& above, RetryList& list) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const V64 mask = hn::Set(d, range.mask());
   const V64 end = hn::Set(d, range.end());
   uint8_t* const first = reinterpret_cast<uint8_t*>(above.words);
   uint8_t* HWY_RESTRICT bits = first;
-  std::fill(above.words, above.words + std::size(above.words), uint64_t{0});
+  if (!kCompress) std::fill(above.words, above.words + std::size(above.words), uint64_t{0});
+  // Each lane's index in the chunk (blocks come in key order) in a vector
+  // (GCC builds Iota at an offset through the stack), and the list's size in
+  // a local (stores into the list could change a member).
+  V64 index = hn::Iota(d, 0);
+  const V64 step = hn::Set(d, lanes);
+  std::size_t listed = 0;
   ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
     // Each part for every vector of the block before the next part: the
     // vectors' dependency chains interleave.
@@ -192,58 +186,181 @@ void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const Flip
     for (std::size_t u = 0; u < U; ++u) f(u) = Flip(m(u), b(u), DrawSecondHalf(f(u)));
     for (std::size_t u = 0; u < U; ++u) {
       StoreLow32(f(u), o + u * lanes);
-      bits += hn::StoreMaskBits(d, Above(f(u), end), bits);  // blocks come in key order
+      const auto later = Above(f(u), end);
+      if constexpr (kCompress) {
+        const V64 tag = hn::Or(hn::ShiftLeft<32>(index), m(u));
+        hn::StoreU(CompressLanes(key(u), later), d, list.key + listed);
+        hn::StoreU(CompressLanes(tag, later), d, list.tag + listed);
+        listed += hn::CountTrue(d, later);
+        index = hn::Add(index, step);
+      } else {
+        bits += hn::StoreMaskBits(d, later, bits);
+      }
     }
   });
   above.used = (static_cast<std::size_t>(bits - first) + 7) / 8;
+  list.size = listed;
 }
 
-// The keys whose mask bit is set, in order, into `list` (scalar: they are the
-// minority, and the bits come 64 at a time).
-void Collect(const uint64_t* HWY_RESTRICT keys, const MaskBits& above, RetryList& list) {
+// The keys whose mask bit is set, in order, into `list` with their tags
+// (scalar: they are few, and the bits come 64 at a time).
+void Collect(const uint64_t* HWY_RESTRICT keys, const MaskBits& above, uint64_t mask,
+             RetryList& list) {
   const std::size_t lanes = hn::Lanes(D64());
   const std::size_t bytes = (lanes + 7) / 8;  // per vector
-  list.size = 0;
-  for (std::size_t w = 0; w < above.used; ++w) {
+  const std::size_t used = above.used;
+  std::size_t listed = 0;
+  for (std::size_t w = 0; w < used; ++w) {
     for (uint64_t word = above.words[w]; word != 0; word &= word - 1) {
       const std::size_t bit =
           w * 64 + static_cast<std::size_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(word));
       const std::size_t byte = bit / 8;
       const std::size_t i = byte / bytes * lanes + (byte % bytes) * 8 + bit % 8;
-      list.keys[list.size] = keys[i];
-      list.index[list.size++] = static_cast<uint32_t>(i);
+      list.key[listed] = keys[i];
+      list.tag[listed++] = uint64_t{i} << 32 | (flip_draw(keys[i], 0, 0) & mask);
     }
   }
+  list.size = listed;
 }
 
-// Pass two: the keys of `list`, four vectors at a time (one on SVE), into
-// `buckets`, then scattered to out one by one (they are the minority).
-void Retries(const RetryList& list, const FlipRange& range, uint32_t* HWY_RESTRICT buckets,
-             uint32_t* HWY_RESTRICT out) {
+// The retry draws' constants as plain values (stores into the lists could
+// change a FlipRange's members).
+struct RetryConsts {
+  uint64_t mask, half, end, top_odd;
+  explicit RetryConsts(const FlipRange& range)
+      : mask(range.mask()),
+        half(range.mask() >> 1),
+        end(range.end()),
+        top_odd(2 * uint64_t{range.top_bit()} + 1) {}
+};
+
+// A retry draw from x = prefix * (2i + 1) in every lane, for lanes with tags
+// `tag`: `placed` becomes the tag with the draw as its bucket where the draw
+// falls in [2^(r-1), N), else the tag (its fallback); returns the lanes whose
+// draw fell above N - 1, which go on.
+HWY_INLINE hn::Mask<D64> RetryDraw(V64 x, V64 tag, const RetryConsts& c, V64& placed) {
   const D64 d;
-  ForEachBlock<4>(
-      d, list.keys, list.size, buckets,
-      [&]<std::size_t U>(const uint64_t* k, uint32_t* o) { RetryBlock<U>(k, range, o); });
-  for (std::size_t t = 0; t < list.size; ++t) {
-    uint32_t bucket = buckets[t];
+  const V64 draw = hn::And(DrawSecondHalf(x), hn::Set(d, c.mask));
+  const auto above_end = Above(draw, hn::Set(d, c.end));
+  const auto accept = hn::AndNot(above_end, Above(draw, hn::Set(d, c.half)));
+  const V64 index = hn::And(tag, hn::Set(d, ~uint64_t{0} << 32));
+  placed = hn::IfThenElse(accept, hn::Or(draw, index), tag);
+  return above_end;
+}
+
+// Draws i and i + 1 for a vector of the list: the multiplier of the second is
+// the first's plus 2 prefix. `placed` as RetryDraw's, for the first draw that
+// decides; returns the lanes where neither does.
+HWY_INLINE hn::Mask<D64> TwoDraws(V64 prefix, V64 tag, uint64_t i, const RetryConsts& c,
+                                  V64& placed) {
+  const D64 d;
+  const V64 twice = hn::Add(prefix, prefix);
+  const V64 x = i == 1 ? hn::Add(prefix, twice) : MulSmall(prefix, hn::Set(d, 2 * i + 1));
+  const auto going = RetryDraw(x, tag, c, placed);
+  V64 next;
+  const auto still = RetryDraw(hn::Add(x, twice), tag, c, next);
+  placed = hn::IfThenElse(going, next, placed);
+  return hn::And(going, still);
+}
+
+// One retry round: draws i and i + 1 (i < 64) for every entry of `list`; the
+// entries that decide go to `done` (their tags with their buckets), the others
+// stay, moved to the front (in place: an entry is stored at or before where it
+// was read). The first round (kFirst, i = 1) starts from the keys and their h
+// & mask: it computes their prefixes and fallbacks.
+template <bool kFirst>
+HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t size = list.size;
+  std::size_t kept = 0, decided = done.size;  // locals, as `listed` in FirstSteps
+  for (std::size_t at = 0; at < size; at += lanes) {
+    V64 prefix = hn::Load(d, list.key + at);
+    V64 tag = hn::Load(d, list.tag + at);
+    if constexpr (kFirst) {
+      const V64 key = prefix;
+      prefix = DrawFirstHalf(MulSmall(key, hn::Set(d, c.top_odd)));
+      const V64 fallback = FlipPow2(key, hn::And(tag, hn::Set(d, c.half)));
+      tag = hn::Or(hn::And(tag, hn::Set(d, ~uint64_t{0} << 32)), fallback);
+    }
+    V64 placed;
+    const auto valid = hn::FirstN(d, size - at);
+    const auto above = TwoDraws(prefix, tag, i, c, placed);
+    const auto going = hn::And(above, valid);
+    const auto ends = hn::AndNot(above, valid);
+    hn::StoreU(CompressLanes(placed, ends), d, done.tag + decided);
+    decided += hn::CountTrue(d, ends);
+    hn::StoreU(CompressLanes(prefix, going), d, list.key + kept);
+    hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
+    kept += hn::CountTrue(d, going);
+  }
+  list.size = kept;
+  done.size = decided;
+}
+
+// The last entries (at most a vector), from draw `i` on: one draw at a time
+// until every lane has decided, at the latest draw 64; their tags to `done`.
+HWY_INLINE void RetryLast(const RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
+  const D64 d;
+  const V64 prefix = hn::Load(d, list.key);
+  const V64 tag = hn::Load(d, list.tag);
+  const V64 twice = hn::Add(prefix, prefix);
+  V64 x = MulSmall(prefix, hn::Set(d, 2 * i + 1));
+  auto going = hn::FirstN(d, list.size);
+  V64 bucket = tag;
+  for (;; x = hn::Add(x, twice)) {
+    V64 placed;
+    const auto above = RetryDraw(x, tag, c, placed);
+    bucket = hn::IfThenElse(going, placed, bucket);
+    going = hn::And(going, above);
+    if (hn::AllFalse(d, going) || ++i > 64) break;
+  }
+  hn::StoreU(bucket, d, done.tag + done.size);
+  done.size += list.size;
+}
+
+// Pass two: the keys of `list` in rounds of two draws over the entries still
+// going, until a vector's worth is left, which finishes a draw at a time.
+// Then each bucket to out at its index (scalar stores: the places are
+// scattered); keys still going after 64 draws keep their fallbacks.
+void Retries(RetryList& list, const FlipRange& range, DoneList& done, uint32_t* HWY_RESTRICT out) {
+  const std::size_t lanes = hn::Lanes(D64());
+  const RetryConsts c(range);
+  done.size = 0;
+  RetryRound<true>(list, 1, c, done);
+  uint64_t i = 3;
+  for (; list.size > lanes && i < 64; i += 2) RetryRound<false>(list, i, c, done);
+  if (i <= 64) {
+    if (list.size != 0) RetryLast(list, i, c, done);
+  } else {
+    for (std::size_t t = 0; t < list.size; ++t) done.tag[done.size++] = list.tag[t];
+  }
+  const std::size_t size = done.size;
+  for (std::size_t t = 0; t < size; ++t) {
+    uint64_t placed = done.tag[t];
     // Keeps GCC from turning this loop into AVX-512 scatters, far slower
     // than scalar stores (on Zen 4 and 5 as on Intel).
-    asm("" : "+r"(bucket));
-    out[list.index[t]] = bucket;
+    asm("" : "+r"(placed));
+    out[placed >> 32] = static_cast<uint32_t>(placed);
   }
 }
 
 void FlipKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
               uint32_t* HWY_RESTRICT out) {
   const FlipRange range(num_buckets);
+  const bool compress = CompressRetries(range);
   MaskBits above;
   RetryList list;
-  HWY_ALIGN uint32_t buckets[kFlipChunk];
+  DoneList done;
   for (std::size_t at = 0; at < count; at += kFlipChunk) {
     const std::size_t size = count - at < kFlipChunk ? count - at : kFlipChunk;
-    FirstSteps(keys + at, size, range, out + at, above);
-    Collect(keys + at, above, list);
-    if (list.size != 0) Retries(list, range, buckets, out + at);
+    if (compress) {
+      FirstSteps<true>(keys + at, size, range, out + at, above, list);
+    } else {
+      FirstSteps<false>(keys + at, size, range, out + at, above, list);
+      Collect(keys + at, above, range.mask(), list);
+    }
+    if (list.size != 0) Retries(list, range, done, out + at);
   }
 }
 
