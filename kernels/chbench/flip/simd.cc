@@ -8,14 +8,18 @@
 // second runs their retry draws in rounds over the list: each round draws
 // twice for every entry, sends the entries that decided to a list of answers
 // and keeps the others, compressed to the front, for the next round; the
-// last vector's worth draws until every lane has decided. Each retry draw
-// decides with a chance of about 1/2 at N = 2^k + 1, so a key takes about
-// two draws, where running a block of vectors until all of its lanes decide
-// took about as many as the slowest lane, six or seven for 32 lanes, and
-// mispredicted its exit. The answers then go to their places one by one.
-// Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key before and
-// after the rounds: N = 1,000: 0.47 and 0.47; 1,024: 0.38 and 0.37; 1,025:
-// 2.04 and 1.27; 10^6: 0.58 and 0.58; 2^20 + 1: 2.03 and 1.27.
+// last vector's worth draws until every lane has decided. The answers then
+// go to their places one by one. At N = 2^k + 1 a retry draw decides with a
+// chance of about 1/2, so a key takes about two draws, where running a block
+// of vectors until all of its lanes had decided took as many as its slowest
+// lane, six or seven for 32 lanes, and mispredicted the loop's exit.
+// Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key with the
+// block loop (chunks of 512) and with the rounds: N = 1,000: 0.47-0.48 and
+// 0.45-0.46; 1,024: 0.38-0.39 and 0.38; 1,025: 2.08-2.12 and 1.22-1.26;
+// 10^6: 0.59 and 0.53-0.54; 2^20 + 1: 2.09-2.10 and 1.18-1.24. The rest at
+// 2^k + 1 is the retries' own work (the fallback step and the prefix, three
+// and two multiplies, for about half the keys), the compressions and the
+// scattered stores.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/flip/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -33,8 +37,9 @@
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
 
-// Keys per chunk: the mask bits and the retry list hold one chunk's.
-inline constexpr std::size_t kFlipChunk = 512;
+// Keys per chunk: the mask bits and the retry lists hold one chunk's. 1,024
+// measured 4-9 % faster than 512 from N = 1,000 to 2^20 + 1 (Zen 5, AVX3).
+inline constexpr std::size_t kFlipChunk = 1024;
 
 // a * c mod 2^64 in every lane, for c < 2^32 in every lane: one instruction
 // where 64-bit lanes multiply (AVX3, SCALAR), otherwise two 32 x 32 -> 64 bit
@@ -267,33 +272,51 @@ HWY_INLINE hn::Mask<D64> TwoDraws(V64 prefix, V64 tag, uint64_t i, const RetryCo
 // entries that decide go to `done` (their tags with their buckets), the others
 // stay, moved to the front (in place: an entry is stored at or before where it
 // was read). The first round (kFirst, i = 1) starts from the keys and their h
-// & mask: it computes their prefixes and fallbacks.
+// & mask: it computes their prefixes and fallbacks. Two vectors at a time
+// (one on SVE), their parts interleaved: 4 % faster than one at N = 1,025.
 template <bool kFirst>
 HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const std::size_t size = list.size;
   std::size_t kept = 0, decided = done.size;  // locals, as `listed` in FirstSteps
-  for (std::size_t at = 0; at < size; at += lanes) {
-    V64 prefix = hn::Load(d, list.key + at);
-    V64 tag = hn::Load(d, list.tag + at);
-    if constexpr (kFirst) {
-      const V64 key = prefix;
-      prefix = DrawFirstHalf(MulSmall(key, hn::Set(d, c.top_odd)));
-      const V64 fallback = FlipPow2(key, hn::And(tag, hn::Set(d, c.half)));
-      tag = hn::Or(hn::And(tag, hn::Set(d, ~uint64_t{0} << 32)), fallback);
+  // U vectors at `at`, each part for all of them before the next part.
+  const auto block = [&]<std::size_t U>(std::size_t at) {
+    CHBENCH_VECTORS(V64, prefix, U);
+    CHBENCH_VECTORS(V64, tag, U);
+    CHBENCH_VECTORS(V64, placed, U);
+    CHBENCH_VECTORS(hn::Mask<D64>, above, U);
+    for (std::size_t u = 0; u < U; ++u) {
+      prefix(u) = hn::Load(d, list.key + at + u * lanes);
+      tag(u) = hn::Load(d, list.tag + at + u * lanes);
     }
-    V64 placed;
-    const auto valid = hn::FirstN(d, size - at);
-    const auto above = TwoDraws(prefix, tag, i, c, placed);
-    const auto going = hn::And(above, valid);
-    const auto ends = hn::AndNot(above, valid);
-    hn::StoreU(CompressLanes(placed, ends), d, done.tag + decided);
-    decided += hn::CountTrue(d, ends);
-    hn::StoreU(CompressLanes(prefix, going), d, list.key + kept);
-    hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
-    kept += hn::CountTrue(d, going);
+    if constexpr (kFirst) {
+      for (std::size_t u = 0; u < U; ++u) {
+        const V64 key = prefix(u);
+        prefix(u) = DrawFirstHalf(MulSmall(key, hn::Set(d, c.top_odd)));
+        const V64 fallback = FlipPow2(key, hn::And(tag(u), hn::Set(d, c.half)));
+        tag(u) = hn::Or(hn::And(tag(u), hn::Set(d, ~uint64_t{0} << 32)), fallback);
+      }
+    }
+    for (std::size_t u = 0; u < U; ++u) above(u) = TwoDraws(prefix(u), tag(u), i, c, placed(u));
+    for (std::size_t u = 0; u < U; ++u) {
+      const auto valid = hn::FirstN(d, size - at - u * lanes);
+      const auto going = hn::And(above(u), valid);
+      const auto ends = hn::AndNot(above(u), valid);
+      hn::StoreU(CompressLanes(placed(u), ends), d, done.tag + decided);
+      decided += hn::CountTrue(d, ends);
+      hn::StoreU(CompressLanes(prefix(u), going), d, list.key + kept);
+      hn::StoreU(CompressLanes(tag(u), going), d, list.tag + kept);
+      kept += hn::CountTrue(d, going);
+    }
+  };
+  constexpr std::size_t kUnroll = Unroll(2);
+  std::size_t at = 0;
+  if constexpr (kUnroll > 1) {
+    for (; at + kUnroll * lanes <= size; at += kUnroll * lanes)
+      block.template operator()<kUnroll>(at);
   }
+  for (; at < size; at += lanes) block.template operator()<1>(at);
   list.size = kept;
   done.size = decided;
 }
