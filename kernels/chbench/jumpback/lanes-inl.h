@@ -269,12 +269,12 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
 // 4 draws): 1.50 with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08
 // with 4; at N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
 HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
-  const double all = static_cast<double>(uint64_t{s.mask} + 1);
-  const double q = (all - s.n) / all;
+  const uint64_t all = uint64_t{s.mask} + 1, later = all - s.n;
+  if (!OftenInSomeLane(later, all, lanes)) return 0;
+  const double q = static_cast<double>(later) / static_cast<double>(all);
   const auto still = [&](unsigned d) {
     return 1 - std::pow(1 - std::pow(q, 2 * d + 1), static_cast<double>(lanes));
   };
-  if (!OftenInSomeLane(uint64_t{s.mask} + 1 - s.n, uint64_t{s.mask} + 1, lanes)) return 0;
   unsigned draws = 1;
   while (draws < 4 && still(draws) - still(draws + 1) > 0.125) ++draws;
   return draws;

@@ -145,35 +145,34 @@ HWY_INLINE void PowerAboveBlock(const Keys& key, const KeyMuls& key_mul, const S
   }
 }
 
-// The lookup in place, in blocks of up to four vectors: every lane's first
+// The lookup of the U vectors of keys at k, answers to o: every lane's first
 // choice, then the rest of the lookup under masks for the block's lanes whose
 // first choice is n or more, if it has any, the vectors' loops interleaved.
 // Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key against the
 // rest run vector by vector: N = 1,025 0.66 against 0.74, 1,100 0.90-0.99
 // against 1.37-1.38, 1,280 1.11-1.34 against 2.29-2.33.
-HWY_INLINE void PowerInPlace(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                             const PowerBuckets& b, uint32_t* HWY_RESTRICT out) {
+template <std::size_t U>
+HWY_INLINE void PowerBlock(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o,
+                           const PowerBuckets& b) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const V64 full = hn::Set(d, b.full);
   const V64 last = hn::Set(d, b.n - 1);
-  ForEachBlock<4>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
-    CHBENCH_VECTORS(V64, key, U);
-    CHBENCH_VECTORS(V64, key_mul, U);
-    CHBENCH_VECTORS(V64, state, U);
-    CHBENCH_VECTORS(V64, bucket, U);
-    CHBENCH_VECTORS(hn::Mask<D64>, above, U);
-    auto any = hn::FirstN(d, 0);
-    for (std::size_t u = 0; u < U; ++u) {
-      key(u) = hn::LoadU(d, k + u * lanes);
-      key_mul(u) = PowerKeyMul(key(u));
-      bucket(u) = PowerFirst(key(u), key_mul(u), full, state(u));
-      above(u) = PowerGreater(bucket(u), last);
-      any = hn::Or(any, above(u));
-    }
-    if (!hn::AllFalse(d, any)) PowerAboveBlock<U>(key, key_mul, state, above, b, bucket);
-    for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
-  });
+  CHBENCH_VECTORS(V64, key, U);
+  CHBENCH_VECTORS(V64, key_mul, U);
+  CHBENCH_VECTORS(V64, state, U);
+  CHBENCH_VECTORS(V64, bucket, U);
+  CHBENCH_VECTORS(hn::Mask<D64>, above, U);
+  auto any = hn::FirstN(d, 0);
+  for (std::size_t u = 0; u < U; ++u) {
+    key(u) = hn::LoadU(d, k + u * lanes);
+    key_mul(u) = PowerKeyMul(key(u));
+    bucket(u) = PowerFirst(key(u), key_mul(u), full, state(u));
+    above(u) = PowerGreater(bucket(u), last);
+    any = hn::Or(any, above(u));
+  }
+  if (!hn::AllFalse(d, any)) PowerAboveBlock<U>(key, key_mul, state, above, b, bucket);
+  for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
 }
 
 // Whether the keys whose first choice is n or more are few enough to set
@@ -195,6 +194,11 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
   const PowerBuckets b = power_buckets(num_buckets);
   const V64 full = hn::Set(d, b.full);
   const V64 last = hn::Set(d, b.n - 1);
+  // In a block of set-aside keys (all of them first choices of n or more)
+  // every lane takes the rest of the lookup.
+  const auto block = [&]<std::size_t U>(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o) {
+    PowerBlock<U>(k, o, b);
+  };
   std::size_t done = 0;
   if (PowerSetAside(b)) {
     const auto first = [&](V64 key, V64& bucket) {
@@ -202,26 +206,10 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
       bucket = PowerFirst(key, PowerKeyMul(key), full, state);
       return PowerGreater(bucket, last);
     };
-    const auto rest = [&]<std::size_t U>(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o) {
-      CHBENCH_VECTORS(V64, key, U);
-      CHBENCH_VECTORS(V64, key_mul, U);
-      CHBENCH_VECTORS(V64, state, U);
-      CHBENCH_VECTORS(V64, bucket, U);
-      CHBENCH_VECTORS(hn::Mask<D64>, above, U);
-      for (std::size_t u = 0; u < U; ++u) {
-        key(u) = hn::LoadU(d, k + u * hn::Lanes(d));
-        key_mul(u) = PowerKeyMul(key(u));
-        PowerFirst(key(u), key_mul(u), full, state(u));
-        above(u) = hn::FirstN(d, hn::Lanes(d));
-        bucket(u) = hn::Zero(d);
-      }
-      PowerAboveBlock<U>(key, key_mul, state, above, b, bucket);
-      for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * hn::Lanes(d));
-    };
     const uint64_t m = uint64_t{b.full} + 1;
-    done = SetAsideKeys(keys, count, out, first, rest, m - b.n, m);
+    done = SetAsideKeys(keys, count, out, first, block, m - b.n, m);
   }
-  PowerInPlace(keys + done, count - done, b, out + done);
+  ForEachBlock<4>(d, keys + done, count - done, out + done, block);
 }
 
 }  // namespace chbench::simd::HWY_NAMESPACE
