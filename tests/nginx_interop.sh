@@ -60,10 +60,14 @@ for b in backends:
     conf.append(f'server {{ listen {b}; location / {{ return 200 "{b}"; }} }}')
 for i, ((profile, servers), port) in enumerate(zip(scenarios, proxies)):
     method = "hash $arg_key consistent;" if profile == "nginx_consistent" else "hash $arg_key;"
-    lines = " ".join(f"server {s} weight={w};" for s, w in servers)
+    # max_fails=0 and proxy_next_upstream off: a request that fails under load
+    # is answered as a failure (and asked again) instead of nginx marking the
+    # server down and placing the next keys elsewhere.
+    lines = " ".join(f"server {s} weight={w} max_fails=0;" for s, w in servers)
     conf.append(f"upstream u{i} {{ {method} {lines} keepalive 8; }}")
     conf.append(f"server {{ listen 127.0.0.1:{port}; location / {{ proxy_pass http://u{i}; "
-                "proxy_http_version 1.1; proxy_set_header Connection \"\"; } }")
+                "proxy_http_version 1.1; proxy_set_header Connection \"\"; "
+                "proxy_next_upstream off; } }")
 conf.append("}")
 with open(f"{d}/nginx.conf", "w") as f:
     f.write("\n".join(conf) + "\n")
@@ -87,11 +91,19 @@ if proc.poll() is not None or not up():
     sys.exit(77)
 
 def ask(port, keys, out):
-    c = http.client.HTTPConnection("127.0.0.1", port)
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     for k in keys:
-        c.request("GET", "/?key=" + k)
-        r = c.getresponse()
-        out[k] = r.read().decode()
+        for attempt in range(3):  # a failed request (502, reset) is asked again
+            try:
+                c.request("GET", "/?key=" + k)
+                r = c.getresponse()
+                body = r.read().decode()
+                if r.status == 200:
+                    out[k] = body
+                    break
+            except (OSError, http.client.HTTPException):
+                c.close()
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     c.close()
 
 status = 0
