@@ -25,7 +25,7 @@ void hashed_owners(const OwnerTable& table, const KeyBytes& keys, std::size_t fi
       const uint32_t from = keys.offsets[begin + i], to = keys.offsets[begin + i + 1];
       hashes[i] = key_hash(std::string_view(keys.bytes + from, to - from));
     }
-    table.owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
+    table.owners(std::span<const uint64_t>(hashes, n), out.subspan(begin - first, n));
   }
 }
 
@@ -35,7 +35,7 @@ void chained_owners(const OwnerTable& table, std::span<const uint64_t> keys, std
   uint32_t previous = 0;
   for (std::size_t i = first; i < last; ++i) {
     previous = table.owner(keys[i] ^ (previous & zero));
-    out[i] = previous;
+    out[i - first] = previous;
   }
 }
 

@@ -1,6 +1,9 @@
 // What one batch of a configuration does, by path (config.h): each is a
-// function object that looks up pool keys [first, last) into out[first,
-// last), used alike by the check before timing and by the one timed loop.
+// function object that looks up pool keys [first, last) into out[0, last -
+// first), used alike by the check before timing and by the one timed loop.
+// The keys move through the pool from batch to batch, so that no branch
+// predictor learns them; the owners of every batch go to the same place, as
+// a client's would, so that a batch in the caches writes into the caches.
 #pragma once
 
 #include <cstddef>
@@ -11,14 +14,16 @@
 
 namespace chbench::bench {
 
-// Hashes key strings in blocks and looks each block up: the cost a client pays
-// from key bytes to owner. The block keeps the hashes in L1.
+// Hashes key strings [first, last) in blocks and looks each block up into
+// out[0, last - first): the cost a client pays from key bytes to owner. The
+// block keeps the hashes in L1.
 void hashed_owners(const OwnerTable& table, const KeyBytes& keys, std::size_t first,
                    std::size_t last, std::span<uint32_t> out);
 
-// Keys one at a time, each xor-ed with (previous owner & an opaque zero): the
-// latency of a lookup, not its throughput, while the keys looked up stay the
-// pool's own (and their owners comparable with the reference).
+// Keys [first, last) one at a time into out[0, last - first), each xor-ed
+// with (previous owner & an opaque zero): the latency of a lookup, not its
+// throughput, while the keys looked up stay the pool's own (and their owners
+// comparable with the reference).
 void chained_owners(const OwnerTable& table, std::span<const uint64_t> keys, std::size_t first,
                     std::size_t last, std::span<uint32_t> out);
 
@@ -27,7 +32,7 @@ struct ThroughputBatch {
   Prepared& p;
   void operator()(std::size_t first, std::size_t last) const {
     p.team->owners(*p.table, p.key_hashes.subspan(first, last - first),
-                   std::span(p.out).subspan(first, last - first));
+                   std::span(p.out).first(last - first));
   }
 };
 
@@ -60,7 +65,7 @@ struct BoundedBatch {
   void operator()(std::size_t first, std::size_t last) const {
     p.loads->reset();
     p.team->owners(*p.bounded_table, p.key_hashes.subspan(first, last - first),
-                   std::span(p.out).subspan(first, last - first));
+                   std::span(p.out).first(last - first));
   }
 };
 

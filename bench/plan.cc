@@ -62,7 +62,7 @@ class Simulation {
     prep_ = 0;
     transient_ = 0;
     group_owners_ =
-        saturating_add(group_owners_, saturating_mul(c.pool(), 4));  // the kernel's owners
+        saturating_add(group_owners_, saturating_mul(c.checked(), 4));  // the kernel's owners
     keys(c, s);
     ring(c, s);
     reference(c, s);

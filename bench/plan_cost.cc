@@ -88,7 +88,8 @@ uint64_t config_bytes(const Config& c) {
 
 uint64_t group_member_bytes(const Config& c) {
   const uint64_t table = table_bytes(c);
-  return saturating_add(table - std::min(table, shared_ring_bytes(c)), saturating_mul(c.pool(), 4));
+  return saturating_add(table - std::min(table, shared_ring_bytes(c)),
+                        saturating_mul(c.checked(), 4));
 }
 
 // ---- the time model -----------------------------------------------------------------

@@ -35,7 +35,7 @@ class BlockLookup final : public ProfileLookup {
       else
         profile_key_hashes(profile_, std::span<const std::string_view>(views, n),
                            std::span<uint64_t>(hashes, n));
-      table_->owners(std::span<const uint64_t>(hashes, n), out.subspan(begin, n));
+      table_->owners(std::span<const uint64_t>(hashes, n), out.subspan(begin - first, n));
     }
   }
   std::size_t memory_bytes() const noexcept override { return table_->memory_bytes(); }
@@ -90,7 +90,7 @@ class LibmemcachedLookup final : public ProfileLookup {
               std::span<uint32_t> out) const override {
     for (std::size_t i = first; i < last; ++i) {
       const std::string_view key = key_at(keys, i);
-      out[i] = memcached_generate_hash(memc_, key.data(), key.size());
+      out[i - first] = memcached_generate_hash(memc_, key.data(), key.size());
     }
   }
   // libmemcached's continuum: value and server index, 8 bytes per point.

@@ -33,7 +33,7 @@ ProfileCluster bench_cluster(Profile profile, uint32_t nodes, uint32_t vnodes);
 class ProfileLookup {
  public:
   virtual ~ProfileLookup() = default;
-  // Owners of keys [first, last) into out[first, last) (out indexed like keys).
+  // Owners of keys [first, last) into out[0, last - first).
   virtual void owners(const KeyBytes& keys, std::size_t first, std::size_t last,
                       std::span<uint32_t> out) const = 0;
   virtual std::size_t memory_bytes() const noexcept = 0;

@@ -283,9 +283,9 @@ void Workbench::check_bounded(const Config& c, Prepared& p, const std::vector<ui
     if (!p.error.empty() || !want || c.threads > 1) continue;
     expected.reset();
     for (uint64_t i = first; i < first + c.keys && p.error.empty(); ++i)
-      if (expected.place(p.key_hashes[i], (*want)[i]) != p.out[i])
+      if (expected.place(p.key_hashes[i], (*want)[i]) != p.out[i - first])
         p.error = c.name() + ": request " + std::to_string(i) + " placed on node " +
-                  std::to_string(p.out[i]) + ", the walk from the reference says another";
+                  std::to_string(p.out[i - first]) + ", the walk from the reference says another";
   }
   p.threads_ran = p.team->threads_seen();
 }
@@ -308,7 +308,7 @@ Prepared& Workbench::prepare(std::size_t i) {
     time_changes(c, p);  // before the check, which warms the table up
     p.team = std::make_unique<ThreadTeam>(c.threads);
     p.team->count_cpu_time(c.thread_cpu);
-    p.out.assign(c.pool(), 0);
+    p.out.assign(c.checked(), 0);
     if (c.path == Path::kBounded) prepare_bounded(c, p);
     check(c, p, want);
   } catch (const std::exception& e) {

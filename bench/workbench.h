@@ -51,7 +51,7 @@ struct Prepared {
   std::shared_ptr<const SortedRing<uint64_t>> ring;
   std::unique_ptr<BoundedLoads> loads;
   std::unique_ptr<BoundedLoadsTable> bounded_table;
-  std::vector<uint32_t> out;  // one owner per pool key
+  std::vector<uint32_t> out;  // the owners of the last batch (or check)
   unsigned threads_ran = 0;
   double build_ms = 0;         // building the table from the node list (shared part included)
   double build_shared_ms = 0;  // the part of build_ms shared with other kernels (the sorted ring)
