@@ -108,8 +108,8 @@ std::unique_ptr<OwnerTable> make_dx_simd(const Fleet& fleet, DxProfile profile);
 namespace simd {
 
 // The owners of a batch of key hashes, the keys in lanes (simd.cc): each lane
-// walks one key's sequence; a lane whose key found its bucket takes the next
-// key, so lanes stay busy whatever each key's probe count. Shapes:
+// walks one key's sequence; the keys not done after their first probes wait
+// on a list whose rounds keep the lanes busy whatever each key's probe count. Shapes:
 // out.size() == key_hashes.size(). Throws std::invalid_argument if the sizes
 // differ. Precondition: state.active >= 1.
 void dx_owners(const DxState& state, DxProfile profile, std::span<const uint64_t> key_hashes,
