@@ -1,21 +1,34 @@
 // jumpback_anchor/simd: JumpBackAnchor with the keys in lanes
 // (jumpback_anchor.h), for every Highway target, and its registry entry.
 //
-// Chunks of 1,024 keys go through three passes. Pass one is JumpBackHash in
-// lanes over n_max (jumpback/lanes-inl.h, the same per-target code as
+// Chunks of 2,048 keys go through passes. Pass one is JumpBackHash in lanes
+// over n_max (jumpback/lanes-inl.h, the same per-target code as
 // jumpback/simd), which also counts, lane by lane, the values each key's
 // lookup read: the SplitMix64 stream's state after them is h + (1 + count) *
-// gamma. Pass two gathers every key's entry in a loop without branches
-// (independent loads, which overlap when the table is larger than the
-// caches) and writes the owner it holds; then the keys on a removed bucket
-// start walks in a list (state, entry, bound v and position), appended
-// without a branch on which keys they are. Pass three walks that list in
-// full vectors: each step of each lane follows K or draws in [0, A)
-// (Lemire's multiply on the next value; the rare rejection, a low half below
-// A, is finished lane by lane), then gathers the next entry, under the mask
-// of the lanes still walking. When half of a block's lanes or fewer still
-// walk, those go on in the next round's list, so long walks share full
-// vectors; owners are written to their positions one by one.
+// gamma. Pass two gathers every key's entry (independent loads, which
+// overlap when the table is larger than the caches), writes the owner it
+// holds, and compacts the keys on a removed bucket into arrays of walks
+// (state, entry, bound v and position) with no branch on which. Then each
+// step pass takes every walk one step (follow K, or draw in [0, A) by
+// Lemire's multiply on the next value; the rare rejection, a low half below
+// A, is finished lane by lane), gathers all their next entries at once, and
+// compacts the walks still on a removed bucket to the front, in place; the
+// finished ones leave owner and position for a scalar store at the end. The
+// gathers of a pass are independent of each other, and its vectors are full
+// but for the last.
+//
+// Measured on an AMD Zen 5 (AVX3 dispatched, 2 vCPUs), N = 10^6 with half
+// removed at random, K = 10^7, in separate processes: 3.80-4.39 ns a key
+// against 5.63-6.59 with each walk kept in a block of four vectors, stepping
+// under masks until a third of the block's lanes still walked, and the walks
+// started by a scalar loop; 3.74-3.93 against 5.26-5.48 at K = 10^5,
+// 2.48-2.81 against 3.63-3.93 at N = 1,000 with half removed. vpgatherqq
+// costs about 15 cycles a vector there even from L1, and vpcompressq about 5.
+// Measured and lost: compacting through a table of permutations (vpermq)
+// instead of vpcompressq, three times faster alone but twice as slow in pass
+// two beside the gathers; chunks of 512 keys (the last passes' latency shared
+// by fewer keys: 0.8 ns a key more at N = 10^6) or 4,096 (no gain over
+// 2,048); passes one and two fused group by group (0.1-0.3 ns a key slower).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/jumpback_anchor/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -25,8 +38,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <utility>
 
+#include "chbench/compress-inl.h"
 #include "chbench/jumpback/lanes-inl.h"
 #include "chbench/jumpback_anchor/jumpback_anchor.h"
 #include "chbench/simd_ops-inl.h"
@@ -37,26 +50,26 @@ namespace jumpback_anchor_lanes {
 
 using M64 = hn::Mask<D64>;
 
-inline constexpr std::size_t kChunk = 1024;
-// Room past a chunk: the last group of pass one, padded, or a vector of pass
-// three.
+inline constexpr std::size_t kChunk = 2048;
+// Room past a chunk: the last group of pass one, padded, or a vector stored
+// whole past the end of a list.
 inline constexpr std::size_t kSlack = 2 * kMaxLanes64;
 
 // Pass one's results for a chunk, in key order.
 struct FirstDraws {
   HWY_ALIGN uint32_t bucket[kChunk + kSlack];
   HWY_ALIGN uint32_t draws[kChunk + kSlack];  // values read after the first
-  HWY_ALIGN uint64_t entry[kChunk + kSlack];  // the bucket's entry (pass two)
 };
 
-// The walks of a chunk's keys still on a removed bucket: the stream's state,
-// the entry reached, and v | position << 32 (v: A of the bucket being
-// resolved, all ones before the first draw).
+// The walks of a chunk's keys still on a removed bucket, as arrays of lane
+// state: the stream's state, the entry reached and v | position << 32 (v: A
+// of the bucket being resolved, all ones before the first draw); and the
+// finished walks, owner << 32 | position.
 struct Walks {
   HWY_ALIGN uint64_t state[kChunk + kSlack];
   HWY_ALIGN uint64_t entry[kChunk + kSlack];
   HWY_ALIGN uint64_t vi[kChunk + kSlack];
-  std::size_t size = 0;
+  HWY_ALIGN uint64_t done[kChunk + kSlack];
 };
 
 // The lanes of a mask as bits, lane i at bit i (at most 64 lanes).
@@ -93,42 +106,55 @@ HWY_INLINE void JumpBackPass(const uint64_t* HWY_RESTRICT keys, std::size_t coun
   one_group(pad, i);
 }
 
-// Pass two, first half, on the vector of keys at position i of the chunk
-// (`valid` of its lanes are keys): gathers each bucket's entry to f.entry
-// and writes its owner half to o. No branch on the entries, so that the
-// gathers of consecutive vectors overlap.
-HWY_INLINE void GatherPass(const uint64_t* HWY_RESTRICT entries, FirstDraws& f, std::size_t i,
-                           std::size_t valid, uint32_t* HWY_RESTRICT o) {
+// Pass two on the vector of keys at position i of the chunk (`valid` of its
+// lanes real, keys and o pointing at the vector's first): gathers each
+// bucket's entry, writes its owner half to o, and appends the keys on a
+// removed bucket (A != 0) to w from `size` on, with `vi` their v | position
+// << 32 (advanced to the next vector's). Returns the new size. No branch on
+// the entries, so that the gathers of consecutive vectors overlap.
+HWY_INLINE std::size_t StartWalks(const uint64_t* HWY_RESTRICT entries,
+                                  const uint64_t* HWY_RESTRICT keys, const FirstDraws& f,
+                                  std::size_t i, std::size_t valid, uint32_t* HWY_RESTRICT o,
+                                  V64& vi, Walks& w, std::size_t size) {
   const D64 d;
   const hn::Rebind<uint32_t, D64> d32;
+  const V64 low32 = hn::Set(d, 0xffffffffu);
   const V64 bucket = hn::PromoteTo(d, hn::LoadU(d32, f.bucket + i));
   const V64 e = hn::GatherIndex(d, entries, hn::BitCast(DI64(), bucket));
-  hn::Store(e, d, f.entry + i);
-  const V64 owner = hn::ShiftRight<32>(e);
-  if (valid == hn::Lanes(d)) {
-    StoreLow32(owner, o + i);
-  } else {
-    HWY_ALIGN uint32_t part[kMaxLanes64];
-    StoreLow32(owner, part);
-    std::copy(part, part + valid, o + i);
-  }
+  StoreLow32(hn::ShiftRight<32>(e), o);
+  const V64 draws = hn::PromoteTo(d, hn::LoadU(d32, f.draws + i));
+  const V64 state =
+      hn::Add(hn::LoadU(d, keys), MulBy(hn::Add(draws, hn::Set(d, 1)), SplitMix64::kGamma));
+  const M64 walking = hn::And(hn::FirstN(d, valid), hn::Ne(hn::And(e, low32), hn::Zero(d)));
+  hn::StoreU(CompressLanes(state, walking), d, w.state + size);
+  hn::StoreU(CompressLanes(e, walking), d, w.entry + size);
+  hn::StoreU(CompressLanes(vi, walking), d, w.vi + size);
+  // Iota's lanes would go through memory at every vector (Highway 1.0), a
+  // store forwarded to a wider load that stalls: one add instead.
+  vi = hn::Add(vi, hn::Set(d, uint64_t{hn::Lanes(d)} << 32));
+  return size + hn::CountTrue(d, walking);
 }
 
-// Pass two, second half: the keys of the chunk (`count`) whose entry is a
-// removed bucket's (A != 0) start walks in w, without a branch on which.
-HWY_INLINE void StartWalks(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                           const FirstDraws& f, Walks& w) {
-  // The size in a register: w's arrays are uint64_t, as std::size_t is, so
-  // every store to them would make the compiler reload w.size.
-  std::size_t size = 0;
-  for (std::size_t k = 0; k < count; ++k) {
-    const uint64_t e = f.entry[k];
-    w.state[size] = keys[k] + SplitMix64::kGamma * (uint64_t{f.draws[k]} + 1);
-    w.entry[size] = e;
-    w.vi[size] = 0xffffffffu | uint64_t{k} << 32;
-    size += static_cast<uint32_t>(e) != 0;
-  }
-  w.size = size;
+// Pass two for keys[0, count) of the chunk: whole vectors, then the last
+// keys through zero-padded copies. Returns the walks started in w.
+HWY_INLINE std::size_t StartPass(const uint64_t* HWY_RESTRICT entries,
+                                 const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                                 const FirstDraws& f, uint32_t* HWY_RESTRICT o, Walks& w) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  HWY_ALIGN uint64_t first_vi[kMaxLanes64];
+  for (std::size_t j = 0; j < lanes; ++j) first_vi[j] = 0xffffffffu | uint64_t{j} << 32;
+  V64 vi = hn::Load(d, first_vi);
+  std::size_t size = 0, i = 0;
+  for (; i + lanes <= count; i += lanes)
+    size = StartWalks(entries, keys + i, f, i, lanes, o + i, vi, w, size);
+  if (i == count) return size;
+  HWY_ALIGN uint64_t in_pad[kMaxLanes64] = {};
+  HWY_ALIGN uint32_t out_pad[kMaxLanes64] = {};
+  std::copy(keys + i, keys + count, in_pad);
+  size = StartWalks(entries, in_pad, f, i, count - i, out_pad, vi, w, size);
+  std::copy(out_pad, out_pad + (count - i), o + i);
+  return size;
 }
 
 // The draws whose low half m fell below A (`retry`): hash4j's rejection loop,
@@ -148,105 +174,57 @@ HWY_NOINLINE V64 RetryDraws(V64& state, V64 a, V64 m, M64 retry) {
   return hn::Load(d, product);
 }
 
-// One step of jumpback_anchor_finish in every lane still walking (A != 0):
-// A >= v follows K; otherwise v = A and the lane draws in [0, A) on the next
-// value of its stream. The lanes that walk gather their next entry; the
-// others keep theirs (and gather entry 0 in vain).
-HWY_INLINE void Step(const uint64_t* HWY_RESTRICT entries, V64& state, V64& entry, V64& vi) {
-  const D64 d;
-  const V64 low32 = hn::Set(d, 0xffffffffu);
-  const V64 a = hn::And(entry, low32);
-  const M64 going = hn::Ne(a, hn::Zero(d));
-  const M64 follow = hn::AndNot(Less(a, hn::And(vi, low32)), going);
-  const M64 draw = hn::AndNot(follow, going);
-  state = hn::IfThenElse(draw, hn::Add(state, hn::Set(d, SplitMix64::kGamma)), state);
-  vi = hn::IfThenElse(draw, hn::Or(hn::AndNot(low32, vi), a), vi);
-  V64 m = Mul32x32(hn::And(SplitMix64Lanes::Value(state), low32), a);
-  const M64 retry = hn::And(draw, Less(hn::And(m, low32), a));
-  if (HWY_UNLIKELY(!hn::AllFalse(d, retry))) m = RetryDraws(state, a, m, retry);
-  const V64 c = hn::IfThenElse(follow, hn::ShiftRight<32>(entry), hn::ShiftRight<32>(m));
-  entry = hn::IfThenElse(going, hn::GatherIndex(d, entries, hn::BitCast(DI64(), c)), entry);
-}
-
-// The `valid` lanes of a block's vector that stops: each lane's owner half
-// to o at its position (final when it reached a working bucket, overwritten
-// by a later round otherwise), and the lanes still walking appended to next.
-HWY_INLINE void Settle(std::size_t valid, V64 state, V64 entry, V64 vi, uint32_t* HWY_RESTRICT o,
-                       Walks& next) {
-  const D64 d;
-  HWY_ALIGN uint64_t s[kMaxLanes64], e[kMaxLanes64], p[kMaxLanes64];
-  hn::Store(state, d, s);
-  hn::Store(entry, d, e);
-  hn::Store(vi, d, p);
-  std::size_t size = next.size;  // in a register, as in GatherPass
-  for (std::size_t lane = 0; lane < valid; ++lane) {
-    o[p[lane] >> 32] = static_cast<uint32_t>(e[lane] >> 32);
-    next.state[size] = s[lane];
-    next.entry[size] = e[lane];
-    next.vi[size] = p[lane];
-    size += static_cast<uint32_t>(e[lane]) != 0;
-  }
-  next.size = size;
-}
-
-// Pass three on U vectors of `list` from position t (`valid` walks, the rest
-// padding): steps until at most `leave` lanes still walk, then Settle.
-template <std::size_t U>
-HWY_INLINE void WalkBlock(const Walks& list, std::size_t t, std::size_t valid, std::size_t leave,
-                          const uint64_t* HWY_RESTRICT entries, uint32_t* HWY_RESTRICT o,
-                          Walks& next) {
+// One step of jumpback_anchor_finish for the `size` walks of w, all on a
+// removed bucket (A != 0): A >= v follows K; otherwise v = A and the walk
+// draws in [0, A) on the next value of its stream. Every walk gathers its
+// next entry; those on a working bucket go to w.done from *done on (the count
+// advanced), the others are compacted to the front of w, in place (a vector
+// stored at the write position, never past the read one, overwrites only
+// lanes already loaded). Returns how many still walk.
+HWY_INLINE std::size_t StepPass(const uint64_t* HWY_RESTRICT entries, Walks& w, std::size_t size,
+                                std::size_t* done) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const V64 low32 = hn::Set(d, 0xffffffffu);
-  CHBENCH_VECTORS(V64, state, U);
-  CHBENCH_VECTORS(V64, entry, U);
-  CHBENCH_VECTORS(V64, vi, U);
-  for (std::size_t u = 0; u < U; ++u) {
-    state(u) = hn::LoadU(d, list.state + t + u * lanes);
-    entry(u) = hn::LoadU(d, list.entry + t + u * lanes);
-    vi(u) = hn::LoadU(d, list.vi + t + u * lanes);
+  std::size_t kept = 0, finished = *done;
+  for (std::size_t t = 0; t < size; t += lanes) {
+    const M64 valid = hn::FirstN(d, size - t);
+    V64 state = hn::Load(d, w.state + t);
+    const V64 entry = hn::Load(d, w.entry + t);
+    V64 vi = hn::Load(d, w.vi + t);
+    const V64 a = hn::And(entry, low32);
+    const M64 draw = Less(a, hn::And(vi, low32));
+    state = hn::IfThenElse(draw, hn::Add(state, hn::Set(d, SplitMix64::kGamma)), state);
+    vi = hn::IfThenElse(draw, hn::Or(hn::AndNot(low32, vi), a), vi);
+    V64 m = Mul32x32(hn::And(SplitMix64Lanes::Value(state), low32), a);
+    const M64 retry = hn::And(hn::And(draw, valid), Less(hn::And(m, low32), a));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, retry))) m = RetryDraws(state, a, m, retry);
+    // Lanes past the list gather entry 0.
+    const V64 c = hn::IfThenElseZero(
+        valid, hn::IfThenElse(draw, hn::ShiftRight<32>(m), hn::ShiftRight<32>(entry)));
+    const V64 next = hn::GatherIndex(d, entries, hn::BitCast(DI64(), c));
+    const M64 end = hn::And(valid, hn::Eq(hn::And(next, low32), hn::Zero(d)));
+    const M64 going = hn::AndNot(end, valid);
+    hn::StoreU(CompressLanes(state, going), d, w.state + kept);
+    hn::StoreU(CompressLanes(next, going), d, w.entry + kept);
+    hn::StoreU(CompressLanes(vi, going), d, w.vi + kept);
+    const V64 result = hn::Or(hn::AndNot(low32, next), hn::ShiftRight<32>(vi));
+    hn::StoreU(CompressLanes(result, end), d, w.done + finished);
+    kept += hn::CountTrue(d, going);
+    finished += hn::CountTrue(d, end);
   }
-  for (;;) {
-    std::size_t walking = 0;
-    for (std::size_t u = 0; u < U; ++u)
-      walking += hn::CountTrue(d, hn::Ne(hn::And(entry(u), low32), hn::Zero(d)));
-    if (walking <= leave) break;
-    for (std::size_t u = 0; u < U; ++u) Step(entries, state(u), entry(u), vi(u));
-  }
-  for (std::size_t u = 0; u < U; ++u) {
-    const std::size_t rest = valid > u * lanes ? valid - u * lanes : 0;
-    Settle(std::min(rest, lanes), state(u), entry(u), vi(u), o, next);
-  }
+  *done = finished;
+  return kept;
 }
 
-// Pass three: rounds over the list, padded to whole vectors with finished
-// lanes. A list of two blocks or more hands on each block's walks once half
-// of its lanes or fewer still walk (the next round is then at most about
-// half as long); a shorter list runs to the end.
-HWY_INLINE void WalkPass(Walks& first, Walks& spare, const uint64_t* HWY_RESTRICT entries,
+// The walks of a chunk (`size` in w) to their end: step passes until none
+// is left, then each owner to o at its position.
+HWY_INLINE void WalkPass(const uint64_t* HWY_RESTRICT entries, Walks& w, std::size_t size,
                          uint32_t* HWY_RESTRICT o) {
-  constexpr std::size_t kUnroll = Unroll(4);
-  const std::size_t lanes = hn::Lanes(D64());
-  const std::size_t block = kUnroll * lanes;
-  Walks* list = &first;
-  Walks* next = &spare;
-  while (list->size != 0) {
-    const std::size_t size = list->size;
-    for (uint64_t* a : {list->state, list->entry, list->vi})
-      std::fill(a + size, a + size + lanes, 0);
-    const bool hand_on = size >= 2 * block;
-    next->size = 0;
-    std::size_t t = 0;
-    if constexpr (kUnroll > 1) {
-      for (; t + block <= size; t += block)
-        WalkBlock<kUnroll>(*list, t, block, hand_on ? block / 3 : 0, entries, o, *next);
-    }
-    for (; t < size; t += lanes) {
-      const std::size_t valid = std::min(lanes, size - t);
-      WalkBlock<1>(*list, t, valid, hand_on ? valid / 3 : 0, entries, o, *next);
-    }
-    std::swap(list, next);
-  }
+  std::size_t done = 0;
+  while (size != 0) size = StepPass(entries, w, size, &done);
+  for (std::size_t j = 0; j < done; ++j)
+    o[static_cast<uint32_t>(w.done[j])] = static_cast<uint32_t>(w.done[j] >> 32);
 }
 
 }  // namespace jumpback_anchor_lanes
@@ -262,18 +240,15 @@ void JumpBackAnchorKeys(const uint64_t* HWY_RESTRICT entries, uint32_t n_max,
     return;
   }
   const JumpBackShape shape(n_max);
-  const std::size_t vector = hn::Lanes(D64());
   lanes::FirstDraws first;
-  lanes::Walks walks, spare;
+  lanes::Walks walks;
   for (std::size_t at = 0; at < count; at += lanes::kChunk) {
     const std::size_t size = std::min(count - at, lanes::kChunk);
     const uint64_t* k = keys + at;
     uint32_t* o = out + at;
     lanes::JumpBackPass(k, size, shape, first);
-    for (std::size_t i = 0; i < size; i += vector)
-      lanes::GatherPass(entries, first, i, std::min(vector, size - i), o);
-    lanes::StartWalks(k, size, first, walks);
-    if (walks.size != 0) lanes::WalkPass(walks, spare, entries, o);
+    const std::size_t walking = lanes::StartPass(entries, k, size, first, o, walks);
+    if (walking != 0) lanes::WalkPass(entries, walks, walking, o);
   }
 }
 
