@@ -31,6 +31,7 @@ with open(f"{d}/keys.txt", "w") as f:
     f.write("\n".join(KEYS) + "\n")
 
 def free_ports(n):
+    """n distinct free ports: every socket stays bound until all are."""
     socks = [socket.socket() for _ in range(n)]
     for s in socks:
         s.bind(("127.0.0.1", 0))
@@ -41,7 +42,10 @@ def free_ports(n):
 
 # Three fleets (weights), each also with one server removed and one weight changed.
 FLEETS = [[1, 1, 1], [1, 2, 3, 1], [2, 1, 1, 5, 3]]
-backends = [f"127.0.0.1:{p}" for p in free_ports(5)]
+# One call for every port: ports taken in two calls may repeat, and a proxy
+# listening on a backend's port would be answered by the backend.
+ports = free_ports(5 + 6 * len(FLEETS))
+backends = [f"127.0.0.1:{p}" for p in ports[:5]]
 scenarios = []
 for weights in FLEETS:
     fleet = list(zip(backends, weights))
@@ -50,7 +54,8 @@ for weights in FLEETS:
     for servers in (fleet, removed, changed):
         for profile in ("nginx_consistent", "nginx_hash"):
             scenarios.append((profile, servers))
-proxies = free_ports(len(scenarios))
+proxies = ports[5:]
+assert len(proxies) == len(scenarios)
 
 conf = [f"daemon off; master_process off; pid {d}/nginx.pid; error_log {d}/error.log;",
         "events { worker_connections 256; }", "http {", "access_log off;"]

@@ -40,10 +40,17 @@ class Failure(Exception):
     pass
 
 
-def free_port(host="127.0.0.1"):
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+def free_ports(n, host="127.0.0.1"):
+    """n distinct free ports: every socket stays bound until all are (ports
+    taken one call at a time may repeat)."""
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind((host, 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def can_bind(host, port):
@@ -207,7 +214,7 @@ def nutcracker_stats_names(port):
 
 def run_nutcracker(workdir, tag, servers, weights):
     """Starts nutcracker for the servers; returns (process, listen port, stats port)."""
-    listen, stats = free_port(), free_port()
+    listen, stats = free_ports(2)
     conf = os.path.join(workdir, f"{tag}.yml")
     with open(conf, "w") as f:
         f.write(config_text(listen, servers, weights))
@@ -305,7 +312,7 @@ def loopback_11211(count, rng):
 
 def fleets(rng):
     """Four fleets of server lines, each with its weights (three variants each)."""
-    ports = [free_port() for _ in range(5)]
+    ports = free_ports(5)
     local = [f"127.0.0.1:{p}" for p in ports]
     default_port = [f"{h}:11211" for h in loopback_11211(4, rng)]
     named = [f"127.0.0.1:{p} cache-{c}" for p, c in zip(ports, "abcde")]
