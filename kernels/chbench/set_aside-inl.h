@@ -52,7 +52,7 @@ struct SetAside {
 HWY_INLINE void SetAsideLanes(SetAside& aside, V64 key, hn::Mask<D64> m, std::size_t place) {
   const D64 d;
   hn::StoreU(CompressLanes(key, m), d, aside.key + aside.count);
-  hn::StoreU(CompressLanes(hn::Iota(d, static_cast<uint64_t>(place)), m), d,
+  hn::StoreU(CompressLanes(IotaFrom(d, static_cast<uint64_t>(place)), m), d,
              aside.place + aside.count);
   aside.count += hn::CountTrue(d, m);
 }

@@ -123,6 +123,14 @@ HWY_INLINE auto ToOrdered(V v) {
   return hn::BitCast(hn::RebindToSigned<decltype(d)>(), hn::Xor(v, hn::Set(d, uint64_t{1} << 63)));
 }
 
+// first, first + 1, ... in the lanes of d. Highway 1.0's Iota(d, first) fills
+// the lanes through a stack array read back as one vector, a stall at every
+// call where `first` is not a constant; Iota(d, 0) is one.
+template <class D>
+HWY_INLINE hn::Vec<D> IotaFrom(D d, hn::TFromD<D> first) {
+  return hn::Add(hn::Iota(d, 0), hn::Set(d, first));
+}
+
 // Stores the low 32 bits of each 64-bit lane to out[0 .. Lanes).
 template <class V>
 HWY_INLINE void StoreLow32(V v, uint32_t* HWY_RESTRICT out) {

@@ -222,7 +222,7 @@ HWY_INLINE std::size_t FirstSteps(const FirstContext& ctx, const uint64_t* HWY_R
     if (Draws::kUsesX) hn::StoreU(CompressLanes(x(u), alive), d, st.x + w);
     hn::StoreU(CompressLanes(e, alive), d, st.e + w);
     if (Draws::kUsesBucket) hn::StoreU(CompressLanes(index, alive), d, st.c + w);
-    const V64 vi = hn::Or(v(u), hn::ShiftLeft<32>(hn::Iota(d, position + u * lanes)));
+    const V64 vi = hn::Or(v(u), hn::ShiftLeft<32>(IotaFrom(d, position + u * lanes)));
     hn::StoreU(CompressLanes(vi, alive), d, st.vi + w);
     w += hn::CountTrue(d, alive);
   }

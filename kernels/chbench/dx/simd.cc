@@ -251,8 +251,7 @@ HWY_INLINE std::size_t Fresh(const Seq& seq, const DxState& s, V32 lim,
   Probe<kProbes>(seq, s.words.data(), lim, x0, x1, found, bucket);
   hn::StoreU(hn::GatherIndex(d32, s.owner.data(), hn::BitCast(DI32(), bucket)), d32, out);
   const M32 left = hn::AndNot(found, hn::FirstN(d32, valid));
-  // Iota(d32, first_id) builds the vector on the stack under GCC.
-  const V32 id = hn::Add(hn::Iota(d32, 0), hn::Set(d32, first_id));
+  const V32 id = IotaFrom(d32, first_id);
   return Keep(list, n, id, x0, x1, left);
 }
 
