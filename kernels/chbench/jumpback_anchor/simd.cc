@@ -129,8 +129,7 @@ HWY_INLINE std::size_t StartWalks(const uint64_t* HWY_RESTRICT entries,
   hn::StoreU(CompressLanes(state, walking), d, w.state + size);
   hn::StoreU(CompressLanes(e, walking), d, w.entry + size);
   hn::StoreU(CompressLanes(vi, walking), d, w.vi + size);
-  // Iota's lanes would go through memory at every vector (Highway 1.0), a
-  // store forwarded to a wider load that stalls: one add instead.
+  // One add instead of IotaFrom's two (simd_ops-inl.h).
   vi = hn::Add(vi, hn::Set(d, uint64_t{hn::Lanes(d)} << 32));
   return size + hn::CountTrue(d, walking);
 }
@@ -142,9 +141,7 @@ HWY_INLINE std::size_t StartPass(const uint64_t* HWY_RESTRICT entries,
                                  const FirstDraws& f, uint32_t* HWY_RESTRICT o, Walks& w) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
-  HWY_ALIGN uint64_t first_vi[kMaxLanes64];
-  for (std::size_t j = 0; j < lanes; ++j) first_vi[j] = 0xffffffffu | uint64_t{j} << 32;
-  V64 vi = hn::Load(d, first_vi);
+  V64 vi = hn::Or(hn::Set(d, 0xffffffffu), hn::ShiftLeft<32>(hn::Iota(d, 0)));
   std::size_t size = 0, i = 0;
   for (; i + lanes <= count; i += lanes)
     size = StartWalks(entries, keys + i, f, i, lanes, o + i, vi, w, size);
