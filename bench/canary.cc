@@ -180,6 +180,15 @@ void NoiseMonitor::before_config(std::size_t index) {
   config_.canary_ratio = verdict_.ratio;
 }
 
+NoiseRecord combined(const NoiseRecord& a, const NoiseRecord& b) {
+  NoiseRecord r = a.canary_ratio >= b.canary_ratio ? a : b;
+  r.canary_ms = a.canary_ms + b.canary_ms;
+  r.steal_ms = a.steal_ms + b.steal_ms;
+  r.load_avg_1m = std::max(a.load_avg_1m, b.load_avg_1m);
+  r.noisy = a.noisy || b.noisy;
+  return r;
+}
+
 void NoiseMonitor::start_repetition() { steal_start_ = host_steal_ms(stat_file_); }
 
 NoiseRecord NoiseMonitor::finish_repetition(double wall_ms, std::size_t working_set_bytes) const {

@@ -171,6 +171,11 @@ struct NoiseRecord {
   bool noisy = false;         // canary strayed (NoiseRule::strayed), or steal over the bound
 };
 
+// The record of a configuration timed in two visits (TimeModel::visits):
+// the canary and its ratio of the visit it strayed most in, the steal and
+// the canaries' wall time added, the higher load, noisy if either was.
+NoiseRecord combined(const NoiseRecord& a, const NoiseRecord& b);
+
 // The run's canary: calibrated once, run before each configuration, the best
 // so far kept; per repetition the steal read around the timed loop.
 class NoiseMonitor {

@@ -139,6 +139,13 @@ void add_sweep_options(CLI::App& app, Options& o) {
                      std::to_string(kQuickModel.rounds) + " quick, " +
                      std::to_string(kFullModel.rounds) + " full; 6 at least for an interval)")
       ->check(CLI::Range(1u, 1000u));
+  app.add_option("--visits", o.visits,
+                 "passes over the run's comparison groups that share each group's rounds, its "
+                 "tables built anew in each, so that a state of the host lasting minutes weighs on "
+                 "a share of the rounds (default " +
+                     std::to_string(kQuickModel.visits) +
+                     "; never more than a group's rounds; 1: each group timed once)")
+      ->check(CLI::Range(1u, 10u));
   app.add_option("--min-time", o.min_time,
                  "least seconds a member is timed in each round, in whole batches (default " +
                      number_text(kQuickModel.min_time_s) + " quick, " +

@@ -31,6 +31,7 @@ struct Options {
   std::string interleave = "point";  // a comparison group: a family's point, or its family
   std::optional<unsigned> rounds;
   std::optional<double> min_time;
+  std::optional<unsigned> visits;
   double noise_margin = 0.15;   // NoiseRule::margin
   std::string canary_baseline;  // "COMPUTE_NS,MEMORY_NS" of an earlier run, "" none
   bool list = false;

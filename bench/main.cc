@@ -128,12 +128,14 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
                 const Plan& plan, const TimeModel& model, bool quick) {
   for (std::size_t j = 0; j < configs.size(); ++j)
     std::printf("%-60s %10.1f MiB %9.2f s\n", configs[j].name().c_str(),
-                config_bytes(configs[j]) / 1048576.0, plan.step(j).seconds);
+                config_bytes(configs[j]) / 1048576.0,
+                plan.step(j).seconds + plan.step(j).later_seconds);
   std::printf("%zu configuration%s\n", configs.size(), configs.size() == 1 ? "" : "s");
   std::size_t i = 0;
   for (const auto& f : sweep) {
     double seconds = 0;
-    for (std::size_t j = 0; j < f.configs.size(); ++j) seconds += plan.step(i++).seconds;
+    for (std::size_t j = 0; j < f.configs.size(); ++j, ++i)
+      seconds += plan.step(i).seconds + plan.step(i).later_seconds;
     const std::string name(f.family ? f.family->name : "custom");
     std::printf("family %-10s %5zu configuration%s, estimated %7s", name.c_str(), f.configs.size(),
                 f.configs.size() == 1 ? "" : "s", clock_string(seconds).c_str());
@@ -143,11 +145,13 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
     std::printf("\n");
   }
   const std::size_t groups = comparison_groups(configs).size();
+  const unsigned visits = group_visits(model, model.rounds);
   std::printf(
-      "estimated time %s for %zu configuration%s in %zu comparison group%s: %u rounds, each "
-      "member at least %g s a round, and building and checking (docs/measurement.md)\n",
+      "estimated time %s for %zu configuration%s in %zu comparison group%s: %u rounds in %u "
+      "visit%s, each member at least %g s a round, and building and checking "
+      "(docs/measurement.md)\n",
       clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s", groups,
-      groups == 1 ? "" : "s", model.rounds, model.min_time_s);
+      groups == 1 ? "" : "s", model.rounds, visits, visits == 1 ? "" : "s", model.min_time_s);
   std::printf("noise canary: about %.1f s of it (%.0f ms before each comparison group)\n",
               kCanaryEstimateSeconds * groups, kCanaryEstimateSeconds * 1e3);
   const std::size_t peak = plan.peak_step();
@@ -244,11 +248,13 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
                      canary_buffer_bytes(caches.l2, caches.l3), baseline);
   noise.calibrate();
   const std::size_t groups = comparison_groups(configs).size();
+  const unsigned visits = group_visits(model, model.rounds);
   std::fprintf(stderr,
                "chbench_bench: %zu configuration%s, %zu comparison group%s, %u round%s each "
-               "(fewer for slow batches), about %s\n",
+               "(fewer for slow batches) in %u visit%s, about %s\n",
                configs.size(), configs.size() == 1 ? "" : "s", groups, groups == 1 ? "" : "s",
-               model.rounds, model.rounds == 1 ? "" : "s", clock_string(plan.seconds()).c_str());
+               model.rounds, model.rounds == 1 ? "" : "s", visits, visits == 1 ? "" : "s",
+               clock_string(plan.seconds()).c_str());
   Workbench bench(configs, plan, o.corrupt_one_owner);
   Progress progress(plan, configs);
   const std::vector<MemberRounds> rounds =
@@ -309,6 +315,7 @@ int main(int argc, char** argv) {
   TimeModel model = full ? kFullModel : kQuickModel;
   if (o.rounds) model.rounds = *o.rounds;
   if (o.min_time) model.min_time_s = *o.min_time;
+  if (o.visits) model.visits = *o.visits;
   auto bench_args = benchmark_args(argv[0], app.remaining());
   std::vector<char*> bargv;
   for (auto& a : bench_args) bargv.push_back(a.data());

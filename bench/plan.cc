@@ -45,6 +45,7 @@ class Simulation {
     double slowest = 0;
     for (const Config& c : members) slowest = std::max(slowest, batch_seconds(c));
     rounds_ = group_rounds(model, slowest);
+    visits_ = group_visits(model, rounds_);
     pinned_.clear();
     for (const Config& c : members) pinned_.insert(table_key(c));
     std::erase_if(tables_, [&](const auto& t) {
@@ -55,6 +56,20 @@ class Simulation {
     group_owners_ = 0;
     canary_ = kCanaryEstimateSeconds;
   }
+
+  // A later visit (0-based `visit`, TimeModel::visits) starts over: nothing is
+  // held but the key pool, the tables are built again, and neither the
+  // references nor the checks nor the change builds are repeated.
+  void restart(unsigned visit) {
+    visit_ = visit;
+    rings_.clear();
+    references_.clear();
+    tables_.clear();
+    table_order_.clear();
+  }
+
+  // Whether the current group (begin_group) is timed in the current visit.
+  bool visited() const { return visit_ < visits_; }
 
   // `i` is the configuration's index; `last` that of its group's last member.
   Step step(const Config& c, std::size_t i, std::size_t last, const TimeModel& model) {
@@ -70,8 +85,10 @@ class Simulation {
     changes(c, s);
     check(c, s);
     s.peak_bytes = saturating_add(held_bytes(), saturating_add(group_owners_, transient_));
-    s.seconds = kConfigSeconds + canary_ + prep_ + timing_seconds(c, model, rounds_);
+    s.seconds = (visit_ == 0 ? kConfigSeconds : 0) + canary_ + prep_ +
+                timing_seconds(c, model, visit_rounds(model, rounds_, visit_), visit_ > 0);
     s.rounds = rounds_;
+    s.visits = visits_;
     canary_ = 0;  // once a group
     last_ = last;
     if (i == last) drop_group();
@@ -103,7 +120,7 @@ class Simulation {
 
   void reference(const Config& c, Step& s) {
     const auto key = reference_key(c);
-    if (!key || references_.count(*key)) return;
+    if (!key || references_.count(*key) || visit_ > 0) return;
     s.reference_pool = pools_.at(*key);
     references_[*key] = saturating_mul(s.reference_pool, 4);
     const uint64_t bytes = c.profile ? table_bytes(c) : reference_bytes(c);
@@ -141,7 +158,7 @@ class Simulation {
   // dropped; one at a time beside the configuration's table.
   void changes(const Config& c, Step& s) {
     const auto builds = change_builds(c);
-    if (builds.empty()) return;
+    if (builds.empty() || visit_ > 0) return;
     const uint64_t bytes = table_bytes(c);
     for (const Config& b : builds) {
       if (const auto key = ring_key(b); key && !rings_.count(*key)) {
@@ -206,6 +223,8 @@ class Simulation {
   double prep_ = 0;                              // this configuration's seconds before timing
   double canary_ = 0;                            // the group's canary, on its first member
   unsigned rounds_ = 0;                          // the group's (group_rounds)
+  unsigned visits_ = 1;                          // the group's (group_visits)
+  unsigned visit_ = 0;                           // the visit simulated, 0 the first
   uint64_t transient_ = 0;                       // its bytes alive only while it is prepared
   uint64_t group_owners_ = 0;                    // the owners of the group's members so far
 };
@@ -228,16 +247,26 @@ Plan::Plan(std::span<const Config> configs, const TimeModel& model) {
       table_last_[table_key(c)] = last;
     }
   Simulation simulation(reference_pools_, ring_last_, reference_last_, table_last_);
-  for (const GroupSpan& g : groups) {
-    simulation.begin_group(configs.subspan(g.first, g.last - g.first), model);
-    for (std::size_t i = g.first; i < g.last; ++i)
-      steps_.push_back(simulation.step(configs[i], i, g.last - 1, model));
+  for (unsigned v = 0; v < std::max(1u, model.visits); ++v) {
+    if (v > 0) simulation.restart(v);
+    for (const GroupSpan& g : groups) {
+      simulation.begin_group(configs.subspan(g.first, g.last - g.first), model);
+      if (!simulation.visited()) continue;
+      for (std::size_t i = g.first; i < g.last; ++i)
+        add_step(simulation.step(configs[i], i, g.last - 1, model), v, i);
+    }
   }
+}
+
+void Plan::add_step(const Step& s, unsigned visit, std::size_t i) {
+  if (visit == 0) return steps_.push_back(s);
+  steps_[i].later_seconds += s.seconds;
+  steps_[i].peak_bytes = std::max(steps_[i].peak_bytes, s.peak_bytes);
 }
 
 double Plan::seconds() const noexcept {
   double total = 0;
-  for (const auto& s : steps_) total += s.seconds;
+  for (const auto& s : steps_) total += s.seconds + s.later_seconds;
   return total;
 }
 

@@ -76,9 +76,11 @@ struct Step {
   bool new_table = false;         // the table is built
   bool check = false;             // owners compared with the reference over the pool
   std::size_t change_builds = 0;  // tables built for remove_us and readd_us (change_builds)
-  double seconds = 0;             // the estimate, preparation and timing
+  double seconds = 0;             // the estimate of its first visit, preparation and timing
+  double later_seconds = 0;       // the estimate of its later visits together (TimeModel::visits)
   uint64_t peak_bytes = 0;        // memory held at the peak of this step, caches included
   unsigned rounds = 0;            // its group's (group_rounds of the estimated batch times)
+  unsigned visits = 1;            // its group's (group_visits)
 };
 
 // The plan of a list of configurations run in this order.
@@ -102,6 +104,8 @@ class Plan {
   std::size_t last_use(const TableKey& key) const;
 
  private:
+  void add_step(const Step& s, unsigned visit, std::size_t i);
+
   std::vector<Step> steps_;
   std::map<ReferenceKey, uint64_t> reference_pools_;
   std::map<RingKey, std::size_t> ring_last_;

@@ -101,6 +101,15 @@ unsigned group_rounds(const TimeModel& model, double slowest_batch_s) {
   return std::min(model.rounds, std::max(model.min_rounds, static_cast<unsigned>(fit)));
 }
 
+unsigned group_visits(const TimeModel& model, unsigned rounds) {
+  return std::max(1u, std::min(model.visits, rounds));
+}
+
+unsigned visit_rounds(const TimeModel& model, unsigned rounds, unsigned v) {
+  const unsigned visits = group_visits(model, rounds);
+  return rounds * (v + 1) / visits - rounds * v / visits;
+}
+
 namespace {
 
 // The model's constants: a 2-core AMD EPYC (KVM) at 2.6 GHz, the class of
@@ -243,11 +252,11 @@ double reference_key_ns(const Config& c) {
                               : kReferenceNs;
 }
 
-double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds) {
+double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds, bool calibrated) {
   const double batch_s = batch_seconds(c);
   const double warmup_s = std::min<uint64_t>(c.keys, kWarmupKeys) * key_ns(c) * 1e-9;
   const double slice_s = std::max(batch_s, m.min_time_s);
-  return rounds * (slice_s + warmup_s) + 2 * batch_s;
+  return rounds * (slice_s + warmup_s) + (calibrated ? 0 : 2 * batch_s);
 }
 
 }  // namespace cost

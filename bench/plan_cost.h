@@ -53,11 +53,25 @@ uint64_t group_member_bytes(const Config& c);
 // (whole batches, at least one) after its warm-up.
 // A group whose slowest member's batch is longer than the slice runs fewer
 // rounds (group_rounds), at least `min_rounds`.
+//
+// The rounds are split over `visits` passes of the whole run (visit_rounds):
+// each group is timed again after every other group was, its tables built
+// anew, so that a state of the host (or of the process's memory) that lasts
+// minutes weighs on one share of a member's rounds, not on all of them.
 struct TimeModel {
   unsigned rounds = 30;
   double min_time_s = 0.005;
   unsigned min_rounds = 10;
+  unsigned visits = 2;
 };
+
+// The visits a group of `rounds` rounds takes: model.visits, but no more
+// than its rounds (at least 1).
+unsigned group_visits(const TimeModel& model, unsigned rounds);
+
+// The rounds of visit `v` (0-based, below group_visits) of a group of
+// `rounds` rounds: shares that differ by at most one and add up to `rounds`.
+unsigned visit_rounds(const TimeModel& model, unsigned rounds, unsigned v);
 
 // The rounds of a group whose slowest member takes `slowest_batch_s` seconds
 // a batch: model.rounds while that fits in a slice (or min_time_s is 0); else as many as keep each
@@ -129,10 +143,11 @@ double named_build_seconds(const Config& c);
 // The reference's owner of a key: kReferenceNs, or N scalar scores where the
 // scheme scores every node.
 double reference_key_ns(const Config& c);
-// A member's rounds: a slice of at least min time (whole batches, one at
-// least) and its warm-up each round, and the calibration of the slice
-// before the first (rounds.cc).
-double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds);
+// A member's rounds in one visit: a slice of at least min time (whole
+// batches, one at least) and its warm-up each round, and in the first visit
+// (`calibrated` false) the calibration of the slice before the first
+// (rounds.cc); later visits keep the first's slice.
+double timing_seconds(const Config& c, const TimeModel& m, unsigned rounds, bool calibrated);
 
 }  // namespace cost
 

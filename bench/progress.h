@@ -1,6 +1,7 @@
 // One progress line on stderr per comparison group timed: configurations
-// done of all, elapsed time and the time left, from the plan's estimate
-// scaled by how fast the run has gone so far.
+// done of all in the current visit (TimeModel::visits), elapsed time and the
+// time left, from the plan's estimate scaled by how fast the run has gone so
+// far.
 #pragma once
 
 #include <chrono>
@@ -14,14 +15,15 @@ class Progress {
  public:
   // `plan` and `configs` outlive the progress.
   Progress(const Plan& plan, std::span<const Config> configs);
-  // Group g's rounds are done.
-  void done(GroupSpan g);
+  // Group g's rounds of visit `visit` (0-based, TimeModel::visits) are done.
+  void done(GroupSpan g, unsigned visit);
 
  private:
   const Plan& plan_;
   std::span<const Config> configs_;
   double estimated_total_ = 0, estimated_done_ = 0;
-  std::size_t done_ = 0;
+  std::size_t done_ = 0;  // configurations done in the current visit
+  unsigned visit_ = 0;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -68,13 +68,17 @@ void calibrate(Member& m, double min_time_s) {
   m.batches = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(min_time_s * 1e9 / batch_ns)));
 }
 
-// Calibrates every member's slice (and counts its threads from here on); a
-// member whose kernel throws is left out with its error.
+// Calibrates every member's slice, or takes the one of its first visit
+// (MemberRounds::batches) in a later visit, and counts its threads from
+// here on; a member whose kernel throws is left out with its error.
 void calibrate_members(std::vector<Member>& members, const TimeModel& model,
                        std::vector<MemberRounds>& out) {
   std::erase_if(members, [&](Member& m) {
     try {
-      calibrate(m, model.min_time_s);
+      if (out[m.index].batches != 0)
+        m.batches = out[m.index].batches;
+      else
+        calibrate(m, model.min_time_s);
     } catch (const std::exception& e) {
       out[m.index].error = m.c->name() + ": " + e.what();
       std::cerr << "chbench_bench: " << out[m.index].error << "\n";
@@ -92,6 +96,7 @@ std::vector<Member> prepare_members(std::span<const Config> configs, GroupSpan g
                                     std::vector<MemberRounds>& out) {
   std::vector<Member> members;
   for (std::size_t i = g.first; i < g.last; ++i) {
+    if (!out[i].error.empty()) continue;  // failed in an earlier visit
     Prepared* p = nullptr;
     try {
       const simd::ForcedTarget forced(configs[i].target);
@@ -156,11 +161,27 @@ void summarise(std::span<const Config> configs, GroupSpan g, std::vector<MemberR
   }
 }
 
-// One group: canary, preparation, calibration, rounds, noise record, summary.
-void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group, Workbench& bench,
+// Where a group is in the run: its members, its index, the visit.
+struct Visit {
+  GroupSpan g;
+  std::size_t group = 0;
+  unsigned visit = 0;  // 0-based (TimeModel::visits)
+};
+
+// Records what a visit's rounds saw of a member: its noise record (combined
+// with earlier visits'), and in the first visit what its counters report.
+void record_visit(const Member& m, const Visit& v, const NoiseRecord& noise, MemberRounds& r) {
+  r.noise = v.visit == 0 ? noise : combined(r.noise, noise);
+  if (v.visit == 0) copy_facts(m, r);
+}
+
+// One visit of a group: canary, preparation, calibration, the visit's share
+// of the rounds, noise record.
+void time_group(std::span<const Config> configs, const Visit& v, Workbench& bench,
                 NoiseMonitor& noise, const Plan& plan, const TimeModel& model, std::mt19937_64& rng,
                 std::vector<MemberRounds>& out) {
-  for (std::size_t i = g.first; i < g.last; ++i) out[i].group = group;
+  const GroupSpan g = v.g;
+  for (std::size_t i = g.first; i < g.last; ++i) out[i].group = v.group;
   // The canary goes first: the members' preparation then brings their own
   // tables back into the caches the canary's buffer took.
   noise.before_config(g.first);
@@ -170,7 +191,7 @@ void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group,
   noise.start_repetition();
   const auto start = Clock::now();
   try {
-    run_rounds(members, plan.step(g.first).rounds, rng, out);
+    run_rounds(members, visit_rounds(model, plan.step(g.first).rounds, v.visit), rng, out);
   } catch (const std::exception& e) {  // a kernel that throws mid-round: the group is not timed
     for (const Member& m : members) {
       out[m.index].error = configs[m.index].name() + ": " + e.what();
@@ -184,10 +205,8 @@ void time_group(std::span<const Config> configs, GroupSpan g, std::size_t group,
     // The working set: the tables, the key hashes read and the owners written.
     const std::size_t working_set =
         m.p->memory_bytes + m.c->keys * (sizeof(uint64_t) + sizeof(uint32_t));
-    out[m.index].noise = noise.finish_repetition(wall_ms, working_set);
-    copy_facts(m, out[m.index]);
+    record_visit(m, v, noise.finish_repetition(wall_ms, working_set), out[m.index]);
   }
-  summarise(configs, g, out);
 }
 
 }  // namespace
@@ -219,11 +238,16 @@ std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench
   std::vector<MemberRounds> out(configs.size());
   std::mt19937_64 rng(kRoundSeed);
   const auto groups = comparison_groups(configs);
-  for (std::size_t k = 0; k < groups.size(); ++k) {
-    time_group(configs, groups[k], k, bench, noise, plan, model, rng, out);
-    progress.done(groups[k]);
+  for (unsigned visit = 0; visit < std::max(1u, model.visits); ++visit) {
+    if (visit > 0) bench.revisit();
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      if (visit >= plan.step(groups[k].first).visits) continue;
+      time_group(configs, Visit{groups[k], k, visit}, bench, noise, plan, model, rng, out);
+      progress.done(groups[k], visit);
+    }
+    bench.begin_group({});  // what the last group held goes
   }
-  bench.begin_group({});  // what the last group held goes
+  for (const GroupSpan& g : groups) summarise(configs, g, out);
   return out;
 }
 
@@ -258,9 +282,13 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
 }
 
 std::string timing_json(const TimeModel& model) {
-  return nlohmann::json{{"method", "interleaved rounds"}, {"rounds", model.rounds},
-                        {"min_rounds", model.min_rounds}, {"min_slice_s", model.min_time_s},
-                        {"warmup_keys", kWarmupKeys},     {"seed", kRoundSeed},
+  return nlohmann::json{{"method", "interleaved rounds"},
+                        {"rounds", model.rounds},
+                        {"visits", model.visits},
+                        {"min_rounds", model.min_rounds},
+                        {"min_slice_s", model.min_time_s},
+                        {"warmup_keys", kWarmupKeys},
+                        {"seed", kRoundSeed},
                         {"confidence", kConfidence}}
       .dump();
 }

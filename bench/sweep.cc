@@ -30,7 +30,8 @@ std::vector<std::size_t> within_budget(const std::vector<Point>& points, double 
   for (std::size_t i : by_rank) {
     std::vector<std::size_t> trial = chosen;
     trial.insert(std::upper_bound(trial.begin(), trial.end(), i), i);
-    if (!chosen.empty() && Plan(concat(points, trial), kQuickModel).seconds() > budget_s) break;
+    if (!chosen.empty() && Plan(concat(points, trial), kQuickPointsModel).seconds() > budget_s)
+      break;
     chosen = std::move(trial);
   }
   return chosen;

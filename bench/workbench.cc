@@ -89,6 +89,17 @@ void Workbench::begin_group(GroupSpan g) {
   drop_unused(g.first);
 }
 
+void Workbench::revisit() {
+  prepared_.clear();
+  pinned_.clear();
+  rings_.clear();
+  references_.clear();
+  tables_.clear();
+  table_order_.clear();
+  release_entries();
+  revisit_ = true;
+}
+
 void Workbench::release_entries() {
   entries_ = {};
   entries_key_.reset();
@@ -296,7 +307,7 @@ Prepared& Workbench::prepare(std::size_t i) {
   Prepared& p = prepared_[i];
   p.index = i;
   try {
-    const std::vector<uint32_t>* want = c.is_floor() ? nullptr : &reference_for(c);
+    const std::vector<uint32_t>* want = c.is_floor() || revisit_ ? nullptr : &reference_for(c);
     p.key_hashes = keys_.hashes(c.pool(), c.window_bits);
     if (c.needs_key_bytes()) p.key_strings = keys_.strings(c.pool());
     const Table& t = table_for(c);
@@ -305,7 +316,7 @@ Prepared& Workbench::prepare(std::size_t i) {
     p.build_ms = t.build_ms;
     p.build_shared_ms = t.shared_ms;
     p.memory_bytes = t.table ? t.table->memory_bytes() : t.lookup ? t.lookup->memory_bytes() : 0;
-    time_changes(c, p);  // before the check, which warms the table up
+    if (!revisit_) time_changes(c, p);  // before the check, which warms the table up
     p.team = std::make_unique<ThreadTeam>(c.threads);
     p.team->count_cpu_time(c.thread_cpu);
     p.out.assign(c.checked(), 0);

@@ -79,6 +79,12 @@ class Workbench {
   // mismatch or an exception leaves its text in Prepared::error (and is
   // counted). The same object is returned until the next group starts.
   Prepared& prepare(std::size_t i);
+  // Starts a later visit of the run's groups (TimeModel::visits): every ring,
+  // reference and table goes, and the tables are built again as the groups
+  // are prepared; but the key pool stays, and the configurations are not
+  // checked again (every one was, over the same tables, in the first visit)
+  // nor their change builds timed (Prepared::remove_us stays -1).
+  void revisit();
   // Records an error for configuration i of the current group that was not
   // prepared (a target that could not be forced), counted once.
   void fail(std::size_t i, const std::string& error);
@@ -114,6 +120,7 @@ class Workbench {
   const Plan& plan_;
   bool corrupt_one_owner_;
   int failures_ = 0;
+  bool revisit_ = false;  // a later visit: no references, checks or change builds
   KeyPool keys_;
   // The entries of one ring, alive while one configuration is prepared.
   std::optional<RingKey> entries_key_;

@@ -102,6 +102,8 @@ expect 2 "--rounds: Value 0 not in range" --rounds 0
 expect 2 "--rounds: Value -2 not in range" --repetitions -2
 expect 2 "--rounds: Value 1001 not in range" --rounds 1001
 expect 2 "--min-time: Value -1 not in range" --min-time -1
+expect 2 "--visits: Value 0 not in range" --visits 0
+expect 2 "--visits: Value 11 not in range" --visits 11
 # Google Benchmark's own timing does not apply: the rounds replace it.
 expect 2 "--benchmark_repetitions does not apply: .* use --rounds" --benchmark_repetitions=3
 expect 2 "--benchmark_min_time does not apply: .* use --min-time" --benchmark_min_time=0.5
@@ -181,6 +183,21 @@ for field in remove_us readd_us; do
   has "$tmp/removed.json" "\"$field\": [0-9]" "a removals run records $field"
 done
 has "$tmp/removed.json" '"survivors": 3\.0+e\+01' "a removals run records the nodes left"
+# Two visits of four rounds: the tables built again for the second, which
+# times its two rounds after the first's; the change builds of the first stay
+# the record, and each member has its four rounds.
+expect 0 "in 2 visits" --kernels ring/eytzinger,hrw/scalar --nodes 60 --vnodes 10 --keys 1000 \
+  --removed-fraction 0.5 --rounds 4 --visits 2 --min-time 0 --benchmark_out="$tmp/visits.json" \
+  --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/err" "^\[ +2/2 visit 2/2\] " "the progress names the second visit"
+for field in remove_us readd_us; do
+  has "$tmp/visits.json" "\"$field\": [0-9]" "a run of two visits records $field of the first"
+done
+has "$tmp/visits.json" 'ns_per_key\\": ?\[\[[0-9.e+-]+(,[0-9.e+-]+){3}\],\[' \
+  "each member of a run of two visits has its four rounds"
+expect 0 "in 1 visit," --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --rounds 1 \
+  --visits 2 --min-time 0 "${run_flags[@]}"
+lacks "$tmp/err" "visit 2/" "a group of one round is visited once"
 has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
 expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
   --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --rounds 1 \
@@ -304,7 +321,7 @@ echo "exit $?" >>"$tmp/list"
 has "$tmp/list" "^exit 0$" "--list runs"
 has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}; budget kept [0-9]+ of [0-9]+ points\)$" \
   "--list gives each family's count, estimate and budget"
-has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds, each member at least 0.005 s a round" \
+has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds in 2 visits, each member at least 0.005 s a round" \
   "--list gives the total estimate, the groups and the model's rounds"
 quick_total=$(sed -n 's/^estimated time \([0-9]*\):\([0-9]*\) .*/\1 \2/p' "$tmp/list")
 if [[ -n $quick_total ]] && (($(cut -d' ' -f1 <<<"$quick_total") * 60 + 10#$(cut -d' ' -f2 <<<"$quick_total") <= 270)); then
@@ -372,6 +389,7 @@ assert runs and all(b["noisy"] in (0, 1) and b["canary_compute_ns"] > 0
 assert all(b["run_type"] == "aggregate" for b in data["benchmarks"])
 timing = json.loads(data["context"]["chbench_timing"])
 assert timing["method"] == "interleaved rounds" and timing["rounds"] == 2, timing
+assert timing["visits"] == 2, timing
 groups = json.loads(data["context"]["chbench_groups"])["groups"]
 assert len(groups) == 1, len(groups)  # a custom run is one comparison group
 names = {b["run_name"].split("/iterations:")[0] for b in runs}

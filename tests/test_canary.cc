@@ -214,3 +214,28 @@ TEST_CASE("NoiseMonitor keeps a faster baseline from an earlier run", "[canary]"
   CHECK(r.canary_ratio > 1.15);
   CHECK(r.steal_ms == 0);
 }
+
+TEST_CASE("a record of two visits keeps the worse canary and adds the steal", "[canary]") {
+  chbench::bench::NoiseRecord quiet, strayed;
+  quiet.canary = CanarySample{100, 200};
+  quiet.canary_ratio = 1.02;
+  quiet.canary_ms = 1.5;
+  quiet.steal_ms = 10;
+  quiet.load_avg_1m = 0.5;
+  strayed.canary = CanarySample{130, 210};
+  strayed.canary_ratio = 1.30;
+  strayed.canary_ms = 2.0;
+  strayed.steal_ms = 30;
+  strayed.load_avg_1m = 0.25;
+  strayed.noisy = true;
+  for (const auto& r :
+       {chbench::bench::combined(quiet, strayed), chbench::bench::combined(strayed, quiet)}) {
+    CHECK(r.canary.compute_ns == 130);
+    CHECK(r.canary_ratio == 1.30);
+    CHECK(r.canary_ms == 3.5);
+    CHECK(r.steal_ms == 40);
+    CHECK(r.load_avg_1m == 0.5);
+    CHECK(r.noisy);
+  }
+  CHECK_FALSE(chbench::bench::combined(quiet, quiet).noisy);
+}

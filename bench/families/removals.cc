@@ -145,7 +145,8 @@ std::vector<Point> removals_points(const FamilyContext& context) {
   for (uint32_t percent : kPercents)
     for (const SchemeInfo* s : large) {
       out.push_back(removal_point({s}, kLarge, percent, keys, 1, context));
-      const double seconds = context.full ? 0 : Plan(out.back().configs, kQuickModel).seconds();
+      const double seconds =
+          context.full ? 0 : Plan(out.back().configs, kQuickPointsModel).seconds();
       const bool quick = quick_at(*s, kLarge) && seconds <= kQuickPointSeconds;
       candidates.push_back({!quick ? -1 : percent == kFirstPercent ? 2 : 3, seconds});
     }
