@@ -259,7 +259,14 @@ class Run:
 
     def rounds_count(self) -> Optional[int]:
         """R of the timing record (context chbench_timing), if any."""
-        value = (self.timing or {}).get("rounds")
+        return self._timing_count("rounds")
+
+    def visits_count(self) -> Optional[int]:
+        """The visits the rounds were shared between (chbench_timing), if recorded."""
+        return self._timing_count("visits")
+
+    def _timing_count(self, key: str) -> Optional[int]:
+        value = (self.timing or {}).get(key)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def ns_estimate(self, r: Result) -> rounds_mod.Estimate:

@@ -109,8 +109,11 @@ def figure_text(run: Run) -> str:
         return "the median over repetitions, with its coefficient of variation (CV)."
     count = run.rounds_count()
     rounds = f"{count} interleaved rounds" if count else "interleaved rounds"
+    visits = run.visits_count()
+    shared = (f", shared between {visits} visits of the run with the tables built anew"
+              if visits and visits > 1 else "")
     return (f"the median over {rounds} (each comparison group's members timed once a "
-            "round, in a fresh random order), with its 95 % interval.")
+            f"round, in a fresh random order{shared}), with its 95 % interval.")
 
 
 @dataclass(frozen=True)

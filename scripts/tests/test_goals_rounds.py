@@ -111,6 +111,23 @@ class Plots(unittest.TestCase):
                 self.assertGreater((tmp / png).stat().st_size, 1000, png)
             report = (tmp / "report.md").read_text()
         self.assertIn("interleaved rounds", section(report, "## Goals"))
+        self.assertNotIn("visits of the run", report)  # the fixture records none
+
+    def test_report_names_the_visits(self):
+        data = rf.build(rf.plotted_groups())
+        timing = json.loads(data["context"]["chbench_timing"])
+        timing["visits"] = 2
+        data["context"]["chbench_timing"] = json.dumps(timing)
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "bench.json").write_text(json.dumps(data))
+            out = run([PYTHON, PLOT, str(tmp / "bench.json"), "--out", str(tmp),
+                       "--format", "png"])
+            self.assertEqual(out.returncode, 0, out.stderr)
+            report = (tmp / "report.md").read_text()
+        self.assertIn("the median over 21 interleaved rounds (each comparison group's members "
+                      "timed once a round, in a fresh random order, shared between 2 visits of "
+                      "the run with the tables built anew), with its 95 % interval.", report)
 
 
 if __name__ == "__main__":
