@@ -12,21 +12,31 @@
 // handful of instructions; the draws that follow for lanes whose candidate is
 // n or more (at most half of them, for N just above a power of two) run for
 // the whole group under a mask of the lanes still drawing, until none is.
-// Whether a group enters the draws at all is a branch only where it predicts
-// well, and where a lane is likely to need several draws every group makes
-// that many before the loop asks (MinDraws): at N = 1,000 and 10^6 a third to
-// a half of the groups hold such a lane, at random, and there every group
-// draws once; just above a power of two half the lanes do, and every group
-// draws three times. Measured on a Zen 5 (AVX3) over fresh keys (a pool of
-// 10^6, K = 10^5): 0.51 ns a key at N = 1,000 and 10^6 against 0.70 and 0.98
-// with the branch (0.31 against 0.52 and 0.76 for XorshiftL7R9); 1.03-1.07 at
-// N = 1,025 and 2^20 + 1 against 1.50-1.52 with one draw before the loop
-// (0.71-0.73 against 1.19-1.23 for XorshiftL7R9). Over a pool of 10^5 keys,
-// whose branches the predictor had learnt, the branch had looked cheaper (0.35
-// and 0.41 against 0.50). Measured and lost, over that smaller pool: queueing
-// the drawing lanes across groups to draw them in full vectors (2.2 ns/key at
-// N = 1,025 against 1.05), and two draws a turn of the loop (0.47 at 1,000
-// and 0.63 at 10^6 against 0.52).
+// Where few groups hold a lane that draws (N at or just below a power of two,
+// N = 1,000 and 10^6), a group enters the draws through a branch that
+// predicts well, after as many draws made without asking as MinDraws picks
+// (one at 1,000 and 10^6). Where many do (N from just above a power of two
+// to about 1.7 times it: FixedDraws), every group makes a fixed number of
+// draws with no branch at all (two just above a power of two), its lanes
+// still drawing after them go to a bitmap, and those keys (one in 32 at
+// N = 2^k + 1, after two draws) are looked up again afterwards in full groups
+// (JumpBackChunks): no group waits in the loop for its last lane, and no
+// branch goes either way at random. Measured on a Zen 5 VM (AVX3) over fresh
+// keys (a pool of 10^6, K = 10^5), ns a key: at N = 1,025 and 2^20 + 1,
+// 0.85-0.90 against 0.96-1.10 with three draws before the loop's branch
+// (0.55-0.57 against 0.65-0.79 for XorshiftL7R9); at 1,331 and 1,536 (one
+// draw), 0.68-0.71 and 0.58-0.60 against 0.71-0.74 and 0.65-0.69. Measured
+// and lost at N = 1,025: the strays looked up one key at a time
+// (jumpback_bucket), 0.98-1.00 with three draws against the loop's
+// 0.95-0.96 in that run; one or three fixed draws, 0.96 and 0.90 against
+// 0.87 with two; deciding the jump back after the draws rather than at each,
+// 0.87-0.88 against 0.88-0.90, but 3 % slower for XorshiftL7R9 there and
+// 2-9 % slower with one draw (N = 1,331 and 1,536).
+// Earlier, with the loop alone: the branch before any draw cost 0.70
+// and 0.98 at N = 1,000 and 10^6 against 0.51 with one draw first; queueing
+// the drawing lanes across groups to draw them in full vectors, 2.2 at
+// N = 1,025 against 1.05; two draws a turn of the loop, 0.47 at 1,000 and
+// 0.63 at 10^6 against 0.52.
 #if defined(CHBENCH_JUMPBACK_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_JUMPBACK_LANES_INL_H_
 #undef CHBENCH_JUMPBACK_LANES_INL_H_
@@ -36,6 +46,7 @@
 
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +96,7 @@ HWY_INLINE V64 MulBy(V64 a, uint64_t c) {
 
 // hash4j's generators (jumpback.h), lane by lane.
 struct SplitMix64Lanes {
+  using Scalar = SplitMix64;
   static V64 First(V64 h) { return hn::Add(h, hn::Set(D64(), SplitMix64::kGamma)); }
   static V64 Next(V64 state) { return First(state); }
   static V64 Value(V64 z) {
@@ -94,6 +106,7 @@ struct SplitMix64Lanes {
   }
 };
 struct XorshiftL7R9Lanes {
+  using Scalar = XorshiftL7R9;
   static V64 First(V64 h) { return h; }
   static V64 Next(V64 state) {
     state = hn::Xor(state, hn::ShiftLeft<7>(state));
@@ -184,11 +197,41 @@ HWY_INLINE MJ32 OddParity(VJ32 x) {
   return hn::TestBit(y, hn::Set(d, uint32_t{1} << 28));
 }
 
+// One step of each lane's generator: the first of the value's two halves,
+// masked, below n, else the second.
+template <class Prng>
+HWY_INLINE VJ32 Chosen(V64& state_a, V64& state_b, const JumpBackShape& s) {
+  const DJ32 d;
+  const VJ32 mask = hn::Set(d, s.mask);
+  state_a = Prng::Next(state_a);
+  const V64 ra = Prng::Value(state_a);
+  V64 rb = ra;
+  if constexpr (kGroupVectors == 2) {
+    state_b = Prng::Next(state_b);
+    rb = Prng::Value(state_b);
+  }
+  const VJ32 lo = hn::And(LowHalves(ra, rb), mask);
+  const VJ32 hi = hn::And(HighHalves(ra, rb), mask);
+  return hn::IfThenElse(Below(lo, hn::Set(d, s.n)), lo, hi);
+}
+
+// One draw for the lanes of `active`: the chosen half, if below n, decides:
+// itself if at least s.top, else `back`. Lanes decided get their bucket in b;
+// returns them.
+template <class Prng>
+HWY_INLINE MJ32 Draw(V64& state_a, V64& state_b, const JumpBackShape& s, VJ32 back, MJ32 active,
+                     VJ32& b) {
+  const DJ32 d;
+  const VJ32 chosen = Chosen<Prng>(state_a, state_b, s);
+  const MJ32 done = hn::And(active, Below(chosen, hn::Set(d, s.n)));
+  b = hn::IfThenElse(done, hn::IfThenElse(Below(chosen, hn::Set(d, s.top)), back, chosen), b);
+  return done;
+}
+
 // The lanes of `pending` (first candidate b >= n, so its top bit is s.top):
-// hash4j's inner loop. Each draw's two halves, masked, in order: the first
-// below n decides, itself if at least s.top, else the jump back to x without
-// its top bit (`back`, read from the other half of r0). Lanes done keep their
-// bucket; the draws go on while any lane of the group is pending. With
+// hash4j's inner loop, Draw after Draw while any lane of the group is pending
+// (at least min_draws of them); `back` is the jump back to x without its top
+// bit, read from the other half of r0. Lanes done keep their bucket. With
 // kCountDraws, `draws` counts in each lane the values it read after r0 (the
 // generator's state is then first(h) advanced that many times), for the
 // draws of jumpback_anchor that follow.
@@ -196,29 +239,39 @@ template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32 b, MJ32 pending,
                          const JumpBackShape& s, VJ32& draws, unsigned min_draws) {
   const DJ32 d;
-  const VJ32 mask = hn::Set(d, s.mask);
-  const VJ32 n = hn::Set(d, s.n);
-  const VJ32 top = hn::Set(d, s.top);
   const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), other_half);
   MJ32 active = pending;
   unsigned turn = 0;
   do {
-    state_a = Prng::Next(state_a);
-    const V64 ra = Prng::Value(state_a);
-    V64 rb = ra;
-    if constexpr (kGroupVectors == 2) {
-      state_b = Prng::Next(state_b);
-      rb = Prng::Value(state_b);
-    }
-    const VJ32 lo = hn::And(LowHalves(ra, rb), mask);
-    const VJ32 hi = hn::And(HighHalves(ra, rb), mask);
-    const VJ32 chosen = hn::IfThenElse(Below(lo, n), lo, hi);
-    const MJ32 done = hn::And(active, Below(chosen, n));
     if constexpr (kCountDraws) draws = hn::Add(draws, hn::IfThenElseZero(active, hn::Set(d, 1)));
-    b = hn::IfThenElse(done, hn::IfThenElse(Below(chosen, top), back, chosen), b);
-    active = hn::AndNot(done, active);
+    active = hn::AndNot(Draw<Prng>(state_a, state_b, s, back, active, b), active);
   } while (++turn < min_draws || !hn::AllFalse(d, active));
   return b;
+}
+
+// A group's first candidates (hash4j's r0 step), in the group's lane order:
+// the generators' states after r0 to state_a and state_b, x (r0's halves
+// xored, masked) to x, r0's low and high halves to lo and hi, and to odd the
+// lanes whose candidate reads hi (the jump back then reads lo).
+template <class Prng>
+HWY_INLINE VJ32 FirstCandidates(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
+                                V64& state_a, V64& state_b, VJ32& x, VJ32& lo, VJ32& hi,
+                                MJ32& odd) {
+  const D64 d;
+  const DJ32 d32;
+  state_a = Prng::First(hn::LoadU(d, keys));
+  const V64 r0a = Prng::Value(state_a);
+  state_b = state_a;
+  V64 r0b = r0a;
+  if constexpr (kGroupVectors == 2) {
+    state_b = Prng::First(hn::LoadU(d, keys + hn::Lanes(d)));
+    r0b = Prng::Value(state_b);
+  }
+  lo = LowHalves(r0a, r0b);
+  hi = HighHalves(r0a, r0b);
+  x = hn::And(hn::Xor(lo, hi), hn::Set(d32, s.mask));
+  odd = OddParity(x);
+  return Candidate(x, hn::IfThenElse(odd, hi, lo));
 }
 
 // The buckets of one group of keys (kGroupVectors * Lanes(D64) of them), in
@@ -227,21 +280,11 @@ HWY_INLINE VJ32 JumpBack(V64 state_a, V64 state_b, VJ32 x, VJ32 other_half, VJ32
 template <class Prng, bool kCountDraws = false>
 HWY_INLINE VJ32 JumpBackBuckets(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
                                 VJ32& draws, unsigned min_draws = 0) {
-  const D64 d;
   const DJ32 d32;
-  const V64 state_a = Prng::First(hn::LoadU(d, keys));
-  const V64 r0a = Prng::Value(state_a);
-  V64 state_b = state_a;
-  V64 r0b = r0a;
-  if constexpr (kGroupVectors == 2) {
-    state_b = Prng::First(hn::LoadU(d, keys + hn::Lanes(d)));
-    r0b = Prng::Value(state_b);
-  }
-  const VJ32 lo = LowHalves(r0a, r0b);
-  const VJ32 hi = HighHalves(r0a, r0b);
-  const VJ32 x = hn::And(hn::Xor(lo, hi), hn::Set(d32, s.mask));
-  const MJ32 odd = OddParity(x);
-  VJ32 b = Candidate(x, hn::IfThenElse(odd, hi, lo));
+  V64 state_a, state_b;
+  VJ32 x, lo, hi;
+  MJ32 odd;
+  VJ32 b = FirstCandidates<Prng>(keys, s, state_a, state_b, x, lo, hi, odd);
   const MJ32 pending = Below(hn::Set(d32, s.n - 1), b);
   if (min_draws > 0 || !hn::AllFalse(d32, pending))
     b = JumpBack<Prng, kCountDraws>(state_a, state_b, x, hn::IfThenElse(odd, lo, hi), b, pending, s,
@@ -256,18 +299,127 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
   StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, min_draws), out);
 }
 
+// A group's buckets after exactly `draws` draws for its pending lanes, no
+// branch on them; the lanes still pending after them (their buckets not yet
+// known) to `stray`.
+template <class Prng>
+HWY_INLINE VJ32 JumpBackDraws(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
+                              unsigned draws, MJ32& stray) {
+  const DJ32 d;
+  V64 state_a, state_b;
+  VJ32 x, lo, hi;
+  MJ32 odd;
+  VJ32 b = FirstCandidates<Prng>(keys, s, state_a, state_b, x, lo, hi, odd);
+  MJ32 active = Below(hn::Set(d, s.n - 1), b);
+  const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), hn::IfThenElse(odd, lo, hi));
+  for (unsigned turn = 0; turn < draws; ++turn)
+    active = hn::AndNot(Draw<Prng>(state_a, state_b, s, back, active, b), active);
+  stray = active;
+  return b;
+}
+
+// m's lanes in key order (StoreGroup's order).
+HWY_INLINE MJ32 KeyOrder(MJ32 m) {
+#if HWY_TARGET == HWY_AVX2
+  const DJ32 d;
+  const VJ32 v = hn::VecFromMask(d, m);
+  return hn::MaskFromVec(VJ32{_mm256_permute4x64_epi64(v.raw, _MM_SHUFFLE(3, 1, 2, 0))});
+#else
+  return m;
+#endif
+}
+
+// Keys a chunk of JumpBackChunks holds: its stray keys stay in L1.
+inline constexpr std::size_t kJumpBackChunk = 1024;
+
+// A chunk's stray keys (room for a padded last group) and their places in it.
+struct JumpBackStrays {
+  HWY_ALIGN uint64_t key[kJumpBackChunk + kGroupVectors * kMaxLanes64];
+  uint32_t place[kJumpBackChunk];
+  std::size_t count = 0;
+};
+
+// Pass one over keys[0, size), whole groups (size at most kJumpBackChunk):
+// every group's buckets after `draws` draws to out, its stray lanes to a
+// bitmap (StoreMaskBits' layout, as FirstPassBits in set_aside-inl.h), no
+// branch for each group; then the stray keys, one set bit at a time, to
+// `strays`.
+template <class Prng>
+HWY_INLINE void DrawChunk(const uint64_t* HWY_RESTRICT keys, std::size_t size,
+                          const JumpBackShape& s, unsigned draws, uint32_t* HWY_RESTRICT out,
+                          JumpBackStrays& strays) {
+  const DJ32 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const std::size_t bytes = (lanes + 7) / 8;
+  const std::size_t used = (size / lanes * bytes + 7) / 8;
+  HWY_ALIGN uint64_t words[kJumpBackChunk / 8];  // at most a byte a key
+  for (std::size_t w = 0; w < used; ++w) words[w] = 0;
+  uint8_t* const bits = reinterpret_cast<uint8_t*>(words);
+  for (std::size_t i = 0; i < size; i += lanes) {
+    MJ32 stray;
+    StoreGroup(JumpBackDraws<Prng>(keys + i, s, draws, stray), out + i);
+    hn::StoreMaskBits(d, KeyOrder(stray), bits + i / lanes * bytes);
+  }
+  strays.count = 0;
+  for (std::size_t w = 0; w < used; ++w)
+    for (uint64_t word = words[w]; word != 0; word &= word - 1) {
+      const std::size_t bit =
+          w * 64 + static_cast<std::size_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(word));
+      const std::size_t i = bit / 8 / bytes * lanes + (bit / 8 % bytes) * 8 + bit % 8;
+      strays.key[strays.count] = keys[i];
+      strays.place[strays.count++] = static_cast<uint32_t>(i);
+    }
+}
+
+// Pass two: the stray keys looked up again from the start in full groups
+// (the last padded with the first key), in JumpBack's loop with `min_draws`
+// before it asks, each bucket to its place in out.
+template <class Prng>
+HWY_INLINE void RedoStrays(JumpBackStrays& strays, const JumpBackShape& s, unsigned min_draws,
+                           uint32_t* HWY_RESTRICT out) {
+  const std::size_t lanes = hn::Lanes(DJ32());
+  for (std::size_t j = strays.count; j < strays.count + lanes; ++j) strays.key[j] = strays.key[0];
+  HWY_ALIGN uint32_t answer[kJumpBackChunk + kGroupVectors * kMaxLanes64];
+  for (std::size_t j = 0; j < strays.count; j += lanes)
+    JumpBackGroup<Prng>(strays.key + j, s, answer + j, min_draws);
+  for (std::size_t j = 0; j < strays.count; ++j) {
+    uint32_t bucket = answer[j];
+    // Keeps the compiler from turning this loop into AVX-512 scatters.
+    asm("" : "+r"(bucket));
+    out[strays.place[j]] = bucket;
+  }
+}
+
+// out[i] for keys[0, count), whole groups, in chunks of kJumpBackChunk: every
+// group makes exactly `draws` draws (DrawChunk), and the keys still drawing
+// after them are looked up again in full groups (RedoStrays), instead of
+// each group looping until its last lane is done. Each stray key needs more
+// than `draws` draws, and a full group of them about two more before its
+// last lane is done: that many the loop makes before it asks.
+template <class Prng>
+HWY_INLINE void JumpBackChunks(const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                               const JumpBackShape& s, unsigned draws, uint32_t* HWY_RESTRICT out) {
+  JumpBackStrays strays;
+  for (std::size_t i = 0; i < count; i += kJumpBackChunk) {
+    DrawChunk<Prng>(keys + i, std::min(kJumpBackChunk, count - i), s, draws, out + i, strays);
+    if (strays.count != 0) RedoStrays<Prng>(strays, s, draws + 2, out + i);
+  }
+}
+
 // How many draws every group makes before the loop asks whether a lane is
 // still drawing (0: the group branches into the draws only if a lane needs
-// them). With q = (2^L - n) / 2^L, a lane's chance of a first candidate >= n
-// and of a half >= n, a group of `lanes` still has a lane to draw after d
-// draws with chance P(d) = 1 - (1 - q^(2d + 1))^lanes. Each draw made for
-// every group costs about 14 cycles a group on a Zen 5 (AVX3); a group that
-// branches into the loop anyway, about 100 (its branches mispredict and take
-// the groups in flight after it with them). So a draw is worth making while it
-// cuts P by more than 1/8. Measured there over fresh keys, ns a key for
+// them), where JumpBackLanes keeps the loop (FixedDraws says 0) and for
+// jumpback_anchor/simd.cc. With q = (2^L - n) / 2^L, a lane's chance of a
+// first candidate >= n and of a half >= n, a group of `lanes` still has a
+// lane to draw after d draws with chance P(d) = 1 - (1 - q^(2d + 1))^lanes.
+// Each draw made for every group costs about 14 cycles a group on a Zen 5
+// (AVX3); a group that branches into the loop anyway, about 100 (its branches
+// mispredict and take the groups in flight after it with them). So a draw is
+// worth making while it cuts P by more than 1/8. Measured there over fresh keys, ns a key for
 // jumpback/simd at N = 1,025 (q = 1/2; P = 0.88, 0.40, 0.12, 0.03 after 1 to
 // 4 draws): 1.50 with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08
-// with 4; at N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
+// with 4 (with the loop alone: FixedDraws now takes N = 1,025); at
+// N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
 HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
   const uint64_t all = uint64_t{s.mask} + 1, later = all - s.n;
   if (!OftenInSomeLane(later, all, lanes)) return 0;
@@ -280,6 +432,26 @@ HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
   return draws;
 }
 
+// How many draws every group makes in JumpBackChunks, or 0 where the loop of
+// JumpBack is cheaper. A lane still draws after d draws with chance
+// q^(2d + 1), q = (2^L - n) / 2^L, so a group of `lanes` leaves
+// lanes * q^(2d + 1) strays on average. On a Zen 5 (AVX3) a draw for every
+// group cost about as much as 0.8 strays: a draw is worth making while it
+// saves more than 0.8 strays a group (at N = 1,025: 0.96, 0.86, 0.90 ns a
+// key with 1, 2, 3 draws; at 1,331: 0.68, 0.72, 0.82). Below one stray in 16
+// groups the loop's branch predicts well and costs less (at N = 1,800, 1/36:
+// 0.54 ns a key against 0.52; at 1,650, 1/9: 0.54-0.57 against 0.59).
+HWY_INLINE unsigned FixedDraws(const JumpBackShape& s, std::size_t lanes) {
+  const uint64_t all = uint64_t{s.mask} + 1;
+  const double q = static_cast<double>(all - s.n) / static_cast<double>(all);
+  const auto strays = [&](unsigned d) {
+    return static_cast<double>(lanes) * std::pow(q, 2 * d + 1);
+  };
+  unsigned draws = 1;
+  while (draws < 4 && strays(draws) - strays(draws + 1) > 0.8) ++draws;
+  return strays(draws) >= 1.0 / 16 ? draws : 0;
+}
+
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
 // (1 <= n <= kJumpBackMaxBuckets): whole groups, then the last keys through
 // zero-padded copies on the stack.
@@ -289,7 +461,12 @@ HWY_INLINE void JumpBackLanes(const uint64_t* HWY_RESTRICT keys, std::size_t cou
   const JumpBackShape s(n);
   const std::size_t group = kGroupVectors * hn::Lanes(D64());
   const unsigned min_draws = MinDraws(s, group);
+  const unsigned fixed = FixedDraws(s, group);
   std::size_t i = 0;
+  if (fixed > 0) {
+    i = count - count % group;
+    JumpBackChunks<Prng>(keys, i, s, fixed, out);
+  }
   for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i, min_draws);
   if (i == count) return;
   HWY_ALIGN uint64_t in_pad[kGroupVectors * kMaxLanes64] = {};
