@@ -201,6 +201,9 @@ class NoiseMonitor {
   // judges it against the best so far and then keeps the better of the two
   // as the best.
   void before_config(std::size_t index);
+  // A later visit of the run's groups (TimeModel::visits) starts: the next
+  // before_config runs the canary even for the configuration of the last one.
+  void new_visit() noexcept { index_ = SIZE_MAX; }
   // Around a repetition's timed loop; `working_set_bytes`: the configuration's
   // tables, key hashes and owners, which decide whether the memory loop judges it.
   void start_repetition();

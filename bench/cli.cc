@@ -140,11 +140,12 @@ void add_sweep_options(CLI::App& app, Options& o) {
                      std::to_string(kFullModel.rounds) + " full; 6 at least for an interval)")
       ->check(CLI::Range(1u, 1000u));
   app.add_option("--visits", o.visits,
-                 "passes over the run's comparison groups that share each group's rounds, its "
-                 "tables built anew in each, so that a state of the host lasting minutes weighs on "
-                 "a share of the rounds (default " +
+                 "split each comparison group's rounds over this many passes of the whole run, "
+                 "its tables built anew in each, so that a state of the host lasting minutes "
+                 "weighs on a share of the rounds (default " +
                      std::to_string(kQuickModel.visits) +
-                     "; never more than a group's rounds; 1: each group timed once)")
+                     "; at most a group's rounds; 1: one pass; a run of one group makes its "
+                     "passes back to back)")
       ->check(CLI::Range(1u, 10u));
   app.add_option("--min-time", o.min_time,
                  "least seconds a member is timed in each round, in whole batches (default " +

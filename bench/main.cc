@@ -140,7 +140,7 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
     std::printf("family %-10s %5zu configuration%s, estimated %7s", name.c_str(), f.configs.size(),
                 f.configs.size() == 1 ? "" : "s", clock_string(seconds).c_str());
     if (quick && f.family)
-      std::printf(" (quick budget %s; budget kept %zu of %zu points)",
+      std::printf(" (quick budget %s for one visit; budget kept %zu of %zu points)",
                   clock_string(f.family->quick_budget_s).c_str(), f.points_kept, f.points_quick);
     std::printf("\n");
   }
@@ -152,8 +152,13 @@ void print_list(const std::vector<FamilySweep>& sweep, const std::vector<Config>
       "(docs/measurement.md)\n",
       clock_string(plan.seconds()).c_str(), configs.size(), configs.size() == 1 ? "" : "s", groups,
       groups == 1 ? "" : "s", model.rounds, visits, visits == 1 ? "" : "s", model.min_time_s);
-  std::printf("noise canary: about %.1f s of it (%.0f ms before each comparison group)\n",
-              kCanaryEstimateSeconds * groups, kCanaryEstimateSeconds * 1e3);
+  std::size_t group_visits_made = 0;
+  for (const GroupSpan& g : comparison_groups(configs))
+    group_visits_made += plan.step(g.first).visits;
+  std::printf(
+      "noise canary: about %.1f s of it (%.0f ms before each visit of a comparison group)\n",
+      kCanaryEstimateSeconds * static_cast<double>(group_visits_made),
+      kCanaryEstimateSeconds * 1e3);
   const std::size_t peak = plan.peak_step();
   // As check_memory counts it: the plan's caches, or the configuration's own
   // bytes (its node names included) where those are more.
@@ -270,7 +275,9 @@ int run(const Options& o, const std::vector<Config>& configs, const Plan& plan,
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (bench.failures() > 0) {
-    std::fprintf(stderr, "chbench_bench: FAILED: %d configuration(s) did not match the reference\n",
+    std::fprintf(stderr,
+                 "chbench_bench: FAILED: %d configuration(s) did not match the reference or "
+                 "could not be prepared (see above)\n",
                  bench.failures());
     return 1;
   }

@@ -104,10 +104,12 @@ std::vector<Member> prepare_members(std::span<const Config> configs, GroupSpan g
     } catch (const std::exception& e) {
       bench.fail(i, configs[i].name() + ": " + e.what());
       out[i].error = configs[i].name() + ": " + e.what();
+      out[i].ns_per_key.clear();  // an earlier visit's rounds alone are no measurement
       continue;
     }
     if (!p->error.empty()) {
       out[i].error = p->error;
+      out[i].ns_per_key.clear();
       continue;
     }
     members.push_back(Member{i, &configs[i], p});
@@ -142,8 +144,14 @@ void copy_facts(const Member& m, MemberRounds& r) {
   r.capacity = p.loads ? p.loads->capacity() : 0;
   const bool team = m.c->path == Path::kThroughput || m.c->path == Path::kBounded;
   r.threads_ran = team ? p.team->threads_seen() : p.threads_ran;
-  if (m.c->thread_cpu && m.c->path == Path::kThroughput)
-    r.thread_cpu_ns = p.team->cpu_ns_per_slot();
+}
+
+// Adds the CPU time of each arena slot in this visit's rounds (Config::thread_cpu).
+void add_thread_cpu(const Member& m, MemberRounds& r) {
+  if (!m.c->thread_cpu || m.c->path != Path::kThroughput) return;
+  const std::vector<uint64_t> visit = m.p->team->cpu_ns_per_slot();
+  r.thread_cpu_ns.resize(std::max(r.thread_cpu_ns.size(), visit.size()), 0);
+  for (std::size_t slot = 0; slot < visit.size(); ++slot) r.thread_cpu_ns[slot] += visit[slot];
 }
 
 // The intervals and ratios of the group's members.
@@ -173,6 +181,7 @@ struct Visit {
 void record_visit(const Member& m, const Visit& v, const NoiseRecord& noise, MemberRounds& r) {
   r.noise = v.visit == 0 ? noise : combined(r.noise, noise);
   if (v.visit == 0) copy_facts(m, r);
+  add_thread_cpu(m, r);
 }
 
 // One visit of a group: canary, preparation, calibration, the visit's share
@@ -239,7 +248,10 @@ std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench
   std::mt19937_64 rng(kRoundSeed);
   const auto groups = comparison_groups(configs);
   for (unsigned visit = 0; visit < std::max(1u, model.visits); ++visit) {
-    if (visit > 0) bench.revisit();
+    if (visit > 0) {
+      bench.revisit();
+      noise.new_visit();
+    }
     for (std::size_t k = 0; k < groups.size(); ++k) {
       if (visit >= plan.step(groups[k].first).visits) continue;
       time_group(configs, Visit{groups[k], k, visit}, bench, noise, plan, model, rng, out);
@@ -284,7 +296,7 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
 std::string timing_json(const TimeModel& model) {
   return nlohmann::json{{"method", "interleaved rounds"},
                         {"rounds", model.rounds},
-                        {"visits", model.visits},
+                        {"visits", group_visits(model, model.rounds)},
                         {"min_rounds", model.min_rounds},
                         {"min_slice_s", model.min_time_s},
                         {"warmup_keys", kWarmupKeys},

@@ -50,7 +50,7 @@ struct MemberRounds {
   double build_ms = 0, build_shared_ms = 0, remove_us = -1, readd_us = -1;
   uint64_t capacity = 0;  // path kBounded: the capacity of one batch
   unsigned threads_ran = 0;
-  std::vector<uint64_t> thread_cpu_ns;  // Config::thread_cpu: per slot, all slices
+  std::vector<uint64_t> thread_cpu_ns;  // Config::thread_cpu: per slot, every visit's slices
 };
 
 // The member of the group a configuration is compared with, as an index

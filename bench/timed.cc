@@ -30,10 +30,11 @@ void set_round_counters(benchmark::State& state, const MemberRounds& r) {
     state.counters["ratio_lo"] = r.ratio_interval->lo;
     state.counters["ratio_hi"] = r.ratio_interval->hi;
   }
-  for (std::size_t slot = 0; slot < r.thread_cpu_ns.size(); ++slot)
+  const double batches_timed = static_cast<double>(r.ns_per_key.size() * r.batches);
+  for (std::size_t slot = 0; slot < r.thread_cpu_ns.size() && batches_timed > 0; ++slot)
     if (r.thread_cpu_ns[slot] != 0)
       state.counters["thread_cpu_ms_" + std::to_string(slot)] =
-          static_cast<double>(r.thread_cpu_ns[slot]) * 1e-6;
+          static_cast<double>(r.thread_cpu_ns[slot]) * 1e-6 / batches_timed;
 }
 
 void set_counters(benchmark::State& state, const Config& c, const MemberRounds& r,

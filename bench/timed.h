@@ -30,8 +30,9 @@ namespace chbench::bench {
 // ratio_hi; the group's noise record (canary.h): canary_compute_ns,
 // canary_memory_ns, canary_ratio, canary_memory_judged, canary_ms, steal_ms,
 // load_avg_1m, noisy (0 or 1); and with Config::thread_cpu each arena slot's
-// CPU time over all the rounds, thread_cpu_ms_<slot> (slot 0 is the calling
-// thread).
+// CPU time a timed batch, thread_cpu_ms_<slot> (slot 0 is the calling
+// thread): its CPU time over every visit's rounds (their warm-ups included)
+// ÷ the batches they timed, to set beside the round's time of a batch.
 void report_round(benchmark::State& state, const Config& c, const MemberRounds& r, unsigned round);
 
 }  // namespace chbench::bench

@@ -319,7 +319,7 @@ holds "a > 0.3 && a < 0.45" "$slice_s" 0 "the estimate counts 30 slices of 10 ms
 "${bench[@]}" --list >"$tmp/list" 2>"$tmp/err"
 echo "exit $?" >>"$tmp/list"
 has "$tmp/list" "^exit 0$" "--list runs"
-has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2}; budget kept [0-9]+ of [0-9]+ points\)$" \
+has "$tmp/list" "^family tokens +[0-9]+ configurations, estimated +[0-9]+:[0-9]{2} \(quick budget [0-9]+:[0-9]{2} for one visit; budget kept [0-9]+ of [0-9]+ points\)$" \
   "--list gives each family's count, estimate and budget"
 has "$tmp/list" "^estimated time [0-9]+:[0-9]{2} for [0-9]+ configurations in [0-9]+ comparison groups: 30 rounds in 2 visits, each member at least 0.005 s a round" \
   "--list gives the total estimate, the groups and the model's rounds"
@@ -337,7 +337,7 @@ has "$tmp/list" "^targets/maglev/scalar/" "the full targets family times maglev/
 has "$tmp/list" "^family targets +[0-9]+ configurations, estimated +[0-9:]+$" "--list of the full sweep names no budget"
 
 "${bench[@]}" --list --families tokens >"$tmp/list" 2>"$tmp/err"
-has "$tmp/list" "^noise canary: about [0-9.]+ s of it \(4 ms before each comparison group\)$" \
+has "$tmp/list" "^noise canary: about [0-9.]+ s of it \(4 ms before each visit of a comparison group\)$" \
   "--list gives the noise canary's share of the estimate"
 
 # --sweep may be given twice (run.sh passes one): the last wins.
@@ -418,6 +418,30 @@ has "$tmp/threads.json" '"thread_cpu_ms_0": [0-9]' "family threads records the C
 has "$tmp/threads.json" 'chbench_noise.*margin\\": ?0.5' "the JSON records --noise-margin"
 has "$tmp/threads.json" 'chbench_noise.*baseline\\": ?\{\\"compute_ns\\": ?250000.5' \
   "the JSON records --canary-baseline"
+# Each thread's CPU time is per timed batch, over both visits' rounds, so that
+# it compares with the time of a batch (one thread: about equal).
+expect 0 "in 2 visits" --families threads --kernels jump/simd --benchmark_filter='threads:1$' \
+  --rounds 4 --visits 2 --min-time 0.01 --benchmark_out="$tmp/cpu.json" \
+  --benchmark_out_format=json "${run_flags[@]}"
+if /usr/bin/python3 - "$tmp/cpu.json" <<'PY'; then
+import json, sys
+data = json.load(open(sys.argv[1]))
+runs = [b for b in data["benchmarks"] if b.get("aggregate_name") == "median"]
+assert len(runs) == 1 and runs[0]["batches"] >= 2, runs
+wall_ms = runs[0]["real_time"] * {"ms": 1, "us": 1e-3, "ns": 1e-6}[runs[0]["time_unit"]]
+share = runs[0]["thread_cpu_ms_0"] / wall_ms
+assert 0.7 < share < 1.3, (runs[0]["thread_cpu_ms_0"], wall_ms)
+assert json.loads(data["context"]["chbench_timing"])["visits"] == 2
+PY
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: thread_cpu_ms_0 is not the CPU time of one timed batch" >&2
+fi
+expect 0 "in 3 visits" --kernels jump/scalar --nodes 10 --keys 100 --rounds 3 --visits 10 \
+  --min-time 0 --benchmark_out="$tmp/capped.json" --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/capped.json" 'chbench_timing.*visits\\": ?3[,}]' \
+  "the JSON records the visits made, no more than the rounds"
 # The registry, as the plot scripts read it: a JSON string in the context.
 if /usr/bin/python3 - "$tmp/run.json" <<'PY'; then
 import json, sys

@@ -239,3 +239,18 @@ TEST_CASE("a record of two visits keeps the worse canary and adds the steal", "[
   }
   CHECK_FALSE(chbench::bench::combined(quiet, quiet).noisy);
 }
+
+TEST_CASE("NoiseMonitor runs the canary again for a configuration in a later visit", "[canary]") {
+  NoiseMonitor monitor(NoiseRule{0.15, 20}, 1 * kMiB, std::nullopt, "/nonexistent/chbench/stat");
+  monitor.calibrate();
+  monitor.before_config(0);
+  monitor.start_repetition();
+  const auto first = monitor.finish_repetition(1.0);
+  monitor.before_config(0);  // the same configuration: its canary stands
+  monitor.start_repetition();
+  CHECK(monitor.finish_repetition(1.0).canary_ms == first.canary_ms);
+  monitor.new_visit();
+  monitor.before_config(0);  // a later visit: a canary of its own
+  monitor.start_repetition();
+  CHECK(monitor.finish_repetition(1.0).canary_ms != first.canary_ms);
+}

@@ -59,8 +59,7 @@ def interval_text(run: Run) -> str:
     if not run.has_rounds:
         return ("This run was timed without rounds: each figure is a ratio of medians with "
                 "no interval, judged on its value. ")
-    count = run.rounds_count()
-    return (f"Each figure is a median over {count or 'the'} interleaved rounds with its "
+    return (f"Each figure is a median over {run.rounds_text()} with its "
             f"{intervals.LEVEL} interval; a ratio of two kernels of one comparison group is "
             "the median of their per-round ratios (kernels of two groups: the ratio of "
             "medians, bootstrap interval). A figure meets its threshold when its whole "

@@ -261,6 +261,20 @@ class Run:
         """R of the timing record (context chbench_timing), if any."""
         return self._timing_count("rounds")
 
+    def rounds_text(self) -> str:
+        """'30 interleaved rounds', '10 to 30 interleaved rounds' (groups of long
+        batches run fewer), '1 interleaved round': the rounds the results have."""
+        counts = {len(r.rounds) for r in self.results if r.rounds}
+        if not counts:
+            count = self.rounds_count()
+            counts = {count} if count else set()
+        if not counts:
+            return "interleaved rounds"
+        lo, hi = min(counts), max(counts)
+        if lo == hi:
+            return f"{lo} interleaved round{'' if lo == 1 else 's'}"
+        return f"{lo} to {hi} interleaved rounds"
+
     def visits_count(self) -> Optional[int]:
         """The visits the rounds were shared between (chbench_timing), if recorded."""
         return self._timing_count("visits")

@@ -107,8 +107,7 @@ def figure_text(run: Run) -> str:
     for a run timed in rounds, over R interleaved rounds with its interval."""
     if not run.has_rounds:
         return "the median over repetitions, with its coefficient of variation (CV)."
-    count = run.rounds_count()
-    rounds = f"{count} interleaved rounds" if count else "interleaved rounds"
+    rounds = run.rounds_text()
     visits = run.visits_count()
     shared = (f", shared between {visits} visits of the run with the tables built anew"
               if visits and visits > 1 else "")

@@ -79,6 +79,20 @@ class Slowed(unittest.TestCase):
         self.assertIsNone(failed.rounds)
 
 
+class RoundsText(unittest.TestCase):
+    """How the report names the rounds its figures are medians over."""
+
+    def test_one_count_and_a_range(self):
+        bench = load_groups(rf.SLOWED)
+        self.assertEqual(bench.rounds_text(), f"{rf.ROUNDS} interleaved rounds")
+        bench.results[0].rounds = bench.results[0].rounds[:10]  # a group of long batches
+        self.assertEqual(bench.rounds_text(), f"10 to {rf.ROUNDS} interleaved rounds")
+        for r in bench.results:
+            if r.rounds:
+                r.rounds = r.rounds[:1]
+        self.assertEqual(bench.rounds_text(), "1 interleaved round")
+
+
 class ConfigNames(unittest.TestCase):
     """Google Benchmark's appended segments are no part of a configuration."""
 
