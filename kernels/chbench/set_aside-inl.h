@@ -16,6 +16,25 @@
 // and 0.97. At N = 1,024, where no key is set aside, compressing every vector
 // cost 0.42 and 0.38 against 0.23 and 0.17 with the branch, which the rule
 // keeps there.
+// Streamed from DRAM (K = 10^7 keys at N = 10^6), the second pass is a pause
+// in the first pass's demand reads, which the hardware prefetcher follows and
+// does not run ahead of: each chunk then began by waiting on memory. The first
+// pass therefore prefetches the keys and owners a chunk (8 KiB) ahead itself,
+// so that the loads keep coming through the second pass. Same Zen 5, ns a key
+// at K = 10^7 (the stream floor 0.28-0.31), three processes each: without
+// prefetches binomial/simd 0.48-0.49 and power/simd 0.58-0.61; the keys
+// prefetched 8 KiB ahead 0.40-0.41 and 0.53-0.55 (4 KiB 0.41-0.42, 16 KiB
+// 0.45-0.48 for binomial/simd); the owners too 0.38-0.39 and 0.51-0.52. Into
+// L2 instead of L1, 0.46-0.50 and 0.55-0.60 against 0.41-0.44 and 0.54-0.55
+// in the same processes. Smaller chunks without prefetches, 512, 256 and 128
+// keys: binomial/simd 0.42-0.46, 0.41-0.42, 0.48-0.49; power/simd 0.55-0.57,
+// 0.61-0.62, 0.73-0.74. Every other line prefetched: binomial/simd 1.6x
+// slower than with none.
+// In cache (K = 10^5) the prefetches cost 0 to 6 % (median 2 %) at N = 10^6;
+// skipping them below 2^20 keys, by a flag or by a second copy of the first
+// pass or the chunk loop, changed the code GCC made of the rest and cost
+// binomial/simd 4 to 12 % in cache at N = 1,000, 1,300, 1,536 or 10^6 (by
+// the variant), so every batch prefetches.
 // Included from inside a kernel file after <hwy/foreach_target.h>, like
 // simd_ops-inl.h.
 #if defined(CHBENCH_SET_ASIDE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -39,6 +58,26 @@ namespace chbench::simd::HWY_NAMESPACE {
 
 // Keys a chunk holds: its set-aside keys stay in L1 between the two passes.
 inline constexpr std::size_t kSetAsideChunk = 1024;
+
+// How far ahead of the vectors it reads the first pass prefetches keys and
+// owners: a chunk's keys.
+inline constexpr std::size_t kPrefetchBytes = kSetAsideChunk * sizeof(uint64_t);
+
+// Prefetches the cache lines kPrefetchBytes past the U vectors of keys at k
+// and past their owners at o. A prefetch never faults, past the end of the
+// batch included; the addresses are formed as integers, not as pointers past
+// the arrays.
+template <std::size_t U>
+HWY_INLINE void PrefetchAhead(const uint64_t* k, const uint32_t* o) {
+  constexpr std::size_t kLine = 64;
+  const std::size_t keys = U * hn::Lanes(D64());
+  const uintptr_t key_bytes = reinterpret_cast<uintptr_t>(k) + kPrefetchBytes;
+  for (std::size_t b = 0; b < keys * sizeof(uint64_t); b += kLine)
+    __builtin_prefetch(reinterpret_cast<const void*>(key_bytes + b));
+  const uintptr_t owner_bytes = reinterpret_cast<uintptr_t>(o) + kPrefetchBytes;
+  for (std::size_t b = 0; b < keys * sizeof(uint32_t); b += kLine)
+    __builtin_prefetch(reinterpret_cast<const void*>(owner_bytes + b));
+}
 
 // A chunk's keys set aside and their places in the chunk, with room for a
 // padded last vector.
@@ -77,12 +116,12 @@ HWY_INLINE void RunSetAside(SetAside& aside, uint32_t* HWY_RESTRICT out, const R
   }
 }
 
-// The branch-free first pass over a chunk of whole vectors: out gets each
-// key's first answer, and each vector's lanes to set aside go to a bitmap
-// (StoreMaskBits' layout: lane j of vector v at bit j % 8 of byte v * bytes +
-// j / 8, bytes = (lanes + 7) / 8), which is then read 64 bits at a time, one
-// set bit a key set aside: no branch for each vector and no count carried
-// from one vector to the next.
+// The branch-free first pass over a chunk of whole vectors, prefetching
+// ahead (PrefetchAhead): out gets each key's first answer, and each vector's
+// lanes to set aside go to a bitmap (StoreMaskBits' layout: lane j of vector
+// v at bit j % 8 of byte v * bytes + j / 8, bytes = (lanes + 7) / 8), which is
+// then read 64 bits at a time, one set bit a key set aside: no branch for
+// each vector and no count carried from one vector to the next.
 template <class First>
 HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t size,
                               uint32_t* HWY_RESTRICT out, const First& first, SetAside& aside) {
@@ -95,6 +134,7 @@ HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t si
   uint8_t* const bits = reinterpret_cast<uint8_t*>(words);
   ForEachBlock<4>(d, chunk, size, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
     const std::size_t v = static_cast<std::size_t>(k - chunk) / lanes;
+    PrefetchAhead<U>(k, o);
     for (std::size_t u = 0; u < U; ++u) {
       V64 answer;
       const auto later = first(hn::LoadU(d, k + u * lanes), answer);
@@ -113,9 +153,10 @@ HWY_INLINE void FirstPassBits(const uint64_t* HWY_RESTRICT chunk, std::size_t si
 }
 
 // out[i] for the keys of whole vectors of keys[0, count), in chunks of
-// kSetAsideChunk: first(key, answer) writes a vector's first answers into
-// `answer` and returns the lanes whose answer is not final; rest is a block
-// (RunSetAside) that answers such keys in full.
+// kSetAsideChunk, each first pass prefetching ahead (PrefetchAhead): first(
+// key, answer) writes a vector's first answers into `answer` and returns the
+// lanes whose answer is not final; rest is a block (RunSetAside) that answers
+// such keys in full.
 // later / all: a key's chance of being set aside, the same for every key;
 // where it makes the branch on each vector mispredict (OftenInSomeLane), the
 // first pass is FirstPassBits. Returns the keys it answered: count less its
@@ -138,6 +179,7 @@ HWY_INLINE std::size_t SetAsideKeys(const uint64_t* HWY_RESTRICT keys, std::size
     } else {
       ForEachBlock<4>(d, chunk, size, out + start,
                       [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+                        PrefetchAhead<U>(k, o);
                         for (std::size_t u = 0; u < U; ++u) {
                           const V64 key = hn::LoadU(d, k + u * lanes);
                           V64 answer;
