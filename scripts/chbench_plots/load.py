@@ -483,8 +483,12 @@ def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
 
 def wall_ms(entry: dict) -> Optional[float]:
     """Milliseconds of one repetition's timed iterations: real_time (per
-    iteration, in its time unit) × iterations."""
+    iteration, in its time unit) × iterations. A run timed in rounds (counter
+    `rounds`) times one batch a repetition, one iteration (its aggregates'
+    `iterations` count the repetitions instead)."""
     real_time, iterations = number(entry.get("real_time")), number(entry.get("iterations"))
+    if number(entry.get("rounds")) is not None:
+        iterations = 1
     scale = TIME_UNIT_NS.get(entry.get("time_unit", "ns"))
     if real_time is None or not iterations or scale is None:
         return None

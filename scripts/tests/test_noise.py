@@ -126,6 +126,16 @@ class Report(unittest.TestCase):
         self.assertEqual(rows[("`jump/scalar`", "1")][5], "99%")
         self.assertIn("1 configuration with a thread below 90% of the wall time", text)
 
+    def test_wall_of_a_run_timed_in_rounds(self):
+        # A round's repetition is one batch, one iteration; the median row of
+        # ten rounds counts the ten in `iterations`.
+        median = {"real_time": 0.6, "time_unit": "ms", "iterations": 10,
+                  "run_type": "aggregate", "rounds": 10}
+        self.assertAlmostEqual(load.wall_ms(median), 0.6)
+        # Google Benchmark's own timing: real_time per iteration, many iterations.
+        self.assertAlmostEqual(load.wall_ms({"real_time": 100, "time_unit": "ns",
+                                             "iterations": 1000}), 0.1)
+
     def test_context_rows_leave_the_json_strings_out(self):
         machine = section(self.report, "## Machine and build")
         self.assertNotIn("chbench_noise", machine)
