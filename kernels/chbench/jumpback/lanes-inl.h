@@ -52,6 +52,7 @@
 #include <cstdint>
 
 #include "chbench/jumpback/jumpback.h"
+#include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -145,12 +146,17 @@ HWY_INLINE VJ32 HighHalves(V64 a, V64 b) {
 #endif
 }
 
+// A group's lanes (LowHalves' order) in key order.
+HWY_INLINE VJ32 InKeyOrder(VJ32 v) {
+#if HWY_TARGET == HWY_AVX2
+  return VJ32{_mm256_permute4x64_epi64(v.raw, _MM_SHUFFLE(3, 1, 2, 0))};
+#else
+  return v;
+#endif
+}
 // Stores a group's buckets in key order.
 HWY_INLINE void StoreGroup(VJ32 buckets, uint32_t* HWY_RESTRICT out) {
-#if HWY_TARGET == HWY_AVX2
-  buckets = VJ32{_mm256_permute4x64_epi64(buckets.raw, _MM_SHUFFLE(3, 1, 2, 0))};
-#endif
-  hn::StoreU(buckets, DJ32(), out);
+  hn::StoreU(InKeyOrder(buckets), DJ32(), out);
 }
 
 // a < b for lanes below 2^31: the signed compare, native on every x86 target.
@@ -322,8 +328,7 @@ HWY_INLINE VJ32 JumpBackDraws(const uint64_t* HWY_RESTRICT keys, const JumpBackS
 HWY_INLINE MJ32 KeyOrder(MJ32 m) {
 #if HWY_TARGET == HWY_AVX2
   const DJ32 d;
-  const VJ32 v = hn::VecFromMask(d, m);
-  return hn::MaskFromVec(VJ32{_mm256_permute4x64_epi64(v.raw, _MM_SHUFFLE(3, 1, 2, 0))});
+  return hn::MaskFromVec(InKeyOrder(hn::VecFromMask(d, m)));
 #else
   return m;
 #endif
@@ -341,9 +346,8 @@ struct JumpBackStrays {
 
 // Pass one over keys[0, size), whole groups (size at most kJumpBackChunk):
 // every group's buckets after `draws` draws to out, its stray lanes to a
-// bitmap (StoreMaskBits' layout, as FirstPassBits in set_aside-inl.h), no
-// branch for each group; then the stray keys, one set bit at a time, to
-// `strays`.
+// bitmap in key order, no branch for each group; then the stray keys to
+// `strays` (CollectMarkedKeys).
 template <class Prng>
 HWY_INLINE void DrawChunk(const uint64_t* HWY_RESTRICT keys, std::size_t size,
                           const JumpBackShape& s, unsigned draws, uint32_t* HWY_RESTRICT out,
@@ -360,15 +364,7 @@ HWY_INLINE void DrawChunk(const uint64_t* HWY_RESTRICT keys, std::size_t size,
     StoreGroup(JumpBackDraws<Prng>(keys + i, s, draws, stray), out + i);
     hn::StoreMaskBits(d, KeyOrder(stray), bits + i / lanes * bytes);
   }
-  strays.count = 0;
-  for (std::size_t w = 0; w < used; ++w)
-    for (uint64_t word = words[w]; word != 0; word &= word - 1) {
-      const std::size_t bit =
-          w * 64 + static_cast<std::size_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(word));
-      const std::size_t i = bit / 8 / bytes * lanes + (bit / 8 % bytes) * 8 + bit % 8;
-      strays.key[strays.count] = keys[i];
-      strays.place[strays.count++] = static_cast<uint32_t>(i);
-    }
+  strays.count = CollectMarkedKeys(words, used, lanes, keys, strays.key, strays.place, 0);
 }
 
 // Pass two: the stray keys looked up again from the start in full groups
@@ -382,12 +378,7 @@ HWY_INLINE void RedoStrays(JumpBackStrays& strays, const JumpBackShape& s, unsig
   HWY_ALIGN uint32_t answer[kJumpBackChunk + kGroupVectors * kMaxLanes64];
   for (std::size_t j = 0; j < strays.count; j += lanes)
     JumpBackGroup<Prng>(strays.key + j, s, answer + j, min_draws);
-  for (std::size_t j = 0; j < strays.count; ++j) {
-    uint32_t bucket = answer[j];
-    // Keeps the compiler from turning this loop into AVX-512 scatters.
-    asm("" : "+r"(bucket));
-    out[strays.place[j]] = bucket;
-  }
+  StoreAtPlaces(answer, strays.place, strays.count, out);
 }
 
 // out[i] for keys[0, count), whole groups, in chunks of kJumpBackChunk: every
