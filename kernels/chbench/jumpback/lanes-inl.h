@@ -12,18 +12,24 @@
 // handful of instructions; the draws that follow for lanes whose candidate is
 // n or more (at most half of them, for N just above a power of two) run for
 // the whole group under a mask of the lanes still drawing, until none is.
-// Where few groups hold a lane that draws (N at or just below a power of two,
-// N = 1,000 and 10^6), a group enters the draws through a branch that
-// predicts well, after as many draws made without asking as MinDraws picks
-// (one at 1,000 and 10^6). Where many do (N from just above a power of two
-// to about 1.7 times it: FixedDraws), every group makes a fixed number of
-// draws with no branch at all (two just above a power of two), its lanes
-// still drawing after them go to a bitmap, and those keys (one in 32 at
-// N = 2^k + 1, after two draws) are looked up again afterwards in full groups
-// (JumpBackChunks): no group waits in the loop for its last lane, and no
-// branch goes either way at random. Measured on a Zen 5 VM (AVX3) over fresh
-// keys (a pool of 10^6, K = 10^5), ns a key: at N = 1,025 and 2^20 + 1,
-// 0.85-0.90 against 0.96-1.10 with three draws before the loop's branch
+// Where a lane draws in few groups (N at or just below a power of two), a
+// group enters the draws through a branch that predicts well, after as many
+// draws made without asking as MinDraws picks. Elsewhere (FixedDraws) every
+// group makes a fixed number of draws with no branch at all: none where a
+// lane draws in a third of the groups or so (N = 1,000 and 10^6), two just
+// above a power of two; its lanes still drawing after them go to a bitmap,
+// and those keys (2.3 % at N = 1,000, one in 32 at N = 2^k + 1 after two
+// draws) are looked up again afterwards in full groups (JumpBackChunks): no
+// group waits in the loop for its last lane, and no branch goes either way
+// at random. The first pass prefetches a chunk ahead, as the set-aside
+// kernels do (set_aside-inl.h). Measured on a Zen 5 VM (AVX3) over fresh
+// keys (a pool of 10^6, K = 10^5), ns a key: at N = 1,000 and 10^6 with no
+// draw, 0.31-0.32 and 0.34-0.35 against 0.48-0.50 with one draw before the
+// loop's branch (XorshiftL7R9 0.19-0.20 and 0.21-0.22 against 0.29-0.30);
+// streamed from DRAM (K = 10^7, N = 10^6), 0.38 against 0.50-0.51, and
+// XorshiftL7R9 0.32-0.33 against 0.35 (0.43-0.44 without the prefetch; the
+// stream floor 0.28-0.29). At N = 1,025 and 2^20 + 1, 0.85-0.90 (0.77-0.81
+// since CollectMarkedKeys reads ahead) against 0.96-1.10 with three draws before the loop's branch
 // (0.55-0.57 against 0.65-0.79 for XorshiftL7R9); at 1,331 and 1,536 (one
 // draw), 0.68-0.71 and 0.58-0.60 against 0.71-0.74 and 0.65-0.69. Measured
 // and lost at N = 1,025: the strays looked up one key at a time
@@ -305,21 +311,23 @@ HWY_INLINE void JumpBackGroup(const uint64_t* HWY_RESTRICT keys, const JumpBackS
   StoreGroup(JumpBackBuckets<Prng>(keys, s, unused, min_draws), out);
 }
 
-// A group's buckets after exactly `draws` draws for its pending lanes, no
+// A group's buckets after exactly kDraws draws for its pending lanes, no
 // branch on them; the lanes still pending after them (their buckets not yet
-// known) to `stray`.
-template <class Prng>
+// known) to `stray`. With no draw the jump back is not computed.
+template <class Prng, unsigned kDraws>
 HWY_INLINE VJ32 JumpBackDraws(const uint64_t* HWY_RESTRICT keys, const JumpBackShape& s,
-                              unsigned draws, MJ32& stray) {
+                              MJ32& stray) {
   const DJ32 d;
   V64 state_a, state_b;
   VJ32 x, lo, hi;
   MJ32 odd;
   VJ32 b = FirstCandidates<Prng>(keys, s, state_a, state_b, x, lo, hi, odd);
   MJ32 active = Below(hn::Set(d, s.n - 1), b);
-  const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), hn::IfThenElse(odd, lo, hi));
-  for (unsigned turn = 0; turn < draws; ++turn)
-    active = hn::AndNot(Draw<Prng>(state_a, state_b, s, back, active, b), active);
+  if constexpr (kDraws > 0) {
+    const VJ32 back = Candidate(hn::And(x, hn::Set(d, s.top - 1)), hn::IfThenElse(odd, lo, hi));
+    for (unsigned turn = 0; turn < kDraws; ++turn)
+      active = hn::AndNot(Draw<Prng>(state_a, state_b, s, back, active, b), active);
+  }
   stray = active;
   return b;
 }
@@ -337,20 +345,21 @@ HWY_INLINE MJ32 KeyOrder(MJ32 m) {
 // Keys a chunk of JumpBackChunks holds: its stray keys stay in L1.
 inline constexpr std::size_t kJumpBackChunk = 1024;
 
-// A chunk's stray keys (room for a padded last group) and their places in it.
+// A chunk's stray keys (room for a padded last group and for
+// CollectMarkedKeys' reads ahead) and their places in it.
 struct JumpBackStrays {
-  HWY_ALIGN uint64_t key[kJumpBackChunk + kGroupVectors * kMaxLanes64];
-  uint32_t place[kJumpBackChunk];
+  HWY_ALIGN uint64_t key[kJumpBackChunk + kGroupVectors * kMaxLanes64 + kCollectAhead];
+  uint32_t place[kJumpBackChunk + kCollectAhead];
   std::size_t count = 0;
 };
 
 // Pass one over keys[0, size), whole groups (size at most kJumpBackChunk):
-// every group's buckets after `draws` draws to out, its stray lanes to a
+// every group's buckets after kDraws draws to out, its stray lanes to a
 // bitmap in key order, no branch for each group; then the stray keys to
 // `strays` (CollectMarkedKeys).
-template <class Prng>
+template <class Prng, unsigned kDraws>
 HWY_INLINE void DrawChunk(const uint64_t* HWY_RESTRICT keys, std::size_t size,
-                          const JumpBackShape& s, unsigned draws, uint32_t* HWY_RESTRICT out,
+                          const JumpBackShape& s, uint32_t* HWY_RESTRICT out,
                           JumpBackStrays& strays) {
   const DJ32 d;
   const std::size_t lanes = hn::Lanes(d);
@@ -361,10 +370,11 @@ HWY_INLINE void DrawChunk(const uint64_t* HWY_RESTRICT keys, std::size_t size,
   uint8_t* const bits = reinterpret_cast<uint8_t*>(words);
   for (std::size_t i = 0; i < size; i += lanes) {
     MJ32 stray;
-    StoreGroup(JumpBackDraws<Prng>(keys + i, s, draws, stray), out + i);
+    PrefetchAhead<kGroupVectors>(keys + i, out + i);
+    StoreGroup(JumpBackDraws<Prng, kDraws>(keys + i, s, stray), out + i);
     hn::StoreMaskBits(d, KeyOrder(stray), bits + i / lanes * bytes);
   }
-  strays.count = CollectMarkedKeys(words, used, lanes, keys, strays.key, strays.place, 0);
+  strays.count = CollectMarkedKeys(words, used, lanes, keys, size, strays.key, strays.place, 0);
 }
 
 // Pass two: the stray keys looked up again from the start in full groups
@@ -382,35 +392,33 @@ HWY_INLINE void RedoStrays(JumpBackStrays& strays, const JumpBackShape& s, unsig
 }
 
 // out[i] for keys[0, count), whole groups, in chunks of kJumpBackChunk: every
-// group makes exactly `draws` draws (DrawChunk), and the keys still drawing
+// group makes exactly kDraws draws (DrawChunk), and the keys still drawing
 // after them are looked up again in full groups (RedoStrays), instead of
 // each group looping until its last lane is done. Each stray key needs more
-// than `draws` draws, and a full group of them about two more before its
-// last lane is done: that many the loop makes before it asks.
-template <class Prng>
+// than kDraws draws; the loop makes `redo_draws` before it asks.
+template <class Prng, unsigned kDraws>
 HWY_INLINE void JumpBackChunks(const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                               const JumpBackShape& s, unsigned draws, uint32_t* HWY_RESTRICT out) {
+                               const JumpBackShape& s, unsigned redo_draws,
+                               uint32_t* HWY_RESTRICT out) {
   JumpBackStrays strays;
   for (std::size_t i = 0; i < count; i += kJumpBackChunk) {
-    DrawChunk<Prng>(keys + i, std::min(kJumpBackChunk, count - i), s, draws, out + i, strays);
-    if (strays.count != 0) RedoStrays<Prng>(strays, s, draws + 2, out + i);
+    DrawChunk<Prng, kDraws>(keys + i, std::min(kJumpBackChunk, count - i), s, out + i, strays);
+    if (strays.count != 0) RedoStrays<Prng>(strays, s, redo_draws, out + i);
   }
 }
 
 // How many draws every group makes before the loop asks whether a lane is
 // still drawing (0: the group branches into the draws only if a lane needs
-// them), where JumpBackLanes keeps the loop (FixedDraws says 0) and for
-// jumpback_anchor/simd.cc. With q = (2^L - n) / 2^L, a lane's chance of a
-// first candidate >= n and of a half >= n, a group of `lanes` still has a
-// lane to draw after d draws with chance P(d) = 1 - (1 - q^(2d + 1))^lanes.
-// Each draw made for every group costs about 14 cycles a group on a Zen 5
-// (AVX3); a group that branches into the loop anyway, about 100 (its branches
-// mispredict and take the groups in flight after it with them). So a draw is
-// worth making while it cuts P by more than 1/8. Measured there over fresh keys, ns a key for
-// jumpback/simd at N = 1,025 (q = 1/2; P = 0.88, 0.40, 0.12, 0.03 after 1 to
-// 4 draws): 1.50 with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08
-// with 4 (with the loop alone: FixedDraws now takes N = 1,025); at
-// N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
+// them), where JumpBackLanes keeps the loop (FixedDraws says kJumpBackLoop),
+// for a batch's last partial group, and for jumpback_anchor/simd.cc. With q = (2^L - n) / 2^L, a
+// lane's chance of a first candidate >= n and of a half >= n, a group of `lanes` still has a lane
+// to draw after d draws with chance P(d) = 1 - (1 - q^(2d + 1))^lanes. Each draw made for every
+// group costs about 14 cycles a group on a Zen 5 (AVX3); a group that branches into the loop
+// anyway, about 100 (its branches mispredict and take the groups in flight after it with them). So
+// a draw is worth making while it cuts P by more than 1/8. Measured there over fresh keys, ns a key
+// for jumpback/simd at N = 1,025 (q = 1/2; P = 0.88, 0.40, 0.12, 0.03 after 1 to 4 draws): 1.50
+// with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08 with 4 (with the loop alone:
+// FixedDraws now takes N = 1,025); at N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
 HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
   const uint64_t all = uint64_t{s.mask} + 1, later = all - s.n;
   if (!OftenInSomeLane(later, all, lanes)) return 0;
@@ -423,24 +431,62 @@ HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
   return draws;
 }
 
-// How many draws every group makes in JumpBackChunks, or 0 where the loop of
-// JumpBack is cheaper. A lane still draws after d draws with chance
-// q^(2d + 1), q = (2^L - n) / 2^L, so a group of `lanes` leaves
-// lanes * q^(2d + 1) strays on average. On a Zen 5 (AVX3) a draw for every
-// group cost about as much as 0.8 strays: a draw is worth making while it
-// saves more than 0.8 strays a group (at N = 1,025: 0.96, 0.86, 0.90 ns a
-// key with 1, 2, 3 draws; at 1,331: 0.68, 0.72, 0.82). Below one stray in 16
-// groups the loop's branch predicts well and costs less (at N = 1,800, 1/36:
-// 0.54 ns a key against 0.52; at 1,650, 1/9: 0.54-0.57 against 0.59).
-HWY_INLINE unsigned FixedDraws(const JumpBackShape& s, std::size_t lanes) {
+// FixedDraws' answer where JumpBack's loop is cheaper than chunks.
+inline constexpr int kJumpBackLoop = -1;
+
+// How many draws every group makes in JumpBackChunks (0 to 4), or
+// kJumpBackLoop. A lane still draws after d draws with chance q^(2d + 1),
+// q = (2^L - n) / 2^L, so a group of `lanes` leaves lanes * q^(2d + 1)
+// strays on average. On a Zen 5 (AVX3) a draw for every group cost about as
+// much as 0.8 strays: a draw is worth making while it saves more than 0.8
+// strays a group (at N = 1,025: 0.96, 0.86, 0.90 ns a key with 1, 2, 3
+// draws; at 1,331: 0.68, 0.72, 0.82; at 1,000, 0.37 strays a group with no
+// draw: 0.31-0.32 against 0.50-0.51 with one). Below one stray in 16 groups the
+// loop's branch predicts well and costs less (at N = 1,800, 1/36: 0.54 ns a
+// key against 0.52; at 1,650, 1/9: 0.54-0.57 against 0.59).
+HWY_INLINE int FixedDraws(const JumpBackShape& s, std::size_t lanes) {
   const uint64_t all = uint64_t{s.mask} + 1;
   const double q = static_cast<double>(all - s.n) / static_cast<double>(all);
   const auto strays = [&](unsigned d) {
     return static_cast<double>(lanes) * std::pow(q, 2 * d + 1);
   };
-  unsigned draws = 1;
+  unsigned draws = 0;
   while (draws < 4 && strays(draws) - strays(draws + 1) > 0.8) ++draws;
-  return strays(draws) >= 1.0 / 16 ? draws : 0;
+  return strays(draws) >= 1.0 / 16 ? static_cast<int>(draws) : kJumpBackLoop;
+}
+
+// The draws RedoStrays' loop makes before it asks, after `fixed` draws in
+// the chunk: a stray needs more than `fixed`, and each draw after those
+// leaves a lane drawing with chance q^2; the loop asks once a full group of
+// strays is more likely done than not by a margin (P(some lane still
+// drawing) below 0.7: two more at N = 1,025, one at N = 1,000).
+HWY_INLINE unsigned RedoDraws(const JumpBackShape& s, std::size_t lanes, unsigned fixed) {
+  const uint64_t all = uint64_t{s.mask} + 1;
+  const double q = static_cast<double>(all - s.n) / static_cast<double>(all);
+  unsigned more = 1;
+  while (more < 4 && 1 - std::pow(1 - std::pow(q, 2 * more), static_cast<double>(lanes)) >= 0.7)
+    ++more;
+  return fixed + more;
+}
+
+// JumpBackChunks with `draws` (0 to 4) fixed at compile time.
+template <class Prng>
+HWY_INLINE void JumpBackChunksOf(unsigned draws, const uint64_t* HWY_RESTRICT keys,
+                                 std::size_t count, const JumpBackShape& s,
+                                 uint32_t* HWY_RESTRICT out) {
+  const unsigned redo = RedoDraws(s, kGroupVectors * hn::Lanes(D64()), draws);
+  switch (draws) {
+    case 0:
+      return JumpBackChunks<Prng, 0>(keys, count, s, redo, out);
+    case 1:
+      return JumpBackChunks<Prng, 1>(keys, count, s, redo, out);
+    case 2:
+      return JumpBackChunks<Prng, 2>(keys, count, s, redo, out);
+    case 3:
+      return JumpBackChunks<Prng, 3>(keys, count, s, redo, out);
+    default:
+      return JumpBackChunks<Prng, 4>(keys, count, s, redo, out);
+  }
 }
 
 // out[i] = jumpback_bucket<generator>(keys[i], JumpBackShape(n)) for i < count
@@ -452,11 +498,11 @@ HWY_INLINE void JumpBackLanes(const uint64_t* HWY_RESTRICT keys, std::size_t cou
   const JumpBackShape s(n);
   const std::size_t group = kGroupVectors * hn::Lanes(D64());
   const unsigned min_draws = MinDraws(s, group);
-  const unsigned fixed = FixedDraws(s, group);
+  const int fixed = FixedDraws(s, group);
   std::size_t i = 0;
-  if (fixed > 0) {
+  if (fixed != kJumpBackLoop) {
     i = count - count % group;
-    JumpBackChunks<Prng>(keys, i, s, fixed, out);
+    JumpBackChunksOf<Prng>(static_cast<unsigned>(fixed), keys, i, s, out);
   }
   for (; count - i >= group; i += group) JumpBackGroup<Prng>(keys + i, s, out + i, min_draws);
   if (i == count) return;
