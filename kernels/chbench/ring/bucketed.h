@@ -30,10 +30,30 @@ namespace chbench {
 // bucket record that does not hold its bucket's tokens.
 inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 
-// What the SIMD batch loop reads of a bucket index.
+// The record of a 64-bit ring's table of over 4 MiB: 7 32-bit suffixes, the
+// 32 bits of each token just below the bucket's `bits` top bits
+// (bucket_suffix), instead of 5 whole tokens. Within a bucket, where a key's
+// suffix differs from a token's, the suffixes order the two as the whole
+// values do; where they are equal the record cannot say, and the key is
+// answered as an overfull bucket's (a chance of about 7 in 2^32 a key). At
+// two tokens a bucket, 1.7 % of the buckets overflow 5 tokens and 0.1 % 7.
+// Smaller tables keep whole tokens: at half a token a bucket few overflow,
+// and the suffix's tie check cost 15 to 30 % in L2 (10,000 and 65,500
+// tokens, Zen 5, AVX3).
+using SuffixRecord = TokenRecord<uint32_t>;
+
+// The suffix of a 64-bit x in its bucket of a table of 2^bits buckets (1 <=
+// bits <= 32): bits 63 - bits down to 32 - bits.
+constexpr uint32_t bucket_suffix(uint64_t x, unsigned bits) noexcept {
+  return static_cast<uint32_t>(x >> (32 - bits));
+}
+
+// What the SIMD batch loop reads of a bucket index: one of records and
+// suffix_records (a 64-bit ring's table of over 4 MiB).
 template <class Token>
 struct BucketView {
   const TokenRecord<Token>* records = nullptr;
+  const SuffixRecord* suffix_records = nullptr;
   unsigned shift = 0;      // bucket = x >> shift
   unsigned distance = 32;  // records prefetched ahead of the key being answered
   STreeView<Token> fallback;
@@ -55,8 +75,9 @@ void bucketed_owners(const BucketView<uint32_t>& index, std::span<const uint32_t
 // with top b bits equal to i. Record i holds the tokens of bucket i and, after
 // them, the owner of the first token past the bucket, so a key's owner is read
 // from the one record its top bits select: no search, one cache line. A
-// bucket with more than kTokens tokens (about 1% of buckets for uniform
-// tokens; all keys' buckets when the tokens cluster) is marked overfull and
+// bucket with more than a record holds (5 64-bit tokens, 7 32-bit tokens or
+// 7 suffixes: SuffixRecord; about 0.1 % of buckets for uniform tokens; all
+// keys' buckets when the tokens cluster) is marked overfull and
 // its keys are answered by an S-tree over the whole ring: the worst case is
 // one record plus one S-tree descent, and when most tokens are in overfull
 // buckets (clustered tokens) the index is bypassed: one S-tree descent.
@@ -78,7 +99,6 @@ class RingBucketed {
       : fallback_(ring, group) {
     if (distance && *distance > 1024)
       throw std::invalid_argument("bucket index: distance must be 0 to 1024");
-    constexpr unsigned kBits = std::numeric_limits<Token>::digits;
     const std::size_t n = ring.tokens.size();
     // log2(bit_ceil(n) / 2), at least 1; one bit more (half a token per
     // bucket or less, ~0.06% of buckets overfull instead of ~1.5%) while the
@@ -87,35 +107,22 @@ class RingBucketed {
     const std::size_t wide = std::max<std::size_t>(2, std::bit_width(n - 1));
     const unsigned bits = static_cast<unsigned>(
         (std::size_t{1} << wide) * sizeof(Record) <= (std::size_t{4} << 20) ? wide : wide - 1);
-    if (bits >= kBits || bits >= 48) throw std::bad_alloc();
+    if (bits >= kBits || bits > 32) throw std::bad_alloc();
     buckets_ = std::size_t{1} << bits;
-    records_ = allocate_table<Record>(buckets_);
     view_.shift = kBits - bits;
     const std::size_t table_bytes = buckets_ * sizeof(Record);
     view_.distance = distance.value_or(table_bytes <= (std::size_t{256} << 10)  ? 0
                                        : table_bytes <= (std::size_t{16} << 20) ? 32
                                                                                 : 128);
-    std::size_t lo = 0;
-    for (std::size_t b = 0; b < buckets_; ++b) {
-      std::size_t hi = lo;  // first token of a later bucket
-      while (hi < n && (ring.tokens[hi] >> view_.shift) == b) ++hi;
-      Record& rec = records_[b];
-      if (hi - lo <= Record::kTokens) {
-        for (std::size_t j = 0; j < Record::kTokens; ++j) {
-          rec.tokens[j] = lo + j < hi ? ring.tokens[lo + j] : std::numeric_limits<Token>::max();
-          rec.owners[j] = ring.owners[std::min(lo + j, hi)];
-        }
-        rec.owners[Record::kTokens] = ring.owners[hi];  // owners[n] is the wrap owner
-      } else {
-        ++overfull_;
-        overfull_tokens_ += hi - lo;
-        // Every count of tokens below x lands on an overfull mark.
-        std::fill(std::begin(rec.tokens), std::end(rec.tokens), Token{0});
-        std::fill(std::begin(rec.owners), std::end(rec.owners), kOverfullBucket);
-      }
-      lo = hi;
+    if (sizeof(Token) == 8 && bits < wide) {
+      suffix_records_ = allocate_table<SuffixRecord>(buckets_);
+      fill(suffix_records_.get(), ring, [&](Token t) { return bucket_suffix(t, bits); });
+      view_.suffix_records = suffix_records_.get();
+    } else {
+      records_ = allocate_table<Record>(buckets_);
+      fill(records_.get(), ring, [](Token t) { return t; });
+      view_.records = records_.get();
     }
-    view_.records = records_.get();
     view_.fallback = fallback_.view();
     // When most tokens sit in overfull buckets (clustered tokens), the keys
     // that matter land there too: go to the S-tree straight away instead of
@@ -125,7 +132,16 @@ class RingBucketed {
 
   uint32_t owner(Token x) const noexcept {
     if (degenerate_) return fallback_.owner(x);
-    const uint32_t o = records_[x >> view_.shift].owner(x);
+    uint32_t o;
+    if (suffix_records_) {
+      const SuffixRecord& rec = suffix_records_[x >> view_.shift];
+      const uint32_t v = bucket_suffix(x, kBits - view_.shift);
+      const bool tie =
+          std::find(std::begin(rec.tokens), std::end(rec.tokens), v) != std::end(rec.tokens);
+      o = tie ? kOverfullBucket : rec.owner(v);
+    } else {
+      o = records_[x >> view_.shift].owner(x);
+    }
     return o != kOverfullBucket ? o : fallback_.owner(x);
   }
 
@@ -140,6 +156,8 @@ class RingBucketed {
   std::size_t memory_bytes() const noexcept {
     return buckets_ * sizeof(Record) + fallback_.memory_bytes();
   }
+  // True when the records hold 32-bit suffixes (SuffixRecord).
+  bool suffixes() const noexcept { return suffix_records_ != nullptr; }
   std::size_t buckets() const noexcept { return buckets_; }
   unsigned distance() const noexcept { return view_.distance; }
   std::size_t overfull_buckets() const noexcept { return overfull_; }
@@ -148,10 +166,43 @@ class RingBucketed {
   bool degenerate() const noexcept { return degenerate_; }
 
  private:
+  static constexpr unsigned kBits = std::numeric_limits<Token>::digits;
+
+  // Fills the buckets_ records (Rec: Record or SuffixRecord) from the ring,
+  // each token as value(token) gives it, counting the overfull buckets and
+  // their tokens.
+  template <class Rec, class Value>
+  void fill(Rec* records, const SortedRing<Token>& ring, const Value& value) {
+    using V = std::remove_cvref_t<decltype(records->tokens[0])>;
+    const std::size_t n = ring.tokens.size();
+    std::size_t lo = 0;
+    for (std::size_t b = 0; b < buckets_; ++b) {
+      std::size_t hi = lo;  // first token of a later bucket
+      while (hi < n && (ring.tokens[hi] >> view_.shift) == b) ++hi;
+      Rec& rec = records[b];
+      if (hi - lo <= Rec::kTokens) {
+        for (std::size_t j = 0; j < Rec::kTokens; ++j) {
+          rec.tokens[j] = lo + j < hi ? static_cast<V>(value(ring.tokens[lo + j]))
+                                      : std::numeric_limits<V>::max();
+          rec.owners[j] = ring.owners[std::min(lo + j, hi)];
+        }
+        rec.owners[Rec::kTokens] = ring.owners[hi];  // owners[n] is the wrap owner
+      } else {
+        ++overfull_;
+        overfull_tokens_ += hi - lo;
+        // Every count of tokens below x lands on an overfull mark.
+        std::fill(std::begin(rec.tokens), std::end(rec.tokens), V{0});
+        std::fill(std::begin(rec.owners), std::end(rec.owners), kOverfullBucket);
+      }
+      lo = hi;
+    }
+  }
+
   RingSTree<Token> fallback_;
   std::size_t buckets_ = 0, overfull_ = 0, overfull_tokens_ = 0;
   bool degenerate_ = false;
   TableArray<Record> records_;
+  TableArray<SuffixRecord> suffix_records_;
   BucketView<Token> view_;
 };
 
