@@ -38,8 +38,8 @@ inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 // answered as an overfull bucket's (a chance of about 7 in 2^32 a key). At
 // two tokens a bucket, 1.7 % of the buckets overflow 5 tokens and 0.1 % 7.
 // Smaller tables keep whole tokens: at half a token a bucket few overflow,
-// and the suffix's tie check cost 15 to 30 % in L2 (10,000 and 65,500
-// tokens, Zen 5, AVX3).
+// and the suffix's tie check cost 28 % at 10,000 tokens and 5 to 10 % at
+// 65,500 (Zen 5, AVX3).
 using SuffixRecord = TokenRecord<uint32_t>;
 
 // The suffix of a 64-bit x in its bucket of a table of 2^bits buckets (1 <=
