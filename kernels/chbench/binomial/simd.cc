@@ -1,9 +1,9 @@
 // binomial/simd: BinomialHash with the keys in lanes (binomial.h), for every
 // Highway target, and its registry entry. Each lane computes the engine's
 // first draw, relocateWithinLevel(h & enclosing, h), without a branch; the
-// keys that drew at or above N take the redraw loop, under masks until every
-// lane is placed: set aside and run in full vectors where they are few, in
-// place where many are.
+// keys that drew at or above N take the redraw loop: set aside and run in
+// full vectors under masks where they are few, in rounds of one redraw over
+// a list of the keys still drawing where many are.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/binomial/simd.cc"
 #include "chbench/simd.h"
@@ -11,9 +11,12 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "chbench/binomial/binomial.h"
+#include "chbench/compress-inl.h"
+#include "chbench/round_lists-inl.h"
 #include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
@@ -117,6 +120,23 @@ HWY_INLINE V64 Relocate(V64 b, V64 square) {
   return hn::Or(hn::AndNot(filter, b), hn::And(Rehash<kMul64>(square, filter, shift), filter));
 }
 
+// One of binomial_redraw's draws from g in every lane: its candidate
+// bucket, top | rehash(square(g), minor) & minor, to `candidate`, whether
+// that is n or more to `above`; returns g's next value, rehash(square(g),
+// enclosing). Whether g's top-level bit lets the draw happen is the caller's.
+template <bool kMul64>
+HWY_INLINE V64 RedrawStep(V64 g, const BinomialFilters& f, uint32_t n, V64& candidate,
+                          hn::Mask<D64>& above) {
+  const D64 d;
+  const DI64 di;
+  const V64 minor = hn::Set(d, f.minor);
+  const V64 s = Square<kMul64>(g);
+  candidate = hn::Or(hn::Set(d, uint64_t{f.minor} + 1),
+                     hn::And(Rehash<kMul64>(s, minor, std::bit_width(f.minor)), minor));
+  above = hn::RebindMask(d, hn::Gt(hn::BitCast(di, candidate), hn::Set(di, int64_t{n} - 1)));
+  return Rehash<kMul64>(s, hn::Set(d, f.enclosing), std::bit_width(f.enclosing));
+}
+
 // binomial_redraw for the lanes in `redraw` of the block of keys k: the
 // minor-tree fallback, then up to four draws g = rehash(g, enclosing), the
 // first from the key's square, each ending its lane's loop when it lands in
@@ -127,18 +147,14 @@ template <bool kMul64, std::size_t U, class Squares, class Buckets, class Masks>
 HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32_t n,
                        const Squares& square, const Buckets& bucket, const Masks& redraw) {
   const D64 d;
-  const DI64 di;
   const std::size_t lanes = hn::Lanes(d);
   const V64 minor = hn::Set(d, f.minor);
   const V64 top = hn::Set(d, uint64_t{f.minor} + 1);
-  const V64 enclosing = hn::Set(d, f.enclosing);
-  const VI64 last = hn::Set(di, int64_t{n} - 1);
-  const int minor_shift = std::bit_width(f.minor), enclosing_shift = std::bit_width(f.enclosing);
   CHBENCH_VECTORS(V64, g, U);
   for (std::size_t u = 0; u < U; ++u) {
     const V64 fallback = Relocate<kMul64>(hn::And(hn::LoadU(d, k + u * lanes), minor), square(u));
     bucket(u) = hn::IfThenElse(redraw(u), fallback, bucket(u));
-    g(u) = Rehash<kMul64>(square(u), enclosing, enclosing_shift);
+    g(u) = Rehash<kMul64>(square(u), hn::Set(d, f.enclosing), std::bit_width(f.enclosing));
   }
   for (int draw = 0; draw < 4; ++draw) {
     redraw(0) = hn::And(redraw(0), hn::TestBit(g(0), top));
@@ -149,12 +165,11 @@ HWY_INLINE void Redraw(const uint64_t* HWY_RESTRICT k, BinomialFilters f, uint32
     }
     if (hn::AllFalse(d, any)) return;
     for (std::size_t u = 0; u < U; ++u) {
-      const V64 s = Square<kMul64>(g(u));
-      const V64 candidate = hn::Or(top, hn::And(Rehash<kMul64>(s, minor, minor_shift), minor));
-      const auto above = hn::RebindMask(d, hn::Gt(hn::BitCast(di, candidate), last));
+      V64 candidate;
+      hn::Mask<D64> above;
+      g(u) = RedrawStep<kMul64>(g(u), f, n, candidate, above);
       bucket(u) = hn::IfThenElse(hn::AndNot(above, redraw(u)), candidate, bucket(u));
       redraw(u) = hn::And(redraw(u), above);
-      g(u) = Rehash<kMul64>(s, enclosing, enclosing_shift);
     }
   }
 }
@@ -176,15 +191,20 @@ HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
 }
 
 // By the share r of keys that need redraws, (enclosing + 1 - n) / (enclosing
-// + 1): below 3/8 the redraws are set aside and run in blocks of up to four
-// full vectors, from 3/8 on they run in place, in blocks of four vectors whose
-// loops overlap. Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a
-// key set aside against in place: 10^6 buckets 0.33-0.34 against 0.34;
-// 1,792 (r = 1/8) 0.50-0.53 against 0.88-0.93 (two vectors a block); 1,536
-// (r = 1/4) 0.77-0.99 against 1.18-1.28 (two); 1,300 (r = 0.37) 0.99-1.04
-// against 1.42-1.46 (two); 1,280 (r = 3/8) 1.06-1.08 against 0.96-1.01
-// (four); 1,100 1.22-1.27 against 0.95-1.00; 1,025 1.29-1.33 against
-// 0.86-1.19.
+// + 1): below 3/16 the redraws are set aside and run in blocks of up to four
+// full vectors whose loops overlap (SetAsideRedraws), from 3/16 on they run
+// in rounds over a list of the keys still drawing (RedrawRounds). Measured
+// on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key, rounds against set
+// aside: 1,792 (r = 1/8) 0.49-0.50 against 0.46-0.47; 1,700 0.52-0.55
+// against 0.54-0.55; 1,664 (r = 3/16) 0.53-0.60 against 0.57-0.60; 1,536
+// (r = 1/4) 0.62-0.65 against 0.70-0.71; 1,400 0.67-0.69 against 0.83-0.85;
+// 1,300 (r = 0.37) 0.72-0.78 against 0.90-0.92. From 3/8 on the redraws
+// used to run in place, in blocks of four vectors looping under masks;
+// rounds against those: 1,280 (r = 3/8) 0.71-0.78 against 0.90-1.00; 1,100
+// 0.81-0.83 against 0.82-0.86; 1,025 0.85-0.91 against 0.85-0.88;
+// 2^20 + 1 0.85-0.86 against 0.84. Earlier, set aside against in place:
+// 1,280 1.06-1.08 against 0.96-1.01, 1,025 1.29-1.33 against 0.86-1.19.
+// Blocks of four vectors in the first passes and the set-aside loops.
 constexpr std::size_t kRedrawBlock = 4;
 
 // The keys of whole vectors with their redraws set aside (set_aside-inl.h):
@@ -218,9 +238,126 @@ HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::s
   return SetAsideKeys(keys, count, out, first, rest, all - n, all);
 }
 
+// Keys a chunk of RedrawRounds holds: its lists stay in L1.
+inline constexpr std::size_t kRoundsChunk = 1024;
+
+// A chunk's keys that redraw, as the rounds carry them (round_lists-inl.h):
+// `value` holds g, the value the next draw starts from; `tag` the key's
+// place in the chunk in the high 32 bits and its minor-tree fallback in the
+// low ones.
+using RedrawList = RoundList<kRoundsChunk>;
+
+// The redrawing keys' answers: tags whose low 32 bits are the bucket.
+using PlacedList = AnswerList<kRoundsChunk>;
+
+// Pass one over a chunk (size <= kRoundsChunk): out[i] = keys[i]'s first
+// draw, and the keys that drew n or more listed with their first g and
+// their fallback (CompressLanes as the pass goes). A partial last vector goes
+// through zero-padded copies (a zero key's first draw is bucket 0).
+template <bool kMul64>
+HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, uint32_t n,
+                           const BinomialFilters& f, uint32_t* HWY_RESTRICT out, RedrawList& list) {
+  const D64 d;
+  const DI64 di;
+  const std::size_t lanes = hn::Lanes(d);
+  const V64 enclosing = hn::Set(d, f.enclosing);
+  const V64 minor = hn::Set(d, f.minor);
+  const VI64 last = hn::Set(di, int64_t{n} - 1);
+  const int enclosing_shift = std::bit_width(f.enclosing);
+  // Each lane's place in the chunk, and the list's size, in locals (stores
+  // into the list could change a member).
+  V64 index = hn::Iota(d, 0);
+  const V64 step = hn::Set(d, lanes);
+  std::size_t listed = 0;
+  ForEachBlock<kRedrawBlock>(
+      d, keys, size, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+        CHBENCH_VECTORS(V64, h, U);
+        CHBENCH_VECTORS(V64, square, U);
+        CHBENCH_VECTORS(V64, bucket, U);
+        for (std::size_t u = 0; u < U; ++u) {
+          h(u) = hn::LoadU(d, k + u * lanes);
+          square(u) = Square<kMul64>(h(u));
+        }
+        for (std::size_t u = 0; u < U; ++u)
+          bucket(u) = Relocate<kMul64>(hn::And(h(u), enclosing), square(u));
+        StoreBuckets<U>(bucket, o);
+        for (std::size_t u = 0; u < U; ++u) {
+          const auto redraw = hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket(u)), last));
+          const V64 fallback = Relocate<kMul64>(hn::And(h(u), minor), square(u));
+          const V64 g = Rehash<kMul64>(square(u), enclosing, enclosing_shift);
+          hn::StoreU(CompressLanes(g, redraw), d, list.value + listed);
+          hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), fallback), redraw), d,
+                     list.tag + listed);
+          listed += hn::CountTrue(d, redraw);
+          index = hn::Add(index, step);
+        }
+      });
+  list.size = listed;
+}
+
+// One redraw for every entry of `list` (binomial_redraw's loop body): an
+// entry whose g falls in the minor tree keeps its fallback, one whose draw
+// is below n takes it; both go to `placed`. The others stay with their next
+// g, moved to the front (in place: an entry is stored at or before where it
+// was read).
+template <bool kMul64>
+HWY_INLINE void RedrawRound(RedrawList& list, PlacedList& placed, const BinomialFilters& f,
+                            uint32_t n) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const V64 top = hn::Set(d, uint64_t{f.minor} + 1);
+  const V64 high = hn::Set(d, ~uint64_t{0} << 32);
+  const std::size_t size = list.size;
+  std::size_t kept = 0, done = placed.size;  // locals, as `listed` in FirstDraws
+  for (std::size_t at = 0; at < size; at += lanes) {
+    const V64 g = hn::Load(d, list.value + at);
+    const V64 tag = hn::Load(d, list.tag + at);
+    const auto valid = hn::FirstN(d, size - at);
+    const auto draws = hn::TestBit(g, top);
+    V64 candidate;
+    hn::Mask<D64> above;
+    const V64 next = RedrawStep<kMul64>(g, f, n, candidate, above);
+    const auto going = hn::And(valid, hn::And(draws, above));
+    const auto ends = hn::AndNot(going, valid);
+    const V64 answer =
+        hn::IfThenElse(hn::AndNot(above, draws), hn::OrAnd(candidate, tag, high), tag);
+    hn::StoreU(CompressLanes(answer, ends), d, placed.tag + done);
+    done += hn::CountTrue(d, ends);
+    hn::StoreU(CompressLanes(next, going), d, list.value + kept);
+    hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
+    kept += hn::CountTrue(d, going);
+  }
+  list.size = kept;
+  placed.size = done;
+}
+
+// out[i] for keys[0, count) in chunks of kRoundsChunk: every key's first
+// draw (FirstDraws), then the keys that drew n or more in rounds of one
+// redraw each over the entries still drawing (at most four; the rest keep
+// their fallbacks), then each answer to its place (scalar stores: the places
+// are scattered). A redrawing key takes about two rounds at N = 2^k + 1, where
+// blocks of vectors that loop under masks run four for nearly all of them.
+// Not inlined: inlined into BinomialPath, it made GCC compile the set-aside
+// path around it 10 % slower (N = 1,000 and 10^6, Zen 5, AVX3).
+template <bool kMul64>
+HWY_NOINLINE void RedrawRounds(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
+                               const BinomialFilters& f, uint32_t* HWY_RESTRICT out) {
+  RedrawList list;
+  PlacedList placed;
+  for (std::size_t at = 0; at < count; at += kRoundsChunk) {
+    FirstDraws<kMul64>(keys + at, std::min(kRoundsChunk, count - at), n, f, out + at, list);
+    placed.size = 0;
+    for (int round = 0; round < 4 && list.size != 0; ++round)
+      RedrawRound<kMul64>(list, placed, f, n);
+    for (std::size_t t = 0; t < list.size; ++t) placed.tag[placed.size++] = list.tag[t];
+    StoreAnswers(placed, out + at);
+  }
+}
+
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,
 // on the path kMul64: with the redraws set aside when they are fewer than
-// three eighths of the keys, else in blocks of vectors that loop under masks.
+// three sixteenths of the keys, else in rounds (RedrawRounds); the set-aside
+// path's last partial vector in one block that loops under masks.
 template <bool kMul64>
 HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
                              uint32_t* HWY_RESTRICT out) {
@@ -247,11 +384,11 @@ HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t coun
     StoreBuckets<U>(bucket, o);
   };
   const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
-  if (8 * invalid < 3 * all) {
+  if (16 * invalid < 3 * all) {
     const std::size_t done = SetAsideRedraws<kMul64>(keys, count, n, f, out);
     ForEachBlock<1>(d, keys + done, count - done, out + done, block);
   } else {
-    ForEachBlock<kRedrawBlock>(d, keys, count, out, block);
+    RedrawRounds<kMul64>(keys, count, n, f, out);
   }
 }
 

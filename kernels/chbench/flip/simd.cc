@@ -32,6 +32,7 @@
 
 #include "chbench/compress-inl.h"
 #include "chbench/flip/flip.h"
+#include "chbench/round_lists-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -123,22 +124,15 @@ HWY_INLINE V64 FlipPow2(V64 key, V64 m) {
 }
 
 // The keys of one chunk whose first step landed above N - 1, as the retry
-// rounds carry them: `key` holds each key, then from the first round on its
-// draw prefix (the retry draws' common start, before the iteration
-// multiplier); `tag` holds its index in the chunk in the high 32 bits and in
-// the low ones first h & mask (h the key's first draw), then its fallback
-// (the step over 2^(r-1)). Room for a padded last vector.
-struct RetryList {
-  HWY_ALIGN uint64_t key[kFlipChunk + kMaxLanes64];
-  HWY_ALIGN uint64_t tag[kFlipChunk + kMaxLanes64];
-  std::size_t size = 0;
-};
+// rounds carry them (round_lists-inl.h): `value` holds each key, then from
+// the first round on its draw prefix (the retry draws' common start, before
+// the iteration multiplier); `tag` holds its index in the chunk in the high
+// 32 bits and in the low ones first h & mask (h the key's first draw), then
+// its fallback (the step over 2^(r-1)).
+using RetryList = RoundList<kFlipChunk>;
 
 // The retries' answers: tags whose low 32 bits are the bucket.
-struct DoneList {
-  HWY_ALIGN uint64_t tag[kFlipChunk + kMaxLanes64];
-  std::size_t size = 0;
-};
+using DoneList = AnswerList<kFlipChunk>;
 
 // One chunk's mask bits, StoreMaskBits' layout: bit j of vector v's mask at
 // bit j % 8 of byte v * bytes + j / 8, bytes = (lanes + 7) / 8; read 64 bits
@@ -194,7 +188,7 @@ void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const Flip
       const auto later = Above(f(u), end);
       if constexpr (kCompress) {
         const V64 tag = hn::Or(hn::ShiftLeft<32>(index), m(u));
-        hn::StoreU(CompressLanes(key(u), later), d, list.key + listed);
+        hn::StoreU(CompressLanes(key(u), later), d, list.value + listed);
         hn::StoreU(CompressLanes(tag, later), d, list.tag + listed);
         listed += hn::CountTrue(d, later);
         index = hn::Add(index, step);
@@ -221,7 +215,7 @@ void Collect(const uint64_t* HWY_RESTRICT keys, const MaskBits& above, uint64_t 
           w * 64 + static_cast<std::size_t>(hwy::Num0BitsBelowLS1Bit_Nonzero64(word));
       const std::size_t byte = bit / 8;
       const std::size_t i = byte / bytes * lanes + (byte % bytes) * 8 + bit % 8;
-      list.key[listed] = keys[i];
+      list.value[listed] = keys[i];
       list.tag[listed++] = uint64_t{i} << 32 | (flip_draw(keys[i], 0, 0) & mask);
     }
   }
@@ -287,7 +281,7 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
     CHBENCH_VECTORS(V64, placed, U);
     CHBENCH_VECTORS(hn::Mask<D64>, above, U);
     for (std::size_t u = 0; u < U; ++u) {
-      prefix(u) = hn::Load(d, list.key + at + u * lanes);
+      prefix(u) = hn::Load(d, list.value + at + u * lanes);
       tag(u) = hn::Load(d, list.tag + at + u * lanes);
     }
     if constexpr (kFirst) {
@@ -305,7 +299,7 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
       const auto ends = hn::AndNot(above(u), valid);
       hn::StoreU(CompressLanes(placed(u), ends), d, done.tag + decided);
       decided += hn::CountTrue(d, ends);
-      hn::StoreU(CompressLanes(prefix(u), going), d, list.key + kept);
+      hn::StoreU(CompressLanes(prefix(u), going), d, list.value + kept);
       hn::StoreU(CompressLanes(tag(u), going), d, list.tag + kept);
       kept += hn::CountTrue(d, going);
     }
@@ -325,7 +319,7 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
 // until every lane has decided, at the latest draw 64; their tags to `done`.
 HWY_INLINE void RetryLast(const RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
   const D64 d;
-  const V64 prefix = hn::Load(d, list.key);
+  const V64 prefix = hn::Load(d, list.value);
   const V64 tag = hn::Load(d, list.tag);
   const V64 twice = hn::Add(prefix, prefix);
   V64 x = MulSmall(prefix, hn::Set(d, 2 * i + 1));
@@ -358,14 +352,7 @@ void Retries(RetryList& list, const FlipRange& range, DoneList& done, uint32_t* 
   } else {
     for (std::size_t t = 0; t < list.size; ++t) done.tag[done.size++] = list.tag[t];
   }
-  const std::size_t size = done.size;
-  for (std::size_t t = 0; t < size; ++t) {
-    uint64_t placed = done.tag[t];
-    // Keeps GCC from turning this loop into AVX-512 scatters, far slower
-    // than scalar stores (on Zen 4 and 5 as on Intel).
-    asm("" : "+r"(placed));
-    out[placed >> 32] = static_cast<uint32_t>(placed);
-  }
+  StoreAnswers(done, out);
 }
 
 void FlipKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
