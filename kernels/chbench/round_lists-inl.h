@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "chbench/compress-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -37,6 +38,23 @@ struct AnswerList {
   HWY_ALIGN uint64_t tag[kChunk + kMaxLanes64];
   std::size_t size = 0;
 };
+
+// One vector of a round, after its draws: the tags `answer` of the lanes of
+// `ends` appended to `answers` at `done`, the value and tag of the lanes of
+// `going` stored to `list` at `kept` (at or before where the round read
+// them); both counts advance. The counts are the caller's locals: stores
+// into the lists could change a member.
+template <std::size_t kChunk>
+HWY_INLINE void RouteLanes(V64 answer, hn::Mask<D64> ends, V64 value, V64 tag, hn::Mask<D64> going,
+                           AnswerList<kChunk>& answers, std::size_t& done, RoundList<kChunk>& list,
+                           std::size_t& kept) {
+  const D64 d;
+  hn::StoreU(CompressLanes(answer, ends), d, answers.tag + done);
+  done += hn::CountTrue(d, ends);
+  hn::StoreU(CompressLanes(value, going), d, list.value + kept);
+  hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
+  kept += hn::CountTrue(d, going);
+}
 
 // out[tag >> 32] = the tag's low 32 bits for each answer: scalar stores, the
 // places being scattered.

@@ -321,11 +321,7 @@ HWY_INLINE void RedrawRound(RedrawList& list, PlacedList& placed, const Binomial
     const auto ends = hn::AndNot(going, valid);
     const V64 answer =
         hn::IfThenElse(hn::AndNot(above, draws), hn::OrAnd(candidate, tag, high), tag);
-    hn::StoreU(CompressLanes(answer, ends), d, placed.tag + done);
-    done += hn::CountTrue(d, ends);
-    hn::StoreU(CompressLanes(next, going), d, list.value + kept);
-    hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
-    kept += hn::CountTrue(d, going);
+    RouteLanes(answer, ends, next, tag, going, placed, done, list, kept);
   }
   list.size = kept;
   placed.size = done;

@@ -297,11 +297,7 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
       const auto valid = hn::FirstN(d, size - at - u * lanes);
       const auto going = hn::And(above(u), valid);
       const auto ends = hn::AndNot(above(u), valid);
-      hn::StoreU(CompressLanes(placed(u), ends), d, done.tag + decided);
-      decided += hn::CountTrue(d, ends);
-      hn::StoreU(CompressLanes(prefix(u), going), d, list.value + kept);
-      hn::StoreU(CompressLanes(tag(u), going), d, list.tag + kept);
-      kept += hn::CountTrue(d, going);
+      RouteLanes(placed(u), ends, prefix(u), tag(u), going, done, decided, list, kept);
     }
   };
   constexpr std::size_t kUnroll = Unroll(2);

@@ -2,17 +2,22 @@
 // target, and its registry entry. The first choice, which answers most keys,
 // is a few vector operations with no branch; the keys whose first choice is
 // n or more are set aside and take the rest of the crate's lookup together,
-// a full vector at a time.
+// a full vector at a time, where they are few (1/8 or less), and where they
+// are more go through g's jump loop in rounds over a list of the keys still
+// jumping (PowerRounds).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/power/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 
+#include "chbench/compress-inl.h"
 #include "chbench/power/power.h"
+#include "chbench/round_lists-inl.h"
 #include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
@@ -175,23 +180,136 @@ HWY_INLINE void PowerBlock(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRIC
   for (std::size_t u = 0; u < U; ++u) StoreLow32(bucket(u), o + u * lanes);
 }
 
-// Whether the keys whose first choice is n or more are few enough to set
-// aside: (m - n) / m of the keys, at most a third. Above that most vectors
-// hold several such lanes, and running them in place costs less than moving
-// them (on a Zen 5 at AVX3, N = 1,280: 0.92 ns a key either way; 1,100: 0.76
-// in place against 0.93 set aside; 1,536: 0.98 against 0.83; 10^6: 0.79
-// against 0.41).
-HWY_INLINE bool PowerSetAside(const PowerBuckets& b) {
-  const uint64_t m = uint64_t{b.full} + 1;
-  return (m - b.n) * 3 <= m;
+// Keys a chunk of PowerRounds holds: its lists stay in L1.
+inline constexpr std::size_t kPowerChunk = 1024;
+
+// A chunk's keys still in g's jump loop, as the rounds carry them
+// (round_lists-inl.h): `value` holds the generator's state, whose output is
+// the draw that keeps the key going; `tag` the key's place in the chunk in
+// the high 32 bits and x, g's value so far, in the low ones.
+using JumpList = RoundList<kPowerChunk>;
+using JumpAnswers = AnswerList<kPowerChunk>;
+
+// Pass one over a chunk (size <= kPowerChunk): every key's answer if g's
+// loop does not jump (its first choice, or for a first choice of n or more
+// f(key, m/2 - 1)) to out, and the keys whose first draw in g jumps listed
+// with the generator's state and x = m/2 - 1. A partial last vector goes
+// through zero-padded copies (a zero key's first choice is 0).
+HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t size,
+                               const PowerBuckets& b, uint32_t* HWY_RESTRICT out, JumpList& list) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const V64 full = hn::Set(d, b.full);
+  const V64 half = hn::Set(d, b.half);
+  const V64 last = hn::Set(d, b.n - 1);
+  const V64 n = hn::Set(d, b.n);
+  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
+  const V64 scaled = PowerScaled(half);
+  V64 index = hn::Iota(d, 0);  // each lane's place in the chunk
+  const V64 step = hn::Set(d, lanes);
+  std::size_t listed = 0;  // a local: stores into the list could change a member
+  ForEachBlock<4>(d, keys, size, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    // Each part for every vector of the block before the next part: the
+    // vectors' dependency chains interleave.
+    CHBENCH_VECTORS(V64, key, U);
+    CHBENCH_VECTORS(V64, key_mul, U);
+    CHBENCH_VECTORS(V64, first, U);
+    CHBENCH_VECTORS(V64, s, U);
+    for (std::size_t u = 0; u < U; ++u) {
+      key(u) = hn::LoadU(d, k + u * lanes);
+      key_mul(u) = PowerKeyMul(key(u));
+      V64 state;
+      first(u) = PowerFirst(key(u), key_mul(u), full, state);
+      s(u) = hn::Add(MulConst64(state, kPcgMultiplier), inc);
+    }
+    for (std::size_t u = 0; u < U; ++u) {
+      V64 unused;
+      const auto above = PowerGreater(first(u), last);
+      const V64 draw = hn::And(PowerOutput(s(u)), hn::Set(d, 0xffffffffu));
+      const auto jumps = hn::And(above, PowerGoesOn(n, draw, scaled));
+      StoreLow32(hn::IfThenElse(above, PowerFirst(key(u), key_mul(u), half, unused), first(u)),
+                 o + u * lanes);
+      hn::StoreU(CompressLanes(s(u), jumps), d, list.value + listed);
+      hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), half), jumps), d,
+                 list.tag + listed);
+      listed += hn::CountTrue(d, jumps);
+      index = hn::Add(index, step);
+    }
+  });
+  list.size = listed;
 }
 
-// Set aside (set_aside-inl.h) when PowerSetAside, else in place; the last
+// One jump of g for every entry of `list`: x becomes the quotient of its
+// draw, the generator steps, and the entries whose next draw stops the loop
+// go to `answers` with x where it passed m/2 - 1; the others stay,
+// moved to the front (in place: an entry is stored at or before where it
+// was read).
+HWY_INLINE void PowerJumpRound(JumpList& list, JumpAnswers& answers, const PowerBuckets& b) {
+  const D64 d;
+  const std::size_t lanes = hn::Lanes(d);
+  const V64 n = hn::Set(d, b.n);
+  const V64 half = hn::Set(d, b.half);
+  const V64 low32 = hn::Set(d, 0xffffffffu);
+  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
+  const std::size_t size = list.size;
+  std::size_t kept = 0, done = answers.size;
+  for (std::size_t at = 0; at < size; at += lanes) {
+    const V64 s = hn::Load(d, list.value + at);
+    const V64 tag = hn::Load(d, list.tag + at);
+    const auto valid = hn::FirstN(d, size - at);
+    const V64 x = hn::And(tag, low32);
+    const V64 next_x = PowerQuotient(x, PowerScaled(x), hn::And(PowerOutput(s), low32));
+    const V64 next_s = hn::Add(MulConst64(s, kPcgMultiplier), inc);
+    const auto going =
+        hn::And(valid, PowerGoesOn(n, hn::And(PowerOutput(next_s), low32), PowerScaled(next_x)));
+    // A jump can leave x at m/2 - 1 (a draw of 2^32 - 1): then the answer
+    // is the one pass one wrote.
+    const auto ends = hn::AndNot(going, hn::And(valid, PowerGreater(next_x, half)));
+    const V64 next_tag = hn::Or(hn::AndNot(low32, tag), next_x);
+    RouteLanes(next_tag, ends, next_s, next_tag, going, answers, done, list, kept);
+  }
+  list.size = kept;
+  answers.size = done;
+}
+
+// out[i] for keys[0, count) in chunks of kPowerChunk: every key's answer
+// unless g's loop jumps (PowerFirstPass), then the keys it does jump for in
+// rounds of one jump over the entries still jumping, then each of their
+// answers to its place. Not inlined, so that it does not change the code
+// GCC makes of the set-aside path.
+HWY_NOINLINE void PowerRounds(const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                              const PowerBuckets& b, uint32_t* HWY_RESTRICT out) {
+  JumpList list;
+  JumpAnswers answers;
+  for (std::size_t at = 0; at < count; at += kPowerChunk) {
+    PowerFirstPass(keys + at, std::min(kPowerChunk, count - at), b, out + at, list);
+    answers.size = 0;
+    while (list.size != 0) PowerJumpRound(list, answers, b);
+    StoreAnswers(answers, out + at);
+  }
+}
+
+// Whether g's loop runs in rounds (PowerRounds) rather than for keys set
+// aside: where more than 1/8 of the keys have a first choice of n or more,
+// (m - n) / m. Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a
+// key, rounds against the earlier paths (set aside up to a third, in place
+// above): N = 1,000 (2.3 %) 0.66-0.68 against 0.35-0.37; 1,792 (1/8)
+// 0.73-0.75 against 0.72-0.74; 1,700 0.75-0.78 against 0.86-1.08; 1,536
+// (1/4) 0.83-0.85 against 1.07-1.10; 1,400 0.74 against 1.26-1.29; 1,300
+// 0.72-0.86 against 1.12-1.15; 1,100 0.67-0.76 against 0.89-0.92; 1,025
+// 0.59-0.60 against 0.62-0.65.
+HWY_INLINE bool PowerInRounds(const PowerBuckets& b) {
+  const uint64_t m = uint64_t{b.full} + 1;
+  return (m - b.n) * 8 > m;
+}
+
+// In rounds when PowerInRounds, else set aside (set_aside-inl.h); the last
 // partial vector in place.
 void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
                uint32_t* HWY_RESTRICT out) {
   const D64 d;
   const PowerBuckets b = power_buckets(num_buckets);
+  if (PowerInRounds(b)) return PowerRounds(keys, count, b, out);
   const V64 full = hn::Set(d, b.full);
   const V64 last = hn::Set(d, b.n - 1);
   // In a block of set-aside keys (all of them first choices of n or more)
@@ -199,16 +317,13 @@ void PowerKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t nu
   const auto block = [&]<std::size_t U>(const uint64_t* HWY_RESTRICT k, uint32_t* HWY_RESTRICT o) {
     PowerBlock<U>(k, o, b);
   };
-  std::size_t done = 0;
-  if (PowerSetAside(b)) {
-    const auto first = [&](V64 key, V64& bucket) {
-      V64 state;
-      bucket = PowerFirst(key, PowerKeyMul(key), full, state);
-      return PowerGreater(bucket, last);
-    };
-    const uint64_t m = uint64_t{b.full} + 1;
-    done = SetAsideKeys(keys, count, out, first, block, m - b.n, m);
-  }
+  const auto first = [&](V64 key, V64& bucket) {
+    V64 state;
+    bucket = PowerFirst(key, PowerKeyMul(key), full, state);
+    return PowerGreater(bucket, last);
+  };
+  const uint64_t m = uint64_t{b.full} + 1;
+  const std::size_t done = SetAsideKeys(keys, count, out, first, block, m - b.n, m);
   ForEachBlock<4>(d, keys + done, count - done, out + done, block);
 }
 
