@@ -407,6 +407,13 @@ HWY_INLINE void JumpBackChunks(const uint64_t* HWY_RESTRICT keys, std::size_t co
   }
 }
 
+// q = (2^L - n) / 2^L: a lane's chance of a first candidate n or more, and
+// of a drawn half n or more.
+HWY_INLINE double RedrawChance(const JumpBackShape& s) {
+  const uint64_t all = uint64_t{s.mask} + 1;
+  return static_cast<double>(all - s.n) / static_cast<double>(all);
+}
+
 // How many draws every group makes before the loop asks whether a lane is
 // still drawing (0: the group branches into the draws only if a lane needs
 // them), where JumpBackLanes keeps the loop (FixedDraws says kJumpBackLoop),
@@ -420,9 +427,9 @@ HWY_INLINE void JumpBackChunks(const uint64_t* HWY_RESTRICT keys, std::size_t co
 // with 1 draw, 1.38-1.40 with 2, 1.04-1.05 with 3, 1.07-1.08 with 4 (with the loop alone:
 // FixedDraws now takes N = 1,025); at N = 1,000, where 1 is chosen: 0.51, 0.69, 0.87 with 1, 2, 3.
 HWY_INLINE unsigned MinDraws(const JumpBackShape& s, std::size_t lanes) {
-  const uint64_t all = uint64_t{s.mask} + 1, later = all - s.n;
-  if (!OftenInSomeLane(later, all, lanes)) return 0;
-  const double q = static_cast<double>(later) / static_cast<double>(all);
+  const uint64_t all = uint64_t{s.mask} + 1;
+  if (!OftenInSomeLane(all - s.n, all, lanes)) return 0;
+  const double q = RedrawChance(s);
   const auto still = [&](unsigned d) {
     return 1 - std::pow(1 - std::pow(q, 2 * d + 1), static_cast<double>(lanes));
   };
@@ -445,8 +452,7 @@ inline constexpr int kJumpBackLoop = -1;
 // loop's branch predicts well and costs less (at N = 1,800, 1/36: 0.54 ns a
 // key against 0.52; at 1,650, 1/9: 0.54-0.57 against 0.59).
 HWY_INLINE int FixedDraws(const JumpBackShape& s, std::size_t lanes) {
-  const uint64_t all = uint64_t{s.mask} + 1;
-  const double q = static_cast<double>(all - s.n) / static_cast<double>(all);
+  const double q = RedrawChance(s);
   const auto strays = [&](unsigned d) {
     return static_cast<double>(lanes) * std::pow(q, 2 * d + 1);
   };
@@ -461,8 +467,7 @@ HWY_INLINE int FixedDraws(const JumpBackShape& s, std::size_t lanes) {
 // strays is more likely done than not by a margin (P(some lane still
 // drawing) below 0.7: two more at N = 1,025, one at N = 1,000).
 HWY_INLINE unsigned RedoDraws(const JumpBackShape& s, std::size_t lanes, unsigned fixed) {
-  const uint64_t all = uint64_t{s.mask} + 1;
-  const double q = static_cast<double>(all - s.n) / static_cast<double>(all);
+  const double q = RedrawChance(s);
   unsigned more = 1;
   while (more < 4 && 1 - std::pow(1 - std::pow(q, 2 * more), static_cast<double>(lanes)) >= 0.7)
     ++more;

@@ -103,11 +103,11 @@ uint32_t power_bucket_count(const Fleet& fleet);
 namespace simd {
 
 // PowerCH for a batch of keys, the keys in lanes (Highway, every target): the
-// first choice in a few vector operations, the rest under masks for the lanes
-// that need it, so out[i] == power_hash(key_hashes[i], power_buckets(n)) bit
-// for bit. Shapes: out.size() == key_hashes.size(). Throws
-// std::invalid_argument if num_buckets is 0 or above kPowerMaxBuckets, or the
-// sizes differ.
+// first choice in a few vector operations, the rest for the lanes that need
+// it (set aside, or in rounds where many do), so out[i] ==
+// power_hash(key_hashes[i], power_buckets(n)) bit for bit. Shapes:
+// out.size() == key_hashes.size(). Throws std::invalid_argument if
+// num_buckets is 0 or above kPowerMaxBuckets, or the sizes differ.
 void power_owners(std::span<const uint64_t> key_hashes, uint32_t num_buckets,
                   std::span<uint32_t> out);
 

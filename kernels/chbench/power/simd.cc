@@ -104,6 +104,18 @@ HWY_INLINE V64 PowerQuotient(V64 x, V64 scaled, V64 draw) {
   return hn::IfThenElse(PowerGreater(product, scaled), hn::Sub(rounded, one), rounded);
 }
 
+// g's generator step: PCG32's LCG on the top level's stream, whose
+// increment is 2 log2(m/2) + 1.
+HWY_INLINE V64 PowerStep(V64 state, const PowerBuckets& b) {
+  const uint64_t inc = 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1;
+  return hn::Add(MulConst64(state, kPcgMultiplier), hn::Set(D64(), inc));
+}
+
+// g's draw of a state: PCG32's output alone in the low 32 bits.
+HWY_INLINE V64 PowerDraw(V64 state) {
+  return hn::And(PowerOutput(state), hn::Set(D64(), 0xffffffffu));
+}
+
 // power_above in lanes for the lanes of above(u) of the U vectors of a block
 // (first choice >= n, so from the top level, whose stream is log2(m/2)): one
 // more generator step, g's jumps from m/2 - 1 while any lane of the block
@@ -113,10 +125,8 @@ template <std::size_t U, class Keys, class KeyMuls, class States, class Masks, c
 HWY_INLINE void PowerAboveBlock(const Keys& key, const KeyMuls& key_mul, const States& state,
                                 const Masks& above, const PowerBuckets& b, const Buckets& bucket) {
   const D64 d;
-  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
   const V64 n = hn::Set(d, b.n);
   const V64 half = hn::Set(d, b.half);
-  const V64 low32 = hn::Set(d, 0xffffffffu);
   CHBENCH_VECTORS(V64, x, U);
   CHBENCH_VECTORS(V64, s, U);
   CHBENCH_VECTORS(V64, scaled, U);
@@ -124,10 +134,10 @@ HWY_INLINE void PowerAboveBlock(const Keys& key, const KeyMuls& key_mul, const S
   CHBENCH_VECTORS(hn::Mask<D64>, going, U);
   auto any = hn::FirstN(d, 0);
   for (std::size_t u = 0; u < U; ++u) {
-    s(u) = hn::Add(MulConst64(state(u), kPcgMultiplier), inc);
+    s(u) = PowerStep(state(u), b);
     x(u) = half;
     scaled(u) = PowerScaled(half);
-    draw(u) = hn::And(PowerOutput(s(u)), low32);
+    draw(u) = PowerDraw(s(u));
     going(u) = hn::And(above(u), PowerGoesOn(n, draw(u), scaled(u)));
     any = hn::Or(any, going(u));
   }
@@ -135,9 +145,9 @@ HWY_INLINE void PowerAboveBlock(const Keys& key, const KeyMuls& key_mul, const S
     any = hn::FirstN(d, 0);
     for (std::size_t u = 0; u < U; ++u) {
       x(u) = hn::IfThenElse(going(u), PowerQuotient(x(u), scaled(u), draw(u)), x(u));
-      s(u) = hn::Add(MulConst64(s(u), kPcgMultiplier), inc);
+      s(u) = PowerStep(s(u), b);
       scaled(u) = PowerScaled(x(u));
-      draw(u) = hn::And(PowerOutput(s(u)), low32);
+      draw(u) = PowerDraw(s(u));
       going(u) = hn::And(going(u), PowerGoesOn(n, draw(u), scaled(u)));
       any = hn::Or(any, going(u));
     }
@@ -203,7 +213,6 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
   const V64 half = hn::Set(d, b.half);
   const V64 last = hn::Set(d, b.n - 1);
   const V64 n = hn::Set(d, b.n);
-  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
   const V64 scaled = PowerScaled(half);
   V64 index = hn::Iota(d, 0);  // each lane's place in the chunk
   const V64 step = hn::Set(d, lanes);
@@ -220,13 +229,12 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
       key_mul(u) = PowerKeyMul(key(u));
       V64 state;
       first(u) = PowerFirst(key(u), key_mul(u), full, state);
-      s(u) = hn::Add(MulConst64(state, kPcgMultiplier), inc);
+      s(u) = PowerStep(state, b);
     }
     for (std::size_t u = 0; u < U; ++u) {
       V64 unused;
       const auto above = PowerGreater(first(u), last);
-      const V64 draw = hn::And(PowerOutput(s(u)), hn::Set(d, 0xffffffffu));
-      const auto jumps = hn::And(above, PowerGoesOn(n, draw, scaled));
+      const auto jumps = hn::And(above, PowerGoesOn(n, PowerDraw(s(u)), scaled));
       StoreLow32(hn::IfThenElse(above, PowerFirst(key(u), key_mul(u), half, unused), first(u)),
                  o + u * lanes);
       hn::StoreU(CompressLanes(s(u), jumps), d, list.value + listed);
@@ -250,7 +258,6 @@ HWY_INLINE void PowerJumpRound(JumpList& list, JumpAnswers& answers, const Power
   const V64 n = hn::Set(d, b.n);
   const V64 half = hn::Set(d, b.half);
   const V64 low32 = hn::Set(d, 0xffffffffu);
-  const V64 inc = hn::Set(d, 2 * static_cast<uint64_t>(std::bit_width(b.half)) + 1);
   const std::size_t size = list.size;
   std::size_t kept = 0, done = answers.size;
   for (std::size_t at = 0; at < size; at += lanes) {
@@ -258,10 +265,9 @@ HWY_INLINE void PowerJumpRound(JumpList& list, JumpAnswers& answers, const Power
     const V64 tag = hn::Load(d, list.tag + at);
     const auto valid = hn::FirstN(d, size - at);
     const V64 x = hn::And(tag, low32);
-    const V64 next_x = PowerQuotient(x, PowerScaled(x), hn::And(PowerOutput(s), low32));
-    const V64 next_s = hn::Add(MulConst64(s, kPcgMultiplier), inc);
-    const auto going =
-        hn::And(valid, PowerGoesOn(n, hn::And(PowerOutput(next_s), low32), PowerScaled(next_x)));
+    const V64 next_x = PowerQuotient(x, PowerScaled(x), PowerDraw(s));
+    const V64 next_s = PowerStep(s, b);
+    const auto going = hn::And(valid, PowerGoesOn(n, PowerDraw(next_s), PowerScaled(next_x)));
     // A jump can leave x at m/2 - 1 (a draw of 2^32 - 1): then the answer
     // is the one pass one wrote.
     const auto ends = hn::AndNot(going, hn::And(valid, PowerGreater(next_x, half)));
