@@ -23,9 +23,9 @@
 // CPU with AVX-512 F, VL, DQ and BW has CD (Skylake-SP on, Zen 4 on), and at
 // start-up AVX3 leaves the dispatch on one that reports it missing (below);
 // Highway 1.0.3 leaves CD out of its AVX3 target string. Only the kernels
-// that gain ask (flip/simd, power/simd): binomial/simd and
-// jumpback_xorshift/simd, faster with it in cache, measured 8 to 15 % slower
-// at 10^7 keys streamed from DRAM (Zen 5, AVX3).
+// that gain ask (flip/simd, power/simd, jumpback/simd for SplitMix64):
+// binomial/simd and jumpback_xorshift/simd, faster with it in cache, measured
+// 8 to 15 % slower at 10^7 keys streamed from DRAM (Zen 5, AVX3).
 #undef CHBENCH_LZCNT
 #if HWY_ARCH_X86 && HWY_TARGET == HWY_AVX3 && defined(CHBENCH_WANT_AVX512CD)
 #undef HWY_TARGET_STR
@@ -115,6 +115,10 @@ HWY_INLINE V64 MulConst64(V64 a, uint64_t c) {
 #if CHBENCH_LZCNT
 // The leading zero bits of each lane (64 for 0): one instruction.
 HWY_INLINE V64 LeadingZeros(V64 x) { return V64{_mm512_lzcnt_epi64(x.raw)}; }
+template <class V32>
+HWY_INLINE V32 LeadingZeros32(V32 x) {
+  return V32{_mm512_lzcnt_epi32(x.raw)};
+}
 #endif
 
 // fmix64 (hash.h, the MurmurHash3 finalizer) in every lane.

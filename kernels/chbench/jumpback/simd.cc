@@ -5,6 +5,7 @@
 // translation unit for both.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/jumpback/simd.cc"
+#define CHBENCH_WANT_AVX512CD    // simd_ops-inl.h: LeadingZeros32 in LowMask (SplitMix64)
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
 
