@@ -18,17 +18,18 @@
 #include <cstdint>
 
 #include "chbench/compress-inl.h"
+#include "chbench/set_aside-inl.h"
 #include "chbench/simd_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
 
 // The entries of a chunk of up to kChunk keys still drawing, with room for a
-// padded last vector.
+// padded last vector and for CollectMarkedKeys' reads ahead (set_aside-inl.h).
 template <std::size_t kChunk>
 struct RoundList {
-  HWY_ALIGN uint64_t value[kChunk + kMaxLanes64];
-  HWY_ALIGN uint64_t tag[kChunk + kMaxLanes64];
+  HWY_ALIGN uint64_t value[kChunk + kMaxLanes64 + kCollectAhead];
+  HWY_ALIGN uint64_t tag[kChunk + kMaxLanes64 + kCollectAhead];
   std::size_t size = 0;
 };
 
