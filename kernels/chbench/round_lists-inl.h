@@ -40,6 +40,17 @@ struct AnswerList {
   std::size_t size = 0;
 };
 
+// Appends the value and tag of the lanes of `m` to `list` at `count` (a
+// caller's local, as in RouteLanes), which advances.
+template <std::size_t kChunk>
+HWY_INLINE void ListLanes(V64 value, V64 tag, hn::Mask<D64> m, RoundList<kChunk>& list,
+                          std::size_t& count) {
+  const D64 d;
+  hn::StoreU(CompressLanes(value, m), d, list.value + count);
+  hn::StoreU(CompressLanes(tag, m), d, list.tag + count);
+  count += hn::CountTrue(d, m);
+}
+
 // One vector of a round, after its draws: the tags `answer` of the lanes of
 // `ends` appended to `answers` at `done`, the value and tag of the lanes of
 // `going` stored to `list` at `kept` (at or before where the round read
@@ -52,9 +63,7 @@ HWY_INLINE void RouteLanes(V64 answer, hn::Mask<D64> ends, V64 value, V64 tag, h
   const D64 d;
   hn::StoreU(CompressLanes(answer, ends), d, answers.tag + done);
   done += hn::CountTrue(d, ends);
-  hn::StoreU(CompressLanes(value, going), d, list.value + kept);
-  hn::StoreU(CompressLanes(tag, going), d, list.tag + kept);
-  kept += hn::CountTrue(d, going);
+  ListLanes(value, tag, going, list, kept);
 }
 
 // out[tag >> 32] = the tag's low 32 bits for each answer: scalar stores, the

@@ -218,10 +218,7 @@ void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const Flip
       StoreLow32(f(u), o + u * lanes);
       const auto later = Above(f(u), end);
       if constexpr (kCompress) {
-        const V64 tag = hn::Or(hn::ShiftLeft<32>(index), m(u));
-        hn::StoreU(CompressLanes(key(u), later), d, list.value + listed);
-        hn::StoreU(CompressLanes(tag, later), d, list.tag + listed);
-        listed += hn::CountTrue(d, later);
+        ListLanes(key(u), hn::Or(hn::ShiftLeft<32>(index), m(u)), later, list, listed);
         index = hn::Add(index, step);
       } else {
         bits += hn::StoreMaskBits(d, later, bits);

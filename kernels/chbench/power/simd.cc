@@ -255,10 +255,7 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
       const auto jumps = hn::And(above, PowerGoesOn(n, PowerDraw(s(u)), scaled));
       StoreLow32(hn::IfThenElse(above, PowerFirst(key(u), key_mul(u), half, unused), first(u)),
                  o + u * lanes);
-      hn::StoreU(CompressLanes(s(u), jumps), d, list.value + listed);
-      hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), half), jumps), d,
-                 list.tag + listed);
-      listed += hn::CountTrue(d, jumps);
+      ListLanes(s(u), hn::Or(hn::ShiftLeft<32>(index), half), jumps, list, listed);
       index = hn::Add(index, step);
     }
   });
