@@ -1,10 +1,10 @@
 // Lists that rounds of draws carry (flip/simd's retries, binomial/simd's
-// redraws): each entry a 64-bit value the next draw starts from and a tag,
-// the key's place in its chunk in the high 32 bits and its answer so far in
-// the low ones. Each round moves the entries still drawing to the front of
-// their list and sends the others' tags to an answer list; at the end every
-// answer goes to its place. Included from inside a kernel file after
-// <hwy/foreach_target.h>, like simd_ops-inl.h.
+// redraws, power/simd's jumps): each entry a 64-bit value the next draw
+// starts from and a tag, the key's place in its chunk in the high 32 bits
+// and its answer so far in the low ones. Each round moves the entries still
+// drawing to the front of their list and sends the others' tags to an
+// answer list; at the end every answer goes to its place. Included from
+// inside a kernel file after <hwy/foreach_target.h>, like simd_ops-inl.h.
 #if defined(CHBENCH_ROUND_LISTS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef CHBENCH_ROUND_LISTS_INL_H_
 #undef CHBENCH_ROUND_LISTS_INL_H_
