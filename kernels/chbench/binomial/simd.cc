@@ -191,11 +191,15 @@ HWY_INLINE void StoreBuckets(const Buckets& bucket, uint32_t* HWY_RESTRICT o) {
 }
 
 // By the share r of keys that need redraws, (enclosing + 1 - n) / (enclosing
-// + 1): below 3/16 the redraws are set aside and run in blocks of up to four
-// full vectors whose loops overlap (SetAsideRedraws), from 3/16 on they run
+// + 1): below 1/8 the redraws are set aside and run in blocks of up to four
+// full vectors whose loops overlap (SetAsideRedraws), from 1/8 on they run
 // in rounds over a list of the keys still drawing (RedrawRounds). Measured
 // on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key, rounds against set
-// aside: 1,792 (r = 1/8) 0.49-0.50 against 0.46-0.47; 1,700 0.52-0.55
+// aside: 1,792 (r = 1/8) 0.56-0.59 against 0.57; 1,760 (r = 0.14) 0.57-0.65
+// against 0.60-0.61; 1,700 (r = 0.17) 0.59-0.61 against 0.68-0.71 (a slower
+// day than the figures that follow). Before the rounds listed only the keys
+// whose loop draws (RedrawRounds), the crossover was at 3/16, rounds against
+// set aside: 1,792 0.49-0.50 against 0.46-0.47; 1,700 0.52-0.55
 // against 0.54-0.55; 1,664 (r = 3/16) 0.53-0.60 against 0.57-0.60; 1,536
 // (r = 1/4) 0.62-0.65 against 0.70-0.71; 1,400 0.67-0.69 against 0.83-0.85;
 // 1,300 (r = 0.37) 0.72-0.78 against 0.90-0.92. From 3/8 on the redraws
@@ -241,18 +245,21 @@ HWY_INLINE std::size_t SetAsideRedraws(const uint64_t* HWY_RESTRICT keys, std::s
 // Keys a chunk of RedrawRounds holds: its lists stay in L1.
 inline constexpr std::size_t kRoundsChunk = 1024;
 
-// A chunk's keys that redraw, as the rounds carry them (round_lists-inl.h):
-// `value` holds g, the value the next draw starts from; `tag` the key's
-// place in the chunk in the high 32 bits and its minor-tree fallback in the
-// low ones.
+// A chunk's keys that draw again, as the rounds carry them
+// (round_lists-inl.h): `value` holds g, the value the next draw starts from,
+// whose top-level bit is set (it draws); `tag` the key's place in the chunk
+// in the high 32 bits and its minor-tree fallback in the low ones.
 using RedrawList = RoundList<kRoundsChunk>;
 
 // The redrawing keys' answers: tags whose low 32 bits are the bucket.
 using PlacedList = AnswerList<kRoundsChunk>;
 
 // Pass one over a chunk (size <= kRoundsChunk): out[i] = keys[i]'s first
-// draw, and the keys that drew n or more listed with their first g and
-// their fallback (CompressLanes as the pass goes). A partial last vector goes
+// draw, or its fallback where that drew n or more and its first g lies in
+// the minor tree (the loop ends before drawing); the keys whose first g
+// draws are listed with it and their fallback (CompressLanes as the pass
+// goes). At N = 2^k + 1 half of the keys draw n or more and half of those
+// list: the rounds carry no entry that only ends. A partial last vector goes
 // through zero-padded copies (a zero key's first draw is bucket 0).
 template <bool kMul64>
 HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, uint32_t n,
@@ -262,6 +269,7 @@ HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, 
   const std::size_t lanes = hn::Lanes(d);
   const V64 enclosing = hn::Set(d, f.enclosing);
   const V64 minor = hn::Set(d, f.minor);
+  const V64 top = hn::Set(d, uint64_t{f.minor} + 1);
   const VI64 last = hn::Set(di, int64_t{n} - 1);
   const int enclosing_shift = std::bit_width(f.enclosing);
   // Each lane's place in the chunk, and the list's size, in locals (stores
@@ -280,26 +288,28 @@ HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, 
         }
         for (std::size_t u = 0; u < U; ++u)
           bucket(u) = Relocate<kMul64>(hn::And(h(u), enclosing), square(u));
-        StoreBuckets<U>(bucket, o);
         for (std::size_t u = 0; u < U; ++u) {
           const auto redraw = hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket(u)), last));
           const V64 fallback = Relocate<kMul64>(hn::And(h(u), minor), square(u));
           const V64 g = Rehash<kMul64>(square(u), enclosing, enclosing_shift);
-          hn::StoreU(CompressLanes(g, redraw), d, list.value + listed);
-          hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), fallback), redraw), d,
+          const auto draws = hn::And(redraw, hn::TestBit(g, top));
+          bucket(u) = hn::IfThenElse(redraw, fallback, bucket(u));
+          hn::StoreU(CompressLanes(g, draws), d, list.value + listed);
+          hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), fallback), draws), d,
                      list.tag + listed);
-          listed += hn::CountTrue(d, redraw);
+          listed += hn::CountTrue(d, draws);
           index = hn::Add(index, step);
         }
+        StoreBuckets<U>(bucket, o);
       });
   list.size = listed;
 }
 
-// One redraw for every entry of `list` (binomial_redraw's loop body): an
-// entry whose g falls in the minor tree keeps its fallback, one whose draw
-// is below n takes it; both go to `placed`. The others stay with their next
-// g, moved to the front (in place: an entry is stored at or before where it
-// was read).
+// One draw for every entry of `list` (binomial_redraw's loop body; every
+// entry's g draws): an entry whose draw is below n takes it, one whose next
+// g falls in the minor tree keeps its fallback; both go to `placed`. The
+// others stay with their next g, moved to the front (in place: an entry is
+// stored at or before where it was read).
 template <bool kMul64>
 HWY_INLINE void RedrawRound(RedrawList& list, PlacedList& placed, const BinomialFilters& f,
                             uint32_t n) {
@@ -313,14 +323,12 @@ HWY_INLINE void RedrawRound(RedrawList& list, PlacedList& placed, const Binomial
     const V64 g = hn::Load(d, list.value + at);
     const V64 tag = hn::Load(d, list.tag + at);
     const auto valid = hn::FirstN(d, size - at);
-    const auto draws = hn::TestBit(g, top);
     V64 candidate;
     hn::Mask<D64> above;
     const V64 next = RedrawStep<kMul64>(g, f, n, candidate, above);
-    const auto going = hn::And(valid, hn::And(draws, above));
+    const auto going = hn::And(valid, hn::And(above, hn::TestBit(next, top)));
     const auto ends = hn::AndNot(going, valid);
-    const V64 answer =
-        hn::IfThenElse(hn::AndNot(above, draws), hn::OrAnd(candidate, tag, high), tag);
+    const V64 answer = hn::IfThenElse(above, tag, hn::OrAnd(candidate, tag, high));
     RouteLanes(answer, ends, next, tag, going, placed, done, list, kept);
   }
   list.size = kept;
@@ -328,11 +336,18 @@ HWY_INLINE void RedrawRound(RedrawList& list, PlacedList& placed, const Binomial
 }
 
 // out[i] for keys[0, count) in chunks of kRoundsChunk: every key's first
-// draw (FirstDraws), then the keys that drew n or more in rounds of one
-// redraw each over the entries still drawing (at most four; the rest keep
-// their fallbacks), then each answer to its place (scalar stores: the places
-// are scattered). A redrawing key takes about two rounds at N = 2^k + 1, where
-// blocks of vectors that loop under masks run four for nearly all of them.
+// draw (FirstDraws), then the keys whose loop draws in rounds of one draw
+// each over the entries still drawing (at most four; the rest keep their
+// fallbacks), then each answer to its place (scalar stores: the places are
+// scattered). At N = 2^k + 1 a quarter of the keys are listed and take 1.9
+// rounds on average, where blocks of vectors that loop under masks run four
+// for nearly all of them. Listing only the keys whose first g draws (not
+// every key that drew n or more, half of which end without a draw) made it
+// 1.3 times faster on a Zen 5 (AVX3), K = 10^5, pinned to CPU 0: N = 1,025
+// 0.80-0.81 ns a key against 1.06-1.07, 2^20 + 1 0.78-0.81 against
+// 1.02-1.07 (N = 1,000 and 1,024, which do not run in rounds, 0.26-0.28 and
+// 0.20-0.22 in both). On CPU 1, slower that day, 1.14-1.22 against
+// 1.80-1.93 at 1,025.
 // Not inlined: inlined into BinomialPath, it made GCC compile the set-aside
 // path around it 10 % slower (N = 1,000 and 10^6, Zen 5, AVX3).
 template <bool kMul64>
@@ -352,7 +367,7 @@ HWY_NOINLINE void RedrawRounds(const uint64_t* HWY_RESTRICT keys, std::size_t co
 
 // out[i] = binomial_bucket(keys[i], n, binomial_filters(n)) for i < count,
 // on the path kMul64: with the redraws set aside when they are fewer than
-// three sixteenths of the keys, else in rounds (RedrawRounds); the set-aside
+// an eighth of the keys, else in rounds (RedrawRounds); the set-aside
 // path's last partial vector in one block that loops under masks.
 template <bool kMul64>
 HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
@@ -380,7 +395,7 @@ HWY_INLINE void BinomialPath(const uint64_t* HWY_RESTRICT keys, std::size_t coun
     StoreBuckets<U>(bucket, o);
   };
   const uint64_t invalid = uint64_t{f.enclosing} + 1 - n, all = uint64_t{f.enclosing} + 1;
-  if (16 * invalid < 3 * all) {
+  if (8 * invalid < all) {
     const std::size_t done = SetAsideRedraws<kMul64>(keys, count, n, f, out);
     ForEachBlock<1>(d, keys + done, count - done, out + done, block);
   } else {
