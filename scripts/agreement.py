@@ -4,7 +4,9 @@ bench JSON files both measured (two runs of the same sweep, back to back on
 one machine; a configuration is matched by its bare name, names.config_name):
 the share that agree within a tolerance, overall, per family and on the
 rings of at most --max-tokens tokens; the worst; and the same without the
-configurations either run flagged noisy (bench/canary.h). Then, for runs
+configurations either run flagged noisy (bench/canary.h). Then the hosts:
+each run's median time of the noise canary's two loops, with a warning
+where the compute loop differs by more than 5 %. Then, for runs
 timed in rounds, the within-group ratios (each member of a comparison group
 ÷ its reference: the bench's ratio counter, or computed from the rounds)
 both runs have, within the tolerance and within 10 %, and within the

@@ -17,6 +17,14 @@ from .load import Run, apply_registry
 from .numeric import integer, sig3
 
 WIDE = 0.10  # the second, looser tolerance of the ratios
+# A host whose canary compute loop reads this much slower in one run than
+# in the other: the ratios of kernels that use the core differently (a
+# scalar reference against vector kernels) move with it. On the Zen 5 VM, a
+# pair of sweeps whose compute loops' medians differed by 2 % agreed on 92.9 %
+# of the ratios, pairs that differed by 10 to 24 % on 55 to 67 %
+# (docs/measurement.md). The memory loop strays further with no such effect
+# (by 34 % in the first pair), so it is printed, not judged.
+HOST_DRIFT = 0.05
 
 
 def attach_registry(run: Run, path: Path) -> None:
@@ -113,6 +121,39 @@ def verdict_lines(a: Run, b: Run, goals: Goals) -> list:
     return out
 
 
+def canary_median(run: Run, attribute: str) -> Optional[float]:
+    """The median over the run's configurations of a canary loop's time
+    (Result.canary_compute_ns or canary_memory_ns), ns; None where none
+    recorded it."""
+    values = sorted(v for v in (getattr(r, attribute) for r in run.results) if v)
+    if not values:
+        return None
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+
+def host_lines(a: Run, b: Run) -> list:
+    """How fast each run's host was, by the noise canary timed before every
+    comparison group: its loops' median times, and a warning when one run's
+    compute loop was more than HOST_DRIFT slower; none when a run has no
+    canary."""
+    loops = [("compute loop", "canary_compute_ns", 1e3, "µs"),
+             ("memory loop", "canary_memory_ns", 1e6, "ms")]
+    medians = [(canary_median(a, attr), canary_median(b, attr)) for _, attr, _, _ in loops]
+    if any(x is None or y is None for x, y in medians):
+        return []
+    parts = [f"{label} {sig3(x / unit)} and {sig3(y / unit)} {name} ({sig3(y / x)}×)"
+             for (label, _, unit, name), (x, y) in zip(loops, medians)]
+    out = ["the hosts, by the noise canary before each group (medians): " + ", ".join(parts)]
+    x, y = medians[0]
+    if spread(x, y) > 1 + HOST_DRIFT:
+        out.append(f"  the compute loop ran {spread(x, y) - 1:.0%} slower in one run: the "
+                   "host's cores differed, and ratios of kernels that use the core "
+                   "differently (a scalar reference against vector kernels) move with it")
+    return out
+
+
 def summary(a: Run, b: Run, goals: Optional[Goals], tolerance: float) -> list:
-    """ratio_lines, then verdict_lines when goals are given."""
-    return ratio_lines(a, b, tolerance) + (verdict_lines(a, b, goals) if goals else [])
+    """host_lines, ratio_lines, then verdict_lines when goals are given."""
+    return (host_lines(a, b) + ratio_lines(a, b, tolerance) +
+            (verdict_lines(a, b, goals) if goals else []))

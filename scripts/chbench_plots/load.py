@@ -174,6 +174,8 @@ class Result:
     steal_ms: Optional[float] = None  # host steal over the repetitions, summed
     load_avg: Optional[float] = None  # 1-minute load average at the canary
     canary_ms: Optional[float] = None  # what the canary cost
+    canary_compute_ns: Optional[float] = None  # its compute loop before the group, ns
+    canary_memory_ns: Optional[float] = None  # its memory loop before the group, ns
     retry_round: Optional[int] = None  # set by run.sh --retry-noisy: re-timed in this round
     # Family threads: median CPU ms per arena slot over the repetitions, and
     # the median wall ms of a repetition's timed iterations beside it.
@@ -466,6 +468,9 @@ def read_noise(result: Result, iterations: list, aggregates: dict) -> None:
     result.load_avg = load[0] if load and load[0] >= 0 else None
     cost = values("canary_ms")
     result.canary_ms = cost[0] if cost else None
+    compute, memory = values("canary_compute_ns"), values("canary_memory_ns")
+    result.canary_compute_ns = compute[0] if compute else None
+    result.canary_memory_ns = memory[0] if memory else None
     retry = values("retry_round")
     result.retry_round = int(retry[0]) if retry else None
     slots: dict = {}

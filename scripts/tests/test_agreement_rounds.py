@@ -88,5 +88,58 @@ class Agreement(unittest.TestCase):
             "goal not met in the second"])
 
 
+def with_canary(bench: dict, compute_ns: float, memory_ns: float) -> dict:
+    """The bench JSON object with every row's canary loops at these times."""
+    for row in bench["benchmarks"]:
+        row.update(canary_compute_ns=compute_ns, canary_memory_ns=memory_ns)
+    return bench
+
+
+class Hosts(unittest.TestCase):
+    def hosts(self, second_compute_ns: float) -> list:
+        """agreement.py's lines from the hosts' on, for a first run whose
+        canary loops took 100 µs and 1 ms and a second whose memory loop took
+        2 ms."""
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            paths = [tmp / "a.json", tmp / "b.json"]
+            groups = rf.SLOWED + [hrw_group(10.0)]
+            paths[0].write_text(json.dumps(with_canary(rf.build(groups), 100e3, 1e6)))
+            paths[1].write_text(json.dumps(with_canary(rf.build(groups), second_compute_ns, 2e6)))
+            out = run([PYTHON, str(SCRIPTS / "agreement.py"), *map(str, paths)])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.splitlines()
+        return lines[next(i for i, x in enumerate(lines) if x.startswith("the hosts")):]
+
+    def test_a_slower_compute_loop_is_named(self):
+        lines = self.hosts(112e3)
+        self.assertEqual(lines[:2], [
+            "the hosts, by the noise canary before each group (medians): compute loop 100 and "
+            "112 µs (1.12×), memory loop 1.00 and 2.00 ms (2.00×)",
+            "  the compute loop ran 12% slower in one run: the host's cores differed, and "
+            "ratios of kernels that use the core differently (a scalar reference against "
+            "vector kernels) move with it"])
+        self.assertTrue(lines[2].endswith("within-group ratios (member ÷ its reference) in both "
+                                          "runs:"), lines[2])
+
+    def test_the_memory_loop_alone_is_not_judged(self):
+        lines = self.hosts(102e3)
+        self.assertEqual(lines[0], "the hosts, by the noise canary before each group (medians): "
+                         "compute loop 100 and 102 µs (1.02×), memory loop 1.00 and 2.00 ms "
+                         "(2.00×)")
+        self.assertTrue(lines[1].endswith("in both runs:"), lines[1])
+
+    def test_no_line_without_a_canary(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            paths = [tmp / "a.json", tmp / "b.json"]
+            groups = rf.SLOWED + [hrw_group(10.0)]
+            paths[0].write_text(json.dumps(with_canary(rf.build(groups), 100e3, 1e6)))
+            paths[1].write_text(json.dumps(rf.build(groups)))
+            out = run([PYTHON, str(SCRIPTS / "agreement.py"), *map(str, paths)])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertNotIn("the hosts", out.stdout)
+
+
 if __name__ == "__main__":
     unittest.main()
