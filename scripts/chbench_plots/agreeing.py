@@ -1,10 +1,11 @@
-"""Do two runs agree beyond their medians? On the within-group ratios (each
-member ÷ its reference in its comparison group, rounds.reference_ratio) and
-on the goals' verdicts; agreement.py prints these lines under its shares of
-medians."""
+"""Do two runs agree beyond their medians? On their hosts (the noise
+canary's loops), on the within-group ratios (each member ÷ its reference in
+its comparison group, rounds.reference_ratio) and on the goals' verdicts;
+agreement.py prints these lines under its shares of medians."""
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 from typing import Optional
 
@@ -125,11 +126,8 @@ def canary_median(run: Run, attribute: str) -> Optional[float]:
     """The median over the run's configurations of a canary loop's time
     (Result.canary_compute_ns or canary_memory_ns), ns; None where none
     recorded it."""
-    values = sorted(v for v in (getattr(r, attribute) for r in run.results) if v)
-    if not values:
-        return None
-    middle = len(values) // 2
-    return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+    values = [v for v in (getattr(r, attribute) for r in run.results) if v]
+    return statistics.median(values) if values else None
 
 
 def host_lines(a: Run, b: Run) -> list:

@@ -268,11 +268,13 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
       auto any = jumps(0);
       for (std::size_t u = 1; u < U; ++u) any = hn::Or(any, jumps(u));
       if (!hn::AllFalse(d, any)) {
-        for (std::size_t u = 0; u < U; ++u)
-          ListLanes(s(u), hn::Or(hn::ShiftLeft<32>(hn::Add(index, hn::Set(d, u * lanes))), half),
-                    jumps(u), list, listed);
+        for (std::size_t u = 0; u < U; ++u) {
+          ListLanes(s(u), hn::Or(hn::ShiftLeft<32>(index), half), jumps(u), list, listed);
+          index = hn::Add(index, step);
+        }
+      } else {
+        index = hn::Add(index, hn::Set(d, U * lanes));
       }
-      index = hn::Add(index, hn::Set(d, U * lanes));
     }
   });
   list.size = listed;
