@@ -147,6 +147,14 @@ void add_sweep_options(CLI::App& app, Options& o) {
                      "; at most a group's rounds; 1: one pass; a run of one group makes its "
                      "passes back to back)")
       ->check(CLI::Range(1u, 10u));
+  app.add_option("--revisit-margin", o.revisit_margin,
+                 "after the visits, time again a group's visit that ran more than this "
+                 "fraction slower than its fastest visit, and keep the new rounds where they "
+                 "ran faster: a state of the host that slowed the group's members unequally "
+                 "then weighs on none of its rounds (default " +
+                     number_text(kQuickModel.revisit_margin) +
+                     "; 0: never; at most a quarter of the groups, the most disturbed first)")
+      ->check(CLI::Range(0.0, 10.0));
   app.add_option("--min-time", o.min_time,
                  "least seconds a member is timed in each round, in whole batches (default " +
                      number_text(kQuickModel.min_time_s) + " quick, " +

@@ -63,6 +63,9 @@ struct TimeModel {
   double min_time_s = 0.005;
   unsigned min_rounds = 10;
   unsigned visits = 2;
+  // A visit that ran more than this fraction slower than its group's fastest
+  // is timed again at the end of the run (revisits.h); 0: never.
+  double revisit_margin = 0.10;
 };
 
 // The visits a group of `rounds` rounds takes: model.visits, but no more

@@ -17,6 +17,9 @@ class Progress {
   Progress(const Plan& plan, std::span<const Config> configs);
   // Group g's rounds of visit `visit` (0-based, TimeModel::visits) are done.
   void done(GroupSpan g, unsigned visit);
+  // Visit `visit` of group g, `slower` times as slow as its fastest, was
+  // timed again: the n-th of `of` (revisits.h).
+  void revisited(GroupSpan g, unsigned visit, double slower, std::size_t n, std::size_t of);
 
  private:
   const Plan& plan_;

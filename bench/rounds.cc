@@ -218,6 +218,104 @@ void time_group(std::span<const Config> configs, const Visit& v, Workbench& benc
   }
 }
 
+// A group's members' rounds (none for a member not timed) and each visit's
+// count of them.
+struct GroupRounds {
+  std::vector<std::vector<double>> rounds;
+  std::vector<unsigned> sizes;
+};
+
+GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
+                      const std::vector<MemberRounds>& out) {
+  GroupRounds r;
+  const Step& s = plan.step(g.first);
+  for (unsigned v = 0; v < s.visits; ++v) r.sizes.push_back(visit_rounds(model, s.rounds, v));
+  for (std::size_t i = g.first; i < g.last; ++i)
+    r.rounds.push_back(out[i].error.empty() ? out[i].ns_per_key : std::vector<double>{});
+  return r;
+}
+
+// A group's visit to time again, and the group's index.
+struct Revisit {
+  std::size_t group = 0;
+  Disturbed visit;
+};
+
+// The visits to time again (revisits.h): the most disturbed first, at most
+// kRevisitShare of the groups. Groups that report their threads' CPU time
+// (Config::thread_cpu), which adds up over visits, are not revisited.
+std::vector<Revisit> disturbed_visits(std::span<const Config> configs,
+                                      std::span<const GroupSpan> groups, const Plan& plan,
+                                      const TimeModel& model,
+                                      const std::vector<MemberRounds>& out) {
+  std::vector<Revisit> found;
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const GroupSpan g = groups[k];
+    if (std::any_of(configs.begin() + g.first, configs.begin() + g.last,
+                    [](const Config& c) { return c.thread_cpu; }))
+      continue;
+    const GroupRounds r = rounds_of(g, plan, model, out);
+    if (auto d = disturbed_visit(r.rounds, r.sizes, model.revisit_margin))
+      found.push_back(Revisit{k, *d});
+  }
+  std::stable_sort(found.begin(), found.end(), [](const Revisit& a, const Revisit& b) {
+    return a.visit.slower > b.visit.slower;
+  });
+  const auto cap =
+      static_cast<std::size_t>(std::ceil(kRevisitShare * static_cast<double>(groups.size())));
+  if (found.size() > cap) found.resize(cap);
+  return found;
+}
+
+// Times the revisit's visit of its group again into `fresh` (a copy of out)
+// and puts the new rounds in the old ones' place if they ran faster.
+bool time_again(std::span<const Config> configs, const Revisit& r, GroupSpan g, Workbench& bench,
+                NoiseMonitor& noise, const Plan& plan, const TimeModel& model, std::mt19937_64& rng,
+                std::vector<MemberRounds>& out, std::vector<MemberRounds>& fresh) {
+  for (std::size_t i = g.first; i < g.last; ++i) {
+    fresh[i] = out[i];
+    fresh[i].ns_per_key.clear();
+  }
+  time_group(configs, Visit{g, r.group, r.visit.visit}, bench, noise, plan, model, rng, fresh);
+  std::vector<std::vector<double>> news;
+  for (std::size_t i = g.first; i < g.last; ++i)
+    news.push_back(fresh[i].error.empty() ? fresh[i].ns_per_key : std::vector<double>{});
+  GroupRounds now = rounds_of(g, plan, model, out);
+  const bool replaced = replace_if_faster(now.rounds, now.sizes, r.visit.visit, news);
+  for (std::size_t i = g.first; i < g.last; ++i) {
+    out[i].revisit = r.visit;
+    out[i].replaced = replaced;
+    if (!replaced) continue;
+    out[i].ns_per_key = now.rounds[i - g.first];
+    out[i].noise = combined(out[i].noise, fresh[i].noise);
+  }
+  return replaced;
+}
+
+// After the visits: the visits a state of the host slowed timed again
+// (revisits.h), with a line of progress each and one at the end.
+void revisit_disturbed(std::span<const Config> configs, std::span<const GroupSpan> groups,
+                       Workbench& bench, NoiseMonitor& noise, const Plan& plan,
+                       const TimeModel& model, std::mt19937_64& rng, std::vector<MemberRounds>& out,
+                       Progress& progress) {
+  const std::vector<Revisit> found = disturbed_visits(configs, groups, plan, model, out);
+  if (found.empty()) return;
+  bench.revisit();
+  noise.new_visit();
+  std::vector<MemberRounds> fresh = out;
+  std::size_t replaced = 0;
+  for (std::size_t n = 0; n < found.size(); ++n) {
+    const GroupSpan g = groups[found[n].group];
+    replaced += time_again(configs, found[n], g, bench, noise, plan, model, rng, out, fresh);
+    progress.revisited(g, found[n].visit.visit, found[n].visit.slower, n + 1, found.size());
+  }
+  bench.begin_group({});
+  std::fprintf(stderr,
+               "chbench_bench: timed %zu visit%s again that ran more than %g %% slower than "
+               "their group's fastest; the new rounds ran faster and took the place of %zu\n",
+               found.size(), found.size() == 1 ? "" : "s", model.revisit_margin * 100, replaced);
+}
+
 }  // namespace
 
 std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSpan group,
@@ -259,6 +357,7 @@ std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench
     }
     bench.begin_group({});  // what the last group held goes
   }
+  revisit_disturbed(configs, groups, bench, noise, plan, model, rng, out, progress);
   for (const GroupSpan& g : groups) summarise(configs, g, out);
   return out;
 }
@@ -288,7 +387,12 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
       for (double x : rounds[i].ns_per_key) values.push_back(rounded(x));
       ns.push_back(std::move(values));
     }
-    groups.push_back({{"members", std::move(members)}, {"ns_per_key", std::move(ns)}});
+    nlohmann::json group{{"members", std::move(members)}, {"ns_per_key", std::move(ns)}};
+    if (const MemberRounds& first = rounds[g.first]; first.revisit)
+      group["revisit"] = {{"visit", first.revisit->visit + 1},
+                          {"slower", rounded(first.revisit->slower)},
+                          {"replaced", first.replaced}};
+    groups.push_back(std::move(group));
   }
   return nlohmann::json{{"groups", std::move(groups)}}.dump();
 }
@@ -297,6 +401,8 @@ std::string timing_json(const TimeModel& model) {
   return nlohmann::json{{"method", "interleaved rounds"},
                         {"rounds", model.rounds},
                         {"visits", group_visits(model, model.rounds)},
+                        {"revisit_margin", model.revisit_margin},
+                        {"revisit_share", kRevisitShare},
                         {"min_rounds", model.min_rounds},
                         {"min_slice_s", model.min_time_s},
                         {"warmup_keys", kWarmupKeys},

@@ -24,6 +24,7 @@
 #include "intervals.h"
 #include "plan.h"
 #include "progress.h"
+#include "revisits.h"
 #include "workbench.h"
 
 namespace chbench::bench {
@@ -51,6 +52,10 @@ struct MemberRounds {
   uint64_t capacity = 0;  // path kBounded: the capacity of one batch
   unsigned threads_ran = 0;
   std::vector<uint64_t> thread_cpu_ns;  // Config::thread_cpu: per slot, every visit's slices
+  // Its group's visit that was timed again (revisits.h), and whether the new
+  // rounds took that visit's place.
+  std::optional<Disturbed> revisit;
+  bool replaced = false;
 };
 
 // The member of the group a configuration is compared with, as an index
@@ -64,7 +69,9 @@ std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSp
 // Times every group of the run in order: the canary before each group, its
 // members prepared (Workbench::prepare: built, checked), then the group's
 // rounds (Step::rounds of `plan`, made for `configs` and `model`); progress
-// after each group. One entry per
+// after each group. After the visits, the visits a state of the host slowed
+// (revisits.h) are timed again and replaced where the new rounds ran
+// faster. One entry per
 // configuration. Members that failed carry their error and are not timed.
 std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench& bench,
                                       NoiseMonitor& noise, const Plan& plan, const TimeModel& model,

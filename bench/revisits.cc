@@ -1,0 +1,79 @@
+#include "revisits.h"
+
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+#include "intervals.h"
+
+namespace chbench::bench {
+
+namespace {
+
+// Where visit v's rounds start among a member's.
+std::size_t visit_start(std::span<const unsigned> sizes, unsigned v) {
+  return std::accumulate(sizes.begin(), sizes.begin() + v, std::size_t{0});
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> visit_rounds_of(std::span<const std::vector<double>> rounds,
+                                                 std::span<const unsigned> sizes, unsigned v) {
+  if (v >= sizes.size()) throw std::out_of_range("no such visit");
+  const std::size_t total = visit_start(sizes, static_cast<unsigned>(sizes.size()));
+  const std::size_t start = visit_start(sizes, v);
+  std::vector<std::vector<double>> out(rounds.size());
+  for (std::size_t m = 0; m < rounds.size(); ++m)
+    if (rounds[m].size() == total)
+      out[m].assign(rounds[m].begin() + static_cast<std::ptrdiff_t>(start),
+                    rounds[m].begin() + static_cast<std::ptrdiff_t>(start + sizes[v]));
+  return out;
+}
+
+double pace_ratio(std::span<const std::vector<double>> a, std::span<const std::vector<double>> b) {
+  if (a.size() != b.size()) throw std::invalid_argument("the two visits differ in members");
+  double logs = 0;
+  std::size_t counted = 0;
+  for (std::size_t m = 0; m < a.size(); ++m) {
+    if (a[m].empty() || b[m].empty()) continue;
+    const double x = median(a[m]), y = median(b[m]);
+    if (!(x > 0) || !(y > 0)) continue;
+    logs += std::log(x / y);
+    ++counted;
+  }
+  return counted == 0 ? 1 : std::exp(logs / static_cast<double>(counted));
+}
+
+std::optional<Disturbed> disturbed_visit(std::span<const std::vector<double>> rounds,
+                                         std::span<const unsigned> sizes, double margin) {
+  if (sizes.size() < 2 || margin <= 0) return std::nullopt;
+  const auto first = visit_rounds_of(rounds, sizes, 0);
+  unsigned slowest = 0, fastest = 0;
+  double slow_pace = 1, fast_pace = 1;  // pace_ratio to visit 0
+  for (unsigned v = 1; v < sizes.size(); ++v) {
+    const double pace = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
+    if (pace > slow_pace) slowest = v, slow_pace = pace;
+    if (pace < fast_pace) fastest = v, fast_pace = pace;
+  }
+  const double slower =
+      pace_ratio(visit_rounds_of(rounds, sizes, slowest), visit_rounds_of(rounds, sizes, fastest));
+  if (slower <= 1 + margin) return std::nullopt;
+  return Disturbed{slowest, slower};
+}
+
+bool replace_if_faster(std::vector<std::vector<double>>& rounds, std::span<const unsigned> sizes,
+                       unsigned v, std::span<const std::vector<double>> fresh) {
+  const auto old = visit_rounds_of(rounds, sizes, v);
+  if (fresh.size() != old.size()) throw std::invalid_argument("the two visits differ in members");
+  for (std::size_t m = 0; m < old.size(); ++m)
+    if (!old[m].empty() && fresh[m].size() != sizes[v]) return false;  // a member not re-timed
+  if (!(pace_ratio(fresh, old) < 1)) return false;
+  const std::size_t start = visit_start(sizes, v);
+  for (std::size_t m = 0; m < old.size(); ++m)
+    if (!old[m].empty())
+      std::copy(fresh[m].begin(), fresh[m].end(),
+                rounds[m].begin() + static_cast<std::ptrdiff_t>(start));
+  return true;
+}
+
+}  // namespace chbench::bench
