@@ -1,5 +1,6 @@
 #include "revisits.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -74,6 +75,35 @@ bool replace_if_faster(std::vector<std::vector<double>>& rounds, std::span<const
       std::copy(fresh[m].begin(), fresh[m].end(),
                 rounds[m].begin() + static_cast<std::ptrdiff_t>(start));
   return true;
+}
+
+std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
+                                  std::span<const unsigned> sizes, double margin) {
+  std::vector<unsigned> all(sizes.size());
+  std::iota(all.begin(), all.end(), 0u);
+  if (sizes.size() < 2 || margin <= 0) return all;
+  const auto first = visit_rounds_of(rounds, sizes, 0);
+  std::vector<double> pace(sizes.size(), 1);  // pace_ratio to visit 0
+  for (unsigned v = 1; v < sizes.size(); ++v)
+    pace[v] = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
+  const double fastest = *std::min_element(pace.begin(), pace.end());
+  std::vector<unsigned> kept;
+  for (unsigned v = 0; v < sizes.size(); ++v)
+    if (pace[v] <= fastest * (1 + margin)) kept.push_back(v);
+  return kept;
+}
+
+std::vector<double> rounds_of_visits(std::span<const double> rounds,
+                                     std::span<const unsigned> sizes,
+                                     std::span<const unsigned> kept) {
+  const std::size_t total = visit_start(sizes, static_cast<unsigned>(sizes.size()));
+  if (rounds.size() != total || kept.size() == sizes.size()) return {rounds.begin(), rounds.end()};
+  std::vector<double> out;
+  for (unsigned v : kept) {
+    const auto start = rounds.begin() + static_cast<std::ptrdiff_t>(visit_start(sizes, v));
+    out.insert(out.end(), start, start + sizes[v]);
+  }
+  return out;
 }
 
 }  // namespace chbench::bench

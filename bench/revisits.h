@@ -9,7 +9,10 @@
 // adds time, so the faster visit is the nearer to the machine alone: a visit
 // that ran more than a margin slower than the group's fastest is timed again
 // at the end of the run, and the new rounds take its place when they are
-// faster. These functions decide; rounds.cc re-times.
+// faster. A visit still that much slower after that (the revisits are
+// capped) is left out of the group's figures: its medians, intervals and
+// ratios come from the other visits' rounds. These functions decide;
+// rounds.cc re-times and summarises.
 #pragma once
 
 #include <cstddef>
@@ -52,5 +55,17 @@ std::optional<Disturbed> disturbed_visit(std::span<const std::vector<double>> ro
 // below 1; returns whether it did. Members without rounds are left alone.
 bool replace_if_faster(std::vector<std::vector<double>>& rounds, std::span<const unsigned> sizes,
                        unsigned v, std::span<const std::vector<double>> fresh);
+
+// The visits whose rounds a group's figures use, 0-based and ascending:
+// every visit whose pace_ratio to the fastest is at most 1 + margin; every
+// visit with one visit or a margin of 0.
+std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
+                                  std::span<const unsigned> sizes, double margin);
+
+// A member's rounds of the visits `kept` (sizes as above), in visit order;
+// all of its rounds when they are not sizes' sum in number.
+std::vector<double> rounds_of_visits(std::span<const double> rounds,
+                                     std::span<const unsigned> sizes,
+                                     std::span<const unsigned> kept);
 
 }  // namespace chbench::bench

@@ -154,16 +154,46 @@ void add_thread_cpu(const Member& m, MemberRounds& r) {
   for (std::size_t slot = 0; slot < visit.size(); ++slot) r.thread_cpu_ns[slot] += visit[slot];
 }
 
-// The intervals and ratios of the group's members.
-void summarise(std::span<const Config> configs, GroupSpan g, std::vector<MemberRounds>& out) {
+// A group's members' rounds (none for a member not timed) and each visit's
+// count of them.
+struct GroupRounds {
+  std::vector<std::vector<double>> rounds;
+  std::vector<unsigned> sizes;
+};
+
+GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
+                      const std::vector<MemberRounds>& out) {
+  GroupRounds r;
+  const Step& s = plan.step(g.first);
+  for (unsigned v = 0; v < s.visits; ++v) r.sizes.push_back(visit_rounds(model, s.rounds, v));
+  for (std::size_t i = g.first; i < g.last; ++i)
+    r.rounds.push_back(out[i].error.empty() ? out[i].ns_per_key : std::vector<double>{});
+  return r;
+}
+
+// The intervals and ratios of the group's members, from the rounds of the
+// visits kept (revisits.h: a visit still slower than the fastest by more
+// than the margin is left out).
+void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
+               const TimeModel& model, std::vector<MemberRounds>& out) {
+  const GroupRounds all = rounds_of(g, plan, model, out);
+  const std::vector<unsigned> kept = kept_visits(all.rounds, all.sizes, model.revisit_margin);
   for (std::size_t i = g.first; i < g.last; ++i) {
     MemberRounds& r = out[i];
+    if (kept.size() < all.sizes.size()) {
+      r.kept_visits = kept;
+      r.visit_sizes = all.sizes;
+    }
     if (r.ns_per_key.empty()) continue;
-    r.ns_interval = median_interval(r.ns_per_key);
+    const std::vector<double> mine = rounds_of_visits(r.ns_per_key, all.sizes, kept);
+    r.rounds_kept = mine.size();
+    r.ns_median = median(mine);
+    r.ns_interval = median_interval(mine);
     const auto reference = reference_of(configs, g, i);
     // A reference that was not timed (its preparation failed) has no rounds.
     if (!reference || out[*reference].ns_per_key.size() != r.ns_per_key.size()) continue;
-    const auto ratios = paired_ratios(r.ns_per_key, out[*reference].ns_per_key);
+    const auto ratios =
+        paired_ratios(mine, rounds_of_visits(out[*reference].ns_per_key, all.sizes, kept));
     r.ratio = median(ratios);
     r.ratio_interval = median_interval(ratios);
   }
@@ -216,23 +246,6 @@ void time_group(std::span<const Config> configs, const Visit& v, Workbench& benc
         m.p->memory_bytes + m.c->keys * (sizeof(uint64_t) + sizeof(uint32_t));
     record_visit(m, v, noise.finish_repetition(wall_ms, working_set), out[m.index]);
   }
-}
-
-// A group's members' rounds (none for a member not timed) and each visit's
-// count of them.
-struct GroupRounds {
-  std::vector<std::vector<double>> rounds;
-  std::vector<unsigned> sizes;
-};
-
-GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
-                      const std::vector<MemberRounds>& out) {
-  GroupRounds r;
-  const Step& s = plan.step(g.first);
-  for (unsigned v = 0; v < s.visits; ++v) r.sizes.push_back(visit_rounds(model, s.rounds, v));
-  for (std::size_t i = g.first; i < g.last; ++i)
-    r.rounds.push_back(out[i].error.empty() ? out[i].ns_per_key : std::vector<double>{});
-  return r;
 }
 
 // A group's visit to time again, and the group's index.
@@ -358,7 +371,17 @@ std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench
     bench.begin_group({});  // what the last group held goes
   }
   revisit_disturbed(configs, groups, bench, noise, plan, model, rng, out, progress);
-  for (const GroupSpan& g : groups) summarise(configs, g, out);
+  std::size_t left_out = 0;
+  for (const GroupSpan& g : groups) {
+    summarise(configs, g, plan, model, out);
+    left_out += !out[g.first].kept_visits.empty();
+  }
+  if (left_out != 0)
+    std::fprintf(stderr,
+                 "chbench_bench: %zu group%s still ran a visit more than %g %% slower than "
+                 "its fastest; %s figures use the other visits' rounds\n",
+                 left_out, left_out == 1 ? "" : "s", model.revisit_margin * 100,
+                 left_out == 1 ? "its" : "their");
   return out;
 }
 
@@ -388,10 +411,17 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
       ns.push_back(std::move(values));
     }
     nlohmann::json group{{"members", std::move(members)}, {"ns_per_key", std::move(ns)}};
-    if (const MemberRounds& first = rounds[g.first]; first.revisit)
+    const MemberRounds& first = rounds[g.first];
+    if (first.revisit)
       group["revisit"] = {{"visit", first.revisit->visit + 1},
                           {"slower", rounded(first.revisit->slower)},
                           {"replaced", first.replaced}};
+    if (!first.kept_visits.empty()) {
+      group["visit_rounds"] = first.visit_sizes;
+      nlohmann::json kept = nlohmann::json::array();
+      for (unsigned v : first.kept_visits) kept.push_back(v + 1);
+      group["kept_visits"] = std::move(kept);
+    }
     groups.push_back(std::move(group));
   }
   return nlohmann::json{{"groups", std::move(groups)}}.dump();

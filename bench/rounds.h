@@ -36,10 +36,10 @@ inline constexpr uint64_t kRoundSeed = 20170422;
 // What the rounds measured of one configuration, with what its counters
 // report (timed.h).
 struct MemberRounds {
-  std::string error;               // non-empty: not timed
-  std::vector<double> ns_per_key;  // one a round, in round order
-  uint64_t batches = 0;            // batches of K keys in each slice
-  std::optional<Interval> ns_interval;
+  std::string error;                    // non-empty: not timed
+  std::vector<double> ns_per_key;       // one a round, in round order
+  uint64_t batches = 0;                 // batches of K keys in each slice
+  std::optional<Interval> ns_interval;  // of ns_median
   // Its per-round ratios to the member of the group it is compared with
   // (reference_of): their median and interval.
   std::optional<double> ratio;
@@ -56,6 +56,12 @@ struct MemberRounds {
   // rounds took that visit's place.
   std::optional<Disturbed> revisit;
   bool replaced = false;
+  // The median and the count of the rounds its figures use (every round but
+  // those of a visit left out, revisits.h), and when one was left out, the
+  // visits kept (0-based) and each visit's rounds.
+  double ns_median = 0;
+  std::size_t rounds_kept = 0;
+  std::vector<unsigned> kept_visits, visit_sizes;
 };
 
 // The member of the group a configuration is compared with, as an index

@@ -21,6 +21,8 @@ void set_round_counters(benchmark::State& state, const MemberRounds& r) {
   state.counters["rounds"] = static_cast<double>(r.ns_per_key.size());
   state.counters["group"] = static_cast<double>(r.group);
   state.counters["batches"] = static_cast<double>(r.batches);
+  state.counters["ns_per_key_kept"] = r.ns_median;
+  state.counters["rounds_kept"] = static_cast<double>(r.rounds_kept);
   if (r.ns_interval) {
     state.counters["ns_per_key_lo"] = r.ns_interval->lo;
     state.counters["ns_per_key_hi"] = r.ns_interval->hi;

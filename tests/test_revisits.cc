@@ -88,3 +88,22 @@ TEST_CASE("faster new rounds take the disturbed visit's place and restore the tr
   CHECK(rounds[1][29] == 10.0);
   CHECK(median(paired_ratios(rounds[0], rounds[1])) == Approx(0.4).epsilon(0.01));
 }
+
+TEST_CASE("a visit still slower past the margin is left out of the figures", "[revisits]") {
+  const std::vector<unsigned> sizes{15, 15};
+  const Rounds slowed{two_visits(4, 6.4, 15), two_visits(10, 12, 15)};
+  CHECK(kept_visits(slowed, sizes, 0.10) == std::vector<unsigned>{0});
+  CHECK(kept_visits(slowed, sizes, 0) == std::vector<unsigned>{0, 1});  // margin 0: all
+  const Rounds calm{two_visits(4, 4.1, 15), two_visits(10, 10.2, 15)};
+  CHECK(kept_visits(calm, sizes, 0.10) == std::vector<unsigned>{0, 1});
+  // The kept rounds give the true ratio, 0.4, where all of them gave 0.467.
+  const std::vector<unsigned> first{0};
+  const auto a = rounds_of_visits(slowed[0], sizes, first);
+  const auto b = rounds_of_visits(slowed[1], sizes, first);
+  CHECK(a.size() == 15);
+  CHECK(median(paired_ratios(a, b)) == Approx(0.4).epsilon(0.01));
+  CHECK(rounds_of_visits(std::vector<double>{1, 2, 3}, std::vector<unsigned>{2, 2},
+                         std::vector<unsigned>{1}) == std::vector<double>{1, 2, 3});  // not 4
+  CHECK(rounds_of_visits(std::vector<double>{1, 2, 3, 4, 5}, std::vector<unsigned>{2, 3},
+                         std::vector<unsigned>{1}) == std::vector<double>{3, 4, 5});
+}

@@ -8,8 +8,12 @@ once, in a fresh random order), so round k of one member pairs with round k
 of another. `chbench_groups` is a JSON string {"groups": [{"members":
 [bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
 of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
-A run from before it has neither key: its Results have no rounds, and its
-figures are points (basis "point").
+A group whose figures leave out a visit the host slowed (the bench's
+revisits.h) also holds "visit_rounds" (each visit's count of rounds, in
+order) and "kept_visits" (the 1-based visits kept): its members' rounds here
+are those of the kept visits alone, as the bench's own figures are. A run
+from before it has neither key: its Results have no rounds, and its figures
+are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
 base_label, forced_target, is_floor, ns, rounds, group, cv), so load.py can call
@@ -80,8 +84,29 @@ def groups(context: dict, warnings: list) -> list:
             warnings.append(f"group {len(out)} of {GROUPS_KEY} is malformed; left out")
             out.append(([], []))
             continue
-        out.append(([str(m) for m in members], [round_list(t) for t in times]))
+        kept = kept_rounds(g)
+        out.append(([str(m) for m in members], [kept(round_list(t)) for t in times]))
     return out
+
+
+def kept_rounds(group: dict):
+    """A function that takes a member's rounds to those of the group's kept
+    visits (keys visit_rounds and kept_visits), or returns them as they are
+    when the group kept every visit, the keys are malformed or the rounds
+    are not the visits' sum in number."""
+    sizes, kept = group.get("visit_rounds"), group.get("kept_visits")
+    valid = (isinstance(sizes, list) and isinstance(kept, list)
+             and all(isinstance(n, int) and n >= 0 for n in sizes)
+             and all(isinstance(v, int) and 1 <= v <= len(sizes) for v in kept))
+    if not valid:
+        return lambda rounds: rounds
+    starts = [sum(sizes[:v]) for v in range(len(sizes))]
+
+    def keep(rounds):
+        if rounds is None or len(rounds) != sum(sizes):
+            return rounds
+        return [x for v in sorted(kept) for x in rounds[starts[v - 1]:starts[v - 1] + sizes[v - 1]]]
+    return keep
 
 
 def groups_summary(value) -> str:

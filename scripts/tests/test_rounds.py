@@ -14,6 +14,7 @@ import make_rounds_fixture as rf
 from support import FIXTURE
 
 from chbench_plots import load  # noqa: E402
+from chbench_plots import rounds as rounds_mod  # noqa: E402
 
 
 def load_groups(groups: list) -> load.Run:
@@ -220,3 +221,37 @@ class CompareRatio(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class KeptVisits(unittest.TestCase):
+    """A group whose figures left out a visit the host slowed: its members'
+    rounds are the kept visits' alone, and its median the bench's of them."""
+
+    @staticmethod
+    def context(extra: dict) -> dict:
+        group = {"members": ["a", "b"], "ns_per_key": [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]}
+        group.update(extra)
+        return {rounds_mod.GROUPS_KEY: json.dumps({"groups": [group]})}
+
+    def test_left_out_visit_rounds_dropped(self):
+        got = rounds_mod.groups(self.context({"visit_rounds": [2, 3], "kept_visits": [2]}), [])
+        self.assertEqual(got[0][1], [[3.0, 4.0, 5.0], [8.0, 9.0, 10.0]])
+        got = rounds_mod.groups(self.context({"visit_rounds": [2, 3], "kept_visits": [1]}), [])
+        self.assertEqual(got[0][1], [[1.0, 2.0], [6.0, 7.0]])
+
+    def test_malformed_or_mismatched_keys_keep_every_round(self):
+        for extra in ({"visit_rounds": [2, 2], "kept_visits": [1]},  # 4 rounds, not 5
+                      {"visit_rounds": [2, 3], "kept_visits": [3]},  # no visit 3
+                      {"visit_rounds": "2,3", "kept_visits": [1]}, {}):
+            got = rounds_mod.groups(self.context(extra), [])
+            self.assertEqual(got[0][1][0], [1.0, 2.0, 3.0, 4.0, 5.0], extra)
+
+    def test_kept_median_preferred_to_every_rounds(self):
+        median = {"ns_per_key": 5.0, "ns_per_key_kept": 4.0, "keys": 100.0}
+        result = load.Result("f/s/k/N:1", "f", "s", "k")
+        load.read_timings(result, [], {"median": median}, median, [])
+        self.assertEqual(result.ns, 4.0)
+        older = {"ns_per_key": 5.0, "keys": 100.0}  # a run from before the counter
+        result = load.Result("f/s/k/N:1", "f", "s", "k")
+        load.read_timings(result, [], {"median": older}, older, [])
+        self.assertEqual(result.ns, 5.0)
