@@ -8,6 +8,7 @@
 // (timed.h).
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -191,7 +192,10 @@ std::string check_emulation(const Options& o) {
   return emulated;
 }
 
-// The L2 and L3 data cache sizes Google Benchmark reads (0 when unknown).
+// The L2 and L3 data cache sizes Google Benchmark reads from sysfs, else
+// the C library's (sysconf, from CPUID on x86), 0 when neither knows. Some
+// VMs show no cache in sysfs: on one, every configuration was judged by the
+// memory loop as if the private cache were 0 bytes, and all were flagged.
 struct CacheSizes {
   std::size_t l2 = 0, l3 = 0;
 };
@@ -202,6 +206,14 @@ CacheSizes cache_sizes() {
     if (cache.level == 2) sizes.l2 = std::max<std::size_t>(sizes.l2, cache.size);
     if (cache.level == 3) sizes.l3 = std::max<std::size_t>(sizes.l3, cache.size);
   }
+#if defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  const auto from_libc = [](int name) {
+    const long size = sysconf(name);
+    return size > 0 ? static_cast<std::size_t>(size) : std::size_t{0};
+  };
+  if (sizes.l2 == 0) sizes.l2 = from_libc(_SC_LEVEL2_CACHE_SIZE);
+  if (sizes.l3 == 0) sizes.l3 = from_libc(_SC_LEVEL3_CACHE_SIZE);
+#endif
   return sizes;
 }
 
