@@ -1,7 +1,7 @@
 // One progress line on stderr per comparison group timed: configurations
 // done of all in the current visit (TimeModel::visits), elapsed time and the
 // time left, from the plan's estimate scaled by how fast the run has gone so
-// far.
+// far; then one per visit timed again (revisits.h).
 #pragma once
 
 #include <chrono>
@@ -18,7 +18,8 @@ class Progress {
   // Group g's rounds of visit `visit` (0-based, TimeModel::visits) are done.
   void done(GroupSpan g, unsigned visit);
   // Visit `visit` of group g, `slower` times as slow as its fastest, was
-  // timed again: the n-th of `of` (revisits.h).
+  // timed again: the n-th of `of` (revisits.h). The revisits come after
+  // the plan's estimate runs out, a line each.
   void revisited(GroupSpan g, unsigned visit, double slower, std::size_t n, std::size_t of);
 
  private:

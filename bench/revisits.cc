@@ -88,9 +88,10 @@ std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
     pace[v] = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
   const double fastest = *std::min_element(pace.begin(), pace.end());
   std::vector<unsigned> kept;
+  std::size_t kept_rounds = 0;
   for (unsigned v = 0; v < sizes.size(); ++v)
-    if (pace[v] <= fastest * (1 + margin)) kept.push_back(v);
-  return kept;
+    if (pace[v] <= fastest * (1 + margin)) kept.push_back(v), kept_rounds += sizes[v];
+  return kept_rounds >= kMinIntervalValues ? kept : all;
 }
 
 std::vector<double> rounds_of_visits(std::span<const double> rounds,

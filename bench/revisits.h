@@ -22,9 +22,8 @@
 
 namespace chbench::bench {
 
-// The most groups a run times again, as a share of its groups (the most
-// disturbed first): it bounds the time revisits add to a run, at most this
-// share of one visit's.
+// The most groups a run times again, as a share of its groups, rounded up
+// (the most disturbed first): it bounds the time revisits add to a run.
 inline constexpr double kRevisitShare = 0.25;
 
 // Each member's rounds of visit `v`: rounds[m] holds member m's rounds in
@@ -58,7 +57,8 @@ bool replace_if_faster(std::vector<std::vector<double>>& rounds, std::span<const
 
 // The visits whose rounds a group's figures use, 0-based and ascending:
 // every visit whose pace_ratio to the fastest is at most 1 + margin; every
-// visit with one visit or a margin of 0.
+// visit with one visit or a margin of 0, or when those would hold fewer
+// rounds than an interval needs (kMinIntervalValues).
 std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
                                   std::span<const unsigned> sizes, double margin);
 

@@ -177,7 +177,12 @@ GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
 void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
                const TimeModel& model, std::vector<MemberRounds>& out) {
   const GroupRounds all = rounds_of(g, plan, model, out);
-  const std::vector<unsigned> kept = kept_visits(all.rounds, all.sizes, model.revisit_margin);
+  // Threads' CPU time adds up over every visit (add_thread_cpu): such a
+  // group keeps all of them.
+  const bool cpu_timed = std::any_of(configs.begin() + g.first, configs.begin() + g.last,
+                                     [](const Config& c) { return c.thread_cpu; });
+  const std::vector<unsigned> kept =
+      kept_visits(all.rounds, all.sizes, cpu_timed ? 0 : model.revisit_margin);
   for (std::size_t i = g.first; i < g.last; ++i) {
     MemberRounds& r = out[i];
     if (kept.size() < all.sizes.size()) {
@@ -288,6 +293,7 @@ bool time_again(std::span<const Config> configs, const Revisit& r, GroupSpan g, 
   for (std::size_t i = g.first; i < g.last; ++i) {
     fresh[i] = out[i];
     fresh[i].ns_per_key.clear();
+    fresh[i].noise = NoiseRecord{};  // the new visit's record alone, added to out's below
   }
   time_group(configs, Visit{g, r.group, r.visit.visit}, bench, noise, plan, model, rng, fresh);
   std::vector<std::vector<double>> news;
@@ -300,6 +306,8 @@ bool time_again(std::span<const Config> configs, const Revisit& r, GroupSpan g, 
     out[i].replaced = replaced;
     if (!replaced) continue;
     out[i].ns_per_key = now.rounds[i - g.first];
+    // The record covers every visit timed, the replaced one too: a
+    // diagnostic, the worse of them.
     out[i].noise = combined(out[i].noise, fresh[i].noise);
   }
   return replaced;

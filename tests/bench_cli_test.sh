@@ -198,6 +198,19 @@ has "$tmp/visits.json" 'ns_per_key\\": ?\[\[[0-9.e+-]+(,[0-9.e+-]+){3}\],\[' \
 expect 0 "in 1 visit," --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --rounds 1 \
   --visits 2 --min-time 0 "${run_flags[@]}"
 lacks "$tmp/err" "visit 2/" "a group of one round is visited once"
+# A margin no two visits stay within: the slower visit is timed again, the
+# run says so, and the group's record in chbench_groups names it; its twelve
+# rounds stay twelve. With six rounds a visit, the slower one is left out.
+expect 0 "in 2 visits" --kernels ring/eytzinger,hrw/scalar --nodes 60 --vnodes 10 --keys 1000 \
+  --rounds 12 --visits 2 --min-time 0 --revisit-margin 0.000001 \
+  --benchmark_out="$tmp/revisit.json" --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/err" "^\[revisit 1/1\] .* visit [12] again \([0-9.]+x its fastest\)" \
+  "the slower visit is timed again"
+has "$tmp/err" "timed 1 visit again that ran more than 0.0001 % slower" "the run counts its revisits"
+has "$tmp/revisit.json" 'revisit\\": ?\{\\"replaced' "chbench_groups records the revisit"
+has "$tmp/revisit.json" 'kept_visits\\": ?\[[12]\]' "chbench_groups names the visit kept"
+has "$tmp/revisit.json" '"rounds_kept": 6\.0' "the figures come from the six rounds kept"
+expect 2 "--revisit-margin: Value 11 not in range" --revisit-margin 11
 has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
 expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
   --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --rounds 1 \

@@ -102,6 +102,9 @@ TEST_CASE("a visit still slower past the margin is left out of the figures", "[r
   const auto b = rounds_of_visits(slowed[1], sizes, first);
   CHECK(a.size() == 15);
   CHECK(median(paired_ratios(a, b)) == Approx(0.4).epsilon(0.01));
+  // Five rounds kept would leave no interval: every visit stays.
+  const Rounds short_group{two_visits(4, 6.4, 5), two_visits(10, 12, 5)};
+  CHECK(kept_visits(short_group, std::vector<unsigned>{5, 5}, 0.10) == std::vector<unsigned>{0, 1});
   CHECK(rounds_of_visits(std::vector<double>{1, 2, 3}, std::vector<unsigned>{2, 2},
                          std::vector<unsigned>{1}) == std::vector<double>{1, 2, 3});  // not 4
   CHECK(rounds_of_visits(std::vector<double>{1, 2, 3, 4, 5}, std::vector<unsigned>{2, 3},

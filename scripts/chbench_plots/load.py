@@ -552,11 +552,13 @@ def read_timings(result: Result, iterations: list, aggregates: dict, first: dict
     """Median ns/key, its spread and CV, and keys/s; an error when there is
     no usable time."""
     samples = [v for v in (entry_ns_per_key(e) for e in iterations) if v is not None]
+    kept = None
     if "median" in aggregates:
         # The bench's median of the rounds it kept (a visit the host slowed
         # left out: rounds.py), else Google Benchmark's of every round.
         kept = number(aggregates["median"].get("ns_per_key_kept"))
-        result.ns = kept if kept and kept > 0 else entry_ns_per_key(aggregates["median"])
+        kept = kept if kept and kept > 0 else None
+        result.ns = kept or entry_ns_per_key(aggregates["median"])
     if result.ns is None and samples:
         result.ns = statistics.median(samples)
     if result.ns is None:
@@ -587,5 +589,7 @@ def read_timings(result: Result, iterations: list, aggregates: dict, first: dict
     if result.cv is None and len(samples) >= 2:
         mean = statistics.fmean(samples)
         result.cv = statistics.stdev(samples) / mean if mean else None
-    kps = number(first.get("keys_per_second"))
+    # keys/s of the same rounds as ns/key: Google Benchmark's median counter
+    # covers every round, the kept median may not.
+    kps = None if kept else number(first.get("keys_per_second"))
     result.keys_per_second = kps if kps else 1e9 / result.ns

@@ -219,10 +219,6 @@ class CompareRatio(unittest.TestCase):
                          "1.20× (no interval: one run not timed in rounds)")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class KeptVisits(unittest.TestCase):
     """A group whose figures left out a visit the host slowed: its members'
     rounds are the kept visits' alone, and its median the bench's of them."""
@@ -251,7 +247,12 @@ class KeptVisits(unittest.TestCase):
         result = load.Result("f/s/k/N:1", "f", "s", "k")
         load.read_timings(result, [], {"median": median}, median, [])
         self.assertEqual(result.ns, 4.0)
+        self.assertEqual(result.keys_per_second, 2.5e8)  # of the kept median, 1e9 / 4
         older = {"ns_per_key": 5.0, "keys": 100.0}  # a run from before the counter
         result = load.Result("f/s/k/N:1", "f", "s", "k")
         load.read_timings(result, [], {"median": older}, older, [])
         self.assertEqual(result.ns, 5.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
