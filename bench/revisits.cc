@@ -16,6 +16,16 @@ std::size_t visit_start(std::span<const unsigned> sizes, unsigned v) {
   return std::accumulate(sizes.begin(), sizes.begin() + v, std::size_t{0});
 }
 
+// Each visit's pace_ratio to visit 0 (1 for visit 0 itself).
+std::vector<double> visit_paces(std::span<const std::vector<double>> rounds,
+                                std::span<const unsigned> sizes) {
+  const auto first = visit_rounds_of(rounds, sizes, 0);
+  std::vector<double> pace(sizes.size(), 1);
+  for (unsigned v = 1; v < sizes.size(); ++v)
+    pace[v] = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
+  return pace;
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> visit_rounds_of(std::span<const std::vector<double>> rounds,
@@ -48,14 +58,11 @@ double pace_ratio(std::span<const std::vector<double>> a, std::span<const std::v
 std::optional<Disturbed> disturbed_visit(std::span<const std::vector<double>> rounds,
                                          std::span<const unsigned> sizes, double margin) {
   if (sizes.size() < 2 || margin <= 0) return std::nullopt;
-  const auto first = visit_rounds_of(rounds, sizes, 0);
-  unsigned slowest = 0, fastest = 0;
-  double slow_pace = 1, fast_pace = 1;  // pace_ratio to visit 0
-  for (unsigned v = 1; v < sizes.size(); ++v) {
-    const double pace = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
-    if (pace > slow_pace) slowest = v, slow_pace = pace;
-    if (pace < fast_pace) fastest = v, fast_pace = pace;
-  }
+  const std::vector<double> pace = visit_paces(rounds, sizes);
+  const auto slowest =
+      static_cast<unsigned>(std::max_element(pace.begin(), pace.end()) - pace.begin());
+  const auto fastest =
+      static_cast<unsigned>(std::min_element(pace.begin(), pace.end()) - pace.begin());
   const double slower =
       pace_ratio(visit_rounds_of(rounds, sizes, slowest), visit_rounds_of(rounds, sizes, fastest));
   if (slower <= 1 + margin) return std::nullopt;
@@ -82,10 +89,7 @@ std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
   std::vector<unsigned> all(sizes.size());
   std::iota(all.begin(), all.end(), 0u);
   if (sizes.size() < 2 || margin <= 0) return all;
-  const auto first = visit_rounds_of(rounds, sizes, 0);
-  std::vector<double> pace(sizes.size(), 1);  // pace_ratio to visit 0
-  for (unsigned v = 1; v < sizes.size(); ++v)
-    pace[v] = pace_ratio(visit_rounds_of(rounds, sizes, v), first);
+  const std::vector<double> pace = visit_paces(rounds, sizes);
   const double fastest = *std::min_element(pace.begin(), pace.end());
   std::vector<unsigned> kept;
   std::size_t kept_rounds = 0;

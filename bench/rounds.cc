@@ -154,6 +154,14 @@ void add_thread_cpu(const Member& m, MemberRounds& r) {
   for (std::size_t slot = 0; slot < visit.size(); ++slot) r.thread_cpu_ns[slot] += visit[slot];
 }
 
+// Whether a member of the group reports its threads' CPU time
+// (Config::thread_cpu), which adds up over every visit (add_thread_cpu): such
+// a group is neither timed again nor left without a visit.
+bool times_thread_cpu(std::span<const Config> configs, GroupSpan g) {
+  return std::any_of(configs.begin() + g.first, configs.begin() + g.last,
+                     [](const Config& c) { return c.thread_cpu; });
+}
+
 // A group's members' rounds (none for a member not timed) and each visit's
 // count of them.
 struct GroupRounds {
@@ -177,12 +185,8 @@ GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
 void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
                const TimeModel& model, std::vector<MemberRounds>& out) {
   const GroupRounds all = rounds_of(g, plan, model, out);
-  // Threads' CPU time adds up over every visit (add_thread_cpu): such a
-  // group keeps all of them.
-  const bool cpu_timed = std::any_of(configs.begin() + g.first, configs.begin() + g.last,
-                                     [](const Config& c) { return c.thread_cpu; });
   const std::vector<unsigned> kept =
-      kept_visits(all.rounds, all.sizes, cpu_timed ? 0 : model.revisit_margin);
+      kept_visits(all.rounds, all.sizes, times_thread_cpu(configs, g) ? 0 : model.revisit_margin);
   for (std::size_t i = g.first; i < g.last; ++i) {
     MemberRounds& r = out[i];
     if (kept.size() < all.sizes.size()) {
@@ -260,8 +264,7 @@ struct Revisit {
 };
 
 // The visits to time again (revisits.h): the most disturbed first, at most
-// kRevisitShare of the groups. Groups that report their threads' CPU time
-// (Config::thread_cpu), which adds up over visits, are not revisited.
+// kRevisitShare of the groups; none that times its threads' CPU.
 std::vector<Revisit> disturbed_visits(std::span<const Config> configs,
                                       std::span<const GroupSpan> groups, const Plan& plan,
                                       const TimeModel& model,
@@ -269,9 +272,7 @@ std::vector<Revisit> disturbed_visits(std::span<const Config> configs,
   std::vector<Revisit> found;
   for (std::size_t k = 0; k < groups.size(); ++k) {
     const GroupSpan g = groups[k];
-    if (std::any_of(configs.begin() + g.first, configs.begin() + g.last,
-                    [](const Config& c) { return c.thread_cpu; }))
-      continue;
+    if (times_thread_cpu(configs, g)) continue;
     const GroupRounds r = rounds_of(g, plan, model, out);
     if (auto d = disturbed_visit(r.rounds, r.sizes, model.revisit_margin))
       found.push_back(Revisit{k, *d});
