@@ -18,7 +18,8 @@ A context holds it in up to three forms, used in this order:
   matter (IDENTITY_FLAGS), the cache sizes and the CPU count.
 
 Two identities agree when every field both of them know is equal (a field one
-of them lacks is no evidence either way); runs whose identities do not agree
+of them lacks is no evidence either way; cache sizes are known only where
+sysfs shows them, see _caches); runs whose identities do not agree
 are different CPUs. The flags compared are those of IDENTITY_FLAGS present in
 the run's flags line, so a kernel that lists more or fewer other flags does
 not split a CPU in two.
@@ -180,10 +181,16 @@ def _isa(flags: set) -> Optional[str]:
 
 
 def _caches(context: dict, cpu: dict) -> dict:
-    """l1d, l1i, l2, l3 sizes in bytes: Google Benchmark's `caches` list, else
-    machine-name.sh's `caches` object."""
+    """l1d, l1i, l2, l3 sizes in bytes: Google Benchmark's `caches` list (what
+    sysfs shows), else, in a context without that list, machine-name.sh's
+    `caches` object. An empty list means a VM that shows no cache in sysfs:
+    the sizes are then unknown, and the ones the hypervisor's CPUID gives the
+    C library (machine-name.sh's fallback) are not compared: one such Zen 5
+    VM reported an L3 of 508 MiB where sysfs on the same CPU showed 32 MiB."""
     out = {}
     listed = context.get("caches")
+    if isinstance(listed, list) and not listed:
+        return out
     for cache in listed if isinstance(listed, list) else []:
         if not isinstance(cache, dict):
             continue

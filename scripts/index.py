@@ -81,7 +81,9 @@ revision). Runs from before hold no family or model: their identity, and so
 their folder, was assigned from the CPU flags and cache sizes their JSON holds
 (the list below says "family and model not recorded" for them, and a folder's
 `notes.md` how its runs were filed). Runs of one folder whose identities differ
-are listed and compared apart, never as one machine.
+are listed and compared apart, never as one machine. Cache sizes count only
+as sysfs shows them: a VM that shows none there leaves them unknown, since the
+sizes its hypervisor reports through CPUID need not be the CPU's.
 """
 
 

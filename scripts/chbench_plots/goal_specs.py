@@ -92,9 +92,10 @@ class GoalSpec:
         """The threshold in force (None: per target and not picked yet)."""
         return self.at_least if self.least else self.at_most
 
-    def outcome(self, estimate: intervals.Estimate) -> str:
-        """intervals.MET, NOT_MET or INCONCLUSIVE of one figure (intervals.judge)."""
-        return intervals.judge(estimate, self.threshold, self.least)
+    def outcome(self, estimate: intervals.Estimate, wide: bool = False) -> str:
+        """intervals.MET, NOT_MET or INCONCLUSIVE of one figure (intervals.judge),
+        widened as intervals.run_to_run(wide) says."""
+        return intervals.judge(estimate, self.threshold, self.least, intervals.run_to_run(wide))
 
     def bound(self, short: bool = False) -> str:
         """'at least 20×' ('≥ 20×' when short); per target 'at least 4× on

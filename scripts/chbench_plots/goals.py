@@ -67,6 +67,19 @@ class Judged:
         return got if got is not None else intervals.Estimate(self.ratio, basis="unpaired")
 
     @property
+    def wide(self) -> bool:
+        """Whether the figure takes the wider run-to-run margin
+        (intervals.run_to_run): an absolute time (no denominator), or the
+        numerator's or the denominator's lookup structure is larger than the
+        core's L2."""
+        return self.denominator is None or any(
+            r is not None and r.beyond_l2 for r in (self.numerator, self.denominator))
+
+    def outcome(self, spec: GoalSpec) -> str:
+        """MET, NOT_MET or INCONCLUSIVE of this figure against the goal `spec`."""
+        return spec.outcome(self.estimate, self.wide)
+
+    @property
     def results(self) -> list:
         """Every Result behind this figure."""
         return [r for r in (self.numerator, self.denominator, *self.pool) if r is not None]
@@ -111,7 +124,7 @@ class Verdict:
 
 def outcome_of(spec: GoalSpec, judged: list) -> Optional[str]:
     """The verdict of the figures `judged`, the worst deciding (intervals.combine)."""
-    return intervals.combine([spec.outcome(j.estimate) for j in judged])
+    return intervals.combine([j.outcome(spec) for j in judged])
 
 
 def worst_of(spec: GoalSpec, judged: list) -> Judged:
@@ -119,7 +132,7 @@ def worst_of(spec: GoalSpec, judged: list) -> Judged:
     the lowest value against an at-least bound, the highest against at-most."""
     rank = {intervals.NOT_MET: 0, intervals.INCONCLUSIVE: 1, intervals.MET: 2}
     sign = 1 if spec.least else -1
-    return min(judged, key=lambda j: (rank[spec.outcome(j.estimate)], sign * j.ratio))
+    return min(judged, key=lambda j: (rank[j.outcome(spec)], sign * j.ratio))
 
 
 def figure(spec: GoalSpec, j: Judged) -> str:
@@ -258,9 +271,9 @@ def each_vs_reference(spec: GoalSpec, points: list) -> Verdict:
         low, high = min(j.ratio for j in mine), max(j.ratio for j in mine)
         ranges.append(f"`{label}` {sig3(low)}×" + (f" to {sig3(high)}×" if high != low else ""))
         failing += [f"`{label}` at {integer(j.point.tokens)} tokens ({figure(spec, j)}"
-                    + (", inconclusive)" if spec.outcome(j.estimate) == intervals.INCONCLUSIVE
+                    + (", inconclusive)" if j.outcome(spec) == intervals.INCONCLUSIVE
                        else ")")
-                    for j in mine if spec.outcome(j.estimate) != intervals.MET]
+                    for j in mine if j.outcome(spec) != intervals.MET]
     if not judged:
         either = " or ".join(f"`{label}`" for label in spec.numerator)
         return Verdict(spec, f"no ring of family `{spec.family}` with `{reference}` beside "
@@ -369,7 +382,7 @@ def nodes_measured(spec: GoalSpec, judged: list) -> str:
     side = "below" if spec.least else "above"
     for outcome, heading in ((intervals.NOT_MET, f"{side} the threshold"),
                              (intervals.INCONCLUSIVE, "inconclusive")):
-        failing = [j for j in judged if spec.outcome(j.estimate) == outcome]
+        failing = [j for j in judged if j.outcome(spec) == outcome]
         if failing and (outcome == intervals.NOT_MET or len(judged) > 1):
             listed = ", ".join(f"{one(j)} ({figure(spec, j)})" for j in failing[:MAX_LISTED])
             more = len(failing) - MAX_LISTED

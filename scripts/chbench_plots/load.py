@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from . import bench_file
+from . import bench_file, caches
 from . import families as families_mod
 from . import registry as registry_mod
 from . import rounds as rounds_mod
@@ -176,6 +176,9 @@ class Result:
     canary_ms: Optional[float] = None  # what the canary cost
     canary_compute_ns: Optional[float] = None  # its compute loop before the group, ns
     canary_memory_ns: Optional[float] = None  # its memory loop before the group, ns
+    # Its lookup structure (memory_bytes) is larger than the core's L2
+    # (caches.py); None where the run records no L2.
+    beyond_l2: Optional[bool] = None
     retry_round: Optional[int] = None  # set by run.sh --retry-noisy: re-timed in this round
     # Family threads: median CPU ms per arena slot over the repetitions, and
     # the median wall ms of a repetition's timed iterations beside it.
@@ -338,6 +341,7 @@ def load(path: Path, need_registry: bool = True, registry_from: Optional[Path] =
     if not run.results:
         raise InputError(f"{path} holds no chbench benchmarks "
                          "(names like tokens/ring/<kernel>/N:1000/V:100/K:300000/threads:1)")
+    caches.mark_beyond_l2(run.results, context)
     run.described = described.completed(run.results)
     run.timing = rounds_mod.timing(context, run.warnings)
     rounds_mod.attach(run.results, rounds_mod.groups(context, run.warnings), run.warnings)

@@ -221,6 +221,32 @@ class Identities(unittest.TestCase):
                       "`amd-epyc-zen5-avx512-2c/20260102-000000-bbbbbbb`; CPU AuthenticAMD family "
                       "26 model 2 stepping 1 (zen5);", report)
 
+    def test_vm_without_sysfs_caches(self):
+        # A VM that shows no cache in sysfs: Google Benchmark lists none and
+        # machine-name.sh falls back to the hypervisor's CPUID sizes, which
+        # need not be the CPU's. Such a run is the same CPU as one with sysfs.
+        hidden = cpu_context("amd-epyc-zen5-2c")
+        cpu = json.loads(hidden["chbench_cpu"])
+        cpu["caches"] = {"l1d": 48 << 10, "l1i": 32 << 10, "l2": 1 << 20, "l3": 508 << 20}
+        hidden.update(caches=[], chbench_cpu=json.dumps(cpu))
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260101-000000-aaaaaaa",
+                  context("release", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260102-000000-bbbbbbb",
+                  context("release", **hidden), self.ZEN5_TIMES)
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260103-000000-ccccccc-x86-64-v2",
+                  context("x86-64-v2", **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("holds runs of 2 different CPUs", result.stderr + report)
+        self.assertIn("left out amd-epyc-zen5-avx512-2c/20260101-000000-aaaaaaa: an older run of "
+                      "the same machine and build", report)
+        # Sizes sysfs shows are compared: an L3 of 508 MiB there is another CPU.
+        hidden.update(caches=[{"type": "Unified", "level": 3, "size": 508 << 20}])
+        write_run(self.root, "amd-epyc-zen5-avx512-2c", "20260104-000000-ddddddd",
+                  context("release", **hidden), self.ZEN5_TIMES)
+        result, report = self.compare()
+        self.assertIn("holds runs of 2 different CPUs", result.stderr + report)
+
     def test_bench_identity_keys(self):
         # The keys the bench records itself (bench/context.cc reading
         # /proc/cpuinfo) identify the CPU like run.sh's chbench_cpu.

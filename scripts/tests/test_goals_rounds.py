@@ -48,6 +48,20 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(v.verdict, "inconclusive")
         self.assertEqual(self.verdict(PAIR, at_most=3.0).verdict, "inconclusive")
 
+    def test_beyond_l2_widens_the_margin(self):
+        # 2.0 (2.0-6.0) against at least 1.9: met with 2.5 % (2.0 / 1.025 =
+        # 1.95), inconclusive with 10 % (1.82) once the numerator's table is
+        # larger than the L2.
+        self.assertEqual(self.verdict(PAIR, at_least=1.9).verdict, "goal met")
+        bench = load_groups(rf.SLOWED)
+        for r in bench.results:
+            if r.label == "jump/interleaved":
+                r.beyond_l2 = True
+        v = goals.evaluate(goal_specs.GoalSpec(**PAIR, at_least=1.9), bench)
+        self.assertEqual(v.verdict, "inconclusive")
+        self.assertEqual(goals.evaluate(goal_specs.GoalSpec(**PAIR, at_least=1.5), bench).verdict,
+                         "goal met")
+
     def test_best_is_a_tie(self):
         # jump/scalar (8.0) and jump/interleaved (8.02) swap places round by
         # round; interleaved's median is the lower (7.97 ns/key).
@@ -55,6 +69,12 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(v.verdict, "goal met")
         self.assertEqual(v.measured, "7.97 ns/key (95 % interval 7.78–8.15) (a tie of "
                                      "`jump/interleaved` and `jump/scalar` at N = 100)")
+
+    def test_a_time_per_key_takes_the_wider_margin(self):
+        # 7.97 ns/key (7.78-8.15): at most 8.5 would be met with 2.5 % (8.35),
+        # is inconclusive with the 10 % of a time per key (8.97); 9.0 is met.
+        self.assertEqual(self.verdict(BEST, at_most=8.5).verdict, "inconclusive")
+        self.assertEqual(self.verdict(BEST, at_most=9.0).verdict, "goal met")
 
     def test_best_separated_is_named(self):
         v = self.verdict({**BEST, "nodes": (1000,)}, at_most=20.0)

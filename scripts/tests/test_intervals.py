@@ -85,6 +85,27 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(judge(Estimate(0.99, 0.98, 0.99, "paired"), 1.0, False),
                          intervals.INCONCLUSIVE)
 
+    def test_beyond_l2_margin(self):
+        # One pair of sweeps' speed-ups at 16M tokens against a goal of 30x:
+        # met and not met with the L2 margin, met and inconclusive with the
+        # wider one for lookup structures larger than the L2.
+        judge, wide = intervals.judge, intervals.run_to_run(True)
+        self.assertEqual(wide, intervals.RUN_TO_RUN_WIDE)
+        self.assertEqual(intervals.run_to_run(False), intervals.RUN_TO_RUN)
+        self.assertEqual(wide, 0.10)
+        first, second = Estimate(48.0, 42.2, 54.3, "paired"), Estimate(25.2, 21.8, 27.7, "paired")
+        self.assertEqual(judge(first, 30.0, True), intervals.MET)
+        self.assertEqual(judge(second, 30.0, True), intervals.NOT_MET)
+        self.assertEqual(judge(first, 30.0, True, wide), intervals.MET)
+        self.assertEqual(judge(second, 30.0, True, wide), intervals.INCONCLUSIVE)
+        # 27.2 × 1.1 = 29.92 clears 30 from below: not met again.
+        self.assertEqual(judge(Estimate(26.0, 25.0, 27.2, "paired"), 30.0, True, wide),
+                         intervals.NOT_MET)
+        self.assertEqual(judge(Estimate(0.85, 0.8, 0.9, "paired"), 1.0, False, wide),
+                         intervals.MET)
+        self.assertEqual(judge(Estimate(0.9, 0.85, 0.95, "paired"), 1.0, False, wide),
+                         intervals.INCONCLUSIVE)
+
     def test_at_most_mirrors(self):
         judge = intervals.judge
         self.assertEqual(judge(Estimate(0.9, 0.8, 0.95, "paired"), 1.0, False), intervals.MET)

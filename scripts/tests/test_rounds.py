@@ -13,7 +13,7 @@ from pathlib import Path
 import make_rounds_fixture as rf
 from support import FIXTURE
 
-from chbench_plots import load  # noqa: E402
+from chbench_plots import caches, load  # noqa: E402
 from chbench_plots import rounds as rounds_mod  # noqa: E402
 
 
@@ -171,6 +171,38 @@ class NoiseInRounds(unittest.TestCase):
         self.assertIn("host steal 80.0 ms in all, at most 50.0 ms in one comparison group",
                       first)
         self.assertIn("share of a comparison group's rounds", first)
+
+
+class BeyondL2(unittest.TestCase):
+    """A configuration whose lookup structure is larger than the core's L2
+    (the noise rule's private_cache_bytes, else Google Benchmark's L2) is
+    marked, so that its verdicts take the wider run-to-run margin."""
+
+    def marked(self, context: dict) -> dict:
+        data = rf.build(rf.SLOWED)
+        data["context"].update(context)
+        for row in data["benchmarks"]:
+            row["memory_bytes"] = 4 << 20 if "jump/scalar" in row["name"] else 64 << 10
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "bench.json"
+            path.write_text(json.dumps(data))
+            return {r.label: r.beyond_l2 for r in load.load(path).results}
+
+    def test_from_the_noise_rule(self):
+        rule = json.dumps({"private_cache_bytes": 1 << 20, "margin": 0.15})
+        flags = self.marked({"chbench_noise": rule, "caches": []})
+        self.assertTrue(flags["jump/scalar"])
+        self.assertFalse(flags["jump/interleaved"])
+
+    def test_from_google_benchmarks_caches(self):
+        listed = [{"type": "Data", "level": 1, "size": 48 << 10},
+                  {"type": "Unified", "level": 2, "size": 8 << 20}]
+        self.assertFalse(self.marked({"caches": listed})["jump/scalar"])
+        self.assertEqual(caches.l2_bytes({"chbench_noise": "{", "caches": listed}), 8 << 20)
+
+    def test_unknown_without_either(self):
+        self.assertIsNone(self.marked({"caches": []})["jump/scalar"])
+        self.assertIsNone(caches.l2_bytes({"chbench_noise": "[1]"}))
 
 
 class Notes(unittest.TestCase):

@@ -1,0 +1,36 @@
+"""The core's L2 as a run recorded it, and which configurations' lookup
+structures are larger than it: those wait on the L3 and DRAM other tenants
+share, and their verdicts take intervals.RUN_TO_RUN_WIDE."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+
+def l2_bytes(context: dict) -> Optional[int]:
+    """The core's L2 in bytes as the bench saw it: its noise rule's
+    private_cache_bytes (context chbench_noise: sysfs, else the C library's),
+    else the largest level-2 cache of Google Benchmark's `caches`; None when
+    the run records neither."""
+    rule = context.get("chbench_noise")
+    try:
+        size = json.loads(rule).get("private_cache_bytes") if isinstance(rule, str) else None
+    except (ValueError, AttributeError, RecursionError):
+        size = None
+    if isinstance(size, (int, float)) and not isinstance(size, bool) and size > 0:
+        return int(size)
+    caches = context.get("caches")
+    sizes = [c.get("size") for c in caches if isinstance(c, dict) and c.get("level") == 2] \
+        if isinstance(caches, list) else []
+    sizes = [s for s in sizes if isinstance(s, int) and not isinstance(s, bool) and s > 0]
+    return max(sizes) if sizes else None
+
+
+def mark_beyond_l2(results: list, context: dict) -> None:
+    """Sets each load.Result's beyond_l2: its memory_bytes above l2_bytes
+    (left None where either is unknown)."""
+    l2 = l2_bytes(context)
+    for r in results:
+        if l2 is not None and r.memory_bytes is not None:
+            r.beyond_l2 = r.memory_bytes > l2
