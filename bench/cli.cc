@@ -14,6 +14,7 @@
 
 #include "chbench/memory.h"
 #include "chbench/simd.h"
+#include "revisits.h"
 
 namespace chbench::bench {
 
@@ -153,7 +154,9 @@ void add_sweep_options(CLI::App& app, Options& o) {
                  "ran faster: a state of the host that slowed the group's members unequally "
                  "then weighs on none of its rounds (default " +
                      number_text(kQuickModel.revisit_margin) +
-                     "; 0: never; at most a quarter of the groups, the most disturbed first)")
+                     "; 0: never; at most a quarter of the groups, the most disturbed first, "
+                     "in at most " +
+                     number_text(kRevisitBudget * 100) + " % of the visits' time)")
       ->check(CLI::Range(0.0, 10.0));
   app.add_option("--min-time", o.min_time,
                  "least seconds a member is timed in each round, in whole batches (default " +

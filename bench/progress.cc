@@ -35,10 +35,13 @@ void Progress::done(GroupSpan g, unsigned visit) {
   std::fflush(stderr);
 }
 
+double Progress::elapsed_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
 void Progress::revisited(GroupSpan g, unsigned visit, double slower, std::size_t n,
                          std::size_t of) {
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed = elapsed_s();
   std::fprintf(stderr, "[revisit %zu/%zu] %s elapsed  %s: visit %u again (%.2fx its fastest)\n", n,
                of, clock_string(elapsed).c_str(), configs_[g.first].name().c_str(), visit + 1,
                slower);

@@ -21,6 +21,8 @@ class Progress {
   // timed again: the n-th of `of` (revisits.h). The revisits come after
   // the plan's estimate runs out, a line each.
   void revisited(GroupSpan g, unsigned visit, double slower, std::size_t n, std::size_t of);
+  // Seconds since the progress began (the run's first group).
+  double elapsed_s() const;
 
  private:
   const Plan& plan_;

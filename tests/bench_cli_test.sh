@@ -210,6 +210,7 @@ has "$tmp/err" "timed 1 visit again that ran more than 0.0001 % slower" "the run
 has "$tmp/revisit.json" 'revisit\\": ?\{\\"replaced' "chbench_groups records the revisit"
 has "$tmp/revisit.json" 'kept_visits\\": ?\[[12]\]' "chbench_groups names the visit kept"
 has "$tmp/revisit.json" '"rounds_kept": 6\.0' "the figures come from the six rounds kept"
+has "$tmp/revisit.json" 'revisit_budget\\": ?0\.08' "chbench_timing records the revisits' time budget"
 expect 2 "--revisit-margin: Value 11 not in range" --revisit-margin 11
 has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
 expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
