@@ -154,8 +154,8 @@ void add_sweep_options(CLI::App& app, Options& o) {
                  "ran faster: a state of the host that slowed the group's members unequally "
                  "then weighs on none of its rounds (default " +
                      number_text(kQuickModel.revisit_margin) +
-                     "; 0: never; at most a quarter of the groups, the most disturbed first, "
-                     "in at most " +
+                     "; 0: never; at most a quarter of the groups, the most disturbed first; "
+                     "none after the first starts past " +
                      number_text(kRevisitBudget * 100) + " % of the visits' time)")
       ->check(CLI::Range(0.0, 10.0));
   app.add_option("--min-time", o.min_time,

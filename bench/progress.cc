@@ -20,8 +20,7 @@ void Progress::done(GroupSpan g, unsigned visit) {
   if (visit != visit_) done_ = 0;
   visit_ = visit;
   done_ += g.last - g.first;
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed = elapsed_s();
   const double pace = estimated_done_ > 0 ? elapsed / estimated_done_ : 1;
   const double left = std::max(0.0, estimated_total_ - estimated_done_) * pace;
   const std::size_t more = g.last - g.first - 1;

@@ -32,6 +32,13 @@ inline constexpr double kRevisitShare = 0.25;
 // took 33 s after 3 min 55 s of visits and put run.sh past 5 minutes.
 inline constexpr double kRevisitBudget = 0.08;
 
+// Whether the next revisit may start, after `timed` of them took `spent_s`
+// seconds following `visits_s` seconds of visits: the first always, a later
+// one while spent_s is at most kRevisitBudget x visits_s.
+constexpr bool revisit_may_start(std::size_t timed, double spent_s, double visits_s) noexcept {
+  return timed == 0 || spent_s <= kRevisitBudget * visits_s;
+}
+
 // Each member's rounds of visit `v`: rounds[m] holds member m's rounds in
 // visit order, visit u having sizes[u] of them. A member whose rounds are
 // not sizes' sum in number (one not timed) gets no rounds. Throws

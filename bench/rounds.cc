@@ -328,7 +328,7 @@ void revisit_disturbed(std::span<const Config> configs, std::span<const GroupSpa
   std::size_t replaced = 0, timed = 0;
   const double visits_s = progress.elapsed_s();
   for (; timed < found.size(); ++timed) {
-    if (timed > 0 && progress.elapsed_s() - visits_s > kRevisitBudget * visits_s) break;
+    if (!revisit_may_start(timed, progress.elapsed_s() - visits_s, visits_s)) break;
     const GroupSpan g = groups[found[timed].group];
     replaced += time_again(configs, found[timed], g, bench, noise, plan, model, rng, out, fresh);
     progress.revisited(g, found[timed].visit.visit, found[timed].visit.slower, timed + 1,
@@ -339,9 +339,16 @@ void revisit_disturbed(std::span<const Config> configs, std::span<const GroupSpa
                "chbench_bench: timed %zu visit%s again that ran more than %g %% slower than "
                "their group's fastest; the new rounds ran faster and took the place of %zu\n",
                timed, timed == 1 ? "" : "s", model.revisit_margin * 100, replaced);
+  for (std::size_t n = timed; n < found.size(); ++n) {
+    const GroupSpan g = groups[found[n].group];
+    for (std::size_t i = g.first; i < g.last; ++i) {
+      out[i].revisit = found[n].visit;
+      out[i].revisit_skipped = true;
+    }
+  }
   if (timed < found.size())
     std::fprintf(stderr,
-                 "chbench_bench: %zu more were not timed again: the revisits' time (at most %g %% "
+                 "chbench_bench: %zu more were not timed again: the revisits' time budget (%g %% "
                  "of the visits') ran out\n",
                  found.size() - timed, kRevisitBudget * 100);
 }
@@ -432,7 +439,8 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
     if (first.revisit)
       group["revisit"] = {{"visit", first.revisit->visit + 1},
                           {"slower", rounded(first.revisit->slower)},
-                          {"replaced", first.replaced}};
+                          {"replaced", first.replaced},
+                          {"timed", !first.revisit_skipped}};
     if (!first.kept_visits.empty()) {
       group["visit_rounds"] = first.visit_sizes;
       nlohmann::json kept = nlohmann::json::array();

@@ -56,6 +56,7 @@ struct MemberRounds {
   // rounds took that visit's place.
   std::optional<Disturbed> revisit;
   bool replaced = false;
+  bool revisit_skipped = false;  // found disturbed, not timed again: the budget ran out
   // The median and the count of the rounds its figures use (every round but
   // those of a visit left out, revisits.h), and when one was left out, the
   // visits kept (0-based) and each visit's rounds.

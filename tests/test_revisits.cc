@@ -1,6 +1,7 @@
 // The choice of the visits the bench times again (bench/revisits.h): a
 // group's rounds split by visit, the pace of one visit against another, the
-// disturbed visit found, and its rounds replaced only by faster ones.
+// disturbed visit found, its rounds replaced only by faster ones, and the
+// revisits' time budget.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
@@ -109,4 +110,12 @@ TEST_CASE("a visit still slower past the margin is left out of the figures", "[r
                          std::vector<unsigned>{1}) == std::vector<double>{1, 2, 3});  // not 4
   CHECK(rounds_of_visits(std::vector<double>{1, 2, 3, 4, 5}, std::vector<unsigned>{2, 3},
                          std::vector<unsigned>{1}) == std::vector<double>{3, 4, 5});
+}
+
+TEST_CASE("revisits stop once they have taken their share of the visits' time", "[revisits]") {
+  // After 235 s of visits the budget is 8 % of them, 18.8 s.
+  CHECK(revisit_may_start(0, 100, 235));  // the first always runs
+  CHECK(revisit_may_start(5, 18.7, 235));
+  CHECK_FALSE(revisit_may_start(5, 18.9, 235));
+  CHECK_FALSE(revisit_may_start(1, 0.1, 0));  // no visits: no time for a second
 }

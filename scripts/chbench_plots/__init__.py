@@ -21,6 +21,8 @@ its part of the report; the rest is shared:
                each member's rounds, its reference, paired and unpaired ratios
   intervals.py intervals of medians and ratios, verdicts met / not met /
                inconclusive, the tie rule for "the fastest"
+  caches.py    the run's L2 and the results whose table is larger (the wider
+               run-to-run margin of their verdicts)
   series.py    a family's results as plot lines
   style.py     colours, markers, axes and legends shared by every plot
   numeric.py   number formatting and log-log interpolation

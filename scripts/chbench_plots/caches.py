@@ -11,8 +11,12 @@ from typing import Optional
 def l2_bytes(context: dict) -> Optional[int]:
     """The core's L2 in bytes as the bench saw it: its noise rule's
     private_cache_bytes (context chbench_noise: sysfs, else the C library's),
-    else the largest level-2 cache of Google Benchmark's `caches`; None when
-    the run records neither."""
+    else the largest level-2 data or unified cache of Google Benchmark's
+    `caches`; None when the run records neither. On a VM that shows no cache
+    in sysfs the rule's size is the C library's, from the hypervisor's CPUID,
+    which cpu_identity.py does not compare; for the L2, a per-core cache, it
+    has been the CPU's on the VMs seen (1 MiB on the Zen 5 VM that reported an
+    L3 of 508 MiB)."""
     rule = context.get("chbench_noise")
     try:
         size = json.loads(rule).get("private_cache_bytes") if isinstance(rule, str) else None
@@ -21,8 +25,8 @@ def l2_bytes(context: dict) -> Optional[int]:
     if isinstance(size, (int, float)) and not isinstance(size, bool) and size > 0:
         return int(size)
     caches = context.get("caches")
-    sizes = [c.get("size") for c in caches if isinstance(c, dict) and c.get("level") == 2] \
-        if isinstance(caches, list) else []
+    sizes = [c.get("size") for c in caches if isinstance(c, dict) and c.get("level") == 2
+             and c.get("type") != "Instruction"] if isinstance(caches, list) else []
     sizes = [s for s in sizes if isinstance(s, int) and not isinstance(s, bool) and s > 0]
     return max(sizes) if sizes else None
 

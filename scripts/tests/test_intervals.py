@@ -98,7 +98,7 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(judge(second, 30.0, True), intervals.NOT_MET)
         self.assertEqual(judge(first, 30.0, True, wide), intervals.MET)
         self.assertEqual(judge(second, 30.0, True, wide), intervals.INCONCLUSIVE)
-        # 27.2 × 1.1 = 29.92 clears 30 from below: not met again.
+        # 27.2 × 1.1 = 29.92 stays below 30: not met again.
         self.assertEqual(judge(Estimate(26.0, 25.0, 27.2, "paired"), 30.0, True, wide),
                          intervals.NOT_MET)
         self.assertEqual(judge(Estimate(0.85, 0.8, 0.9, "paired"), 1.0, False, wide),

@@ -191,13 +191,18 @@ class BeyondL2(unittest.TestCase):
     def test_from_the_noise_rule(self):
         rule = json.dumps({"private_cache_bytes": 1 << 20, "margin": 0.15})
         flags = self.marked({"chbench_noise": rule, "caches": []})
-        self.assertTrue(flags["jump/scalar"])
-        self.assertFalse(flags["jump/interleaved"])
+        self.assertIs(flags["jump/scalar"], True)
+        self.assertIs(flags["jump/interleaved"], False)
 
     def test_from_google_benchmarks_caches(self):
         listed = [{"type": "Data", "level": 1, "size": 48 << 10},
-                  {"type": "Unified", "level": 2, "size": 8 << 20}]
-        self.assertFalse(self.marked({"caches": listed})["jump/scalar"])
+                  {"type": "Instruction", "level": 2, "size": 64 << 20},
+                  {"type": "Unified", "level": 2, "size": 1 << 20}]
+        flags = self.marked({"caches": listed})
+        self.assertIs(flags["jump/scalar"], True)  # 4 MiB past the 1 MiB L2
+        self.assertIs(flags["jump/interleaved"], False)
+        listed[2]["size"] = 8 << 20
+        self.assertIs(self.marked({"caches": listed})["jump/scalar"], False)
         self.assertEqual(caches.l2_bytes({"chbench_noise": "{", "caches": listed}), 8 << 20)
 
     def test_unknown_without_either(self):
