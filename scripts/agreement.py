@@ -10,7 +10,8 @@ where the compute loop differs by more than 5 %. Then, for runs
 timed in rounds, the within-group ratios (each member of a comparison group
 ÷ its reference: the bench's ratio counter, or computed from the rounds)
 both runs have, within the tolerance and within 10 %, and within the
-tolerance per family; and the goals' verdicts (--goals, default the
+tolerance per family and by table (within the core's L2 or larger, as the
+first run records it); and the goals' verdicts (--goals, default the
 package's goals.toml): how many agree, how many flip between met and not
 met (each named), how many are inconclusive in one run only.
 

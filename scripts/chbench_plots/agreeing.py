@@ -74,11 +74,30 @@ def ratio_lines(a: Run, b: Run, tolerance: float) -> list:
         return [f"within-group ratios (member ÷ its reference): none in both runs{why}"]
     spreads = [spread(x.value, y.value) for _, x, y in both]
     (member, ref), x, y = max(both, key=lambda t: spread(t[1].value, t[2].value))
+    by_table = table_shares(a, both, tolerance)
     return [f"{integer(len(both))} within-group ratios (member ÷ its reference) in both runs:",
             f"  within {tolerance:.0%}: {share(spreads, tolerance)}",
             f"  within {WIDE:.0%}: {share(spreads, WIDE)}",
             f"  within {tolerance:.0%} by family: {family_shares(both, tolerance)}",
+            *([f"  within {tolerance:.0%} by table: {by_table}"] if by_table else []),
             f"  worst: {member} ÷ {ref}: {sig3(x.value)}× against {sig3(y.value)}×"]
+
+
+def table_shares(a: Run, both: list, tolerance: float) -> str:
+    """'within the L2 34 of 35 (97.1%), larger than the L2 20 of 30 (66.7%)':
+    the ratios whose member and reference both have tables within the core's
+    L2 in run a (load.Result.beyond_l2), and those where one is larger (their
+    verdicts take the wider margin, intervals.run_to_run); '' when run a
+    records no L2. both: ((member, reference), a, b) triples."""
+    beyond = {r.config_name: r.beyond_l2 for r in a.results}
+    classes: dict = {"within the L2": [], "larger than the L2": []}
+    for (member, ref), x, y in both:
+        flags = (beyond.get(member), beyond.get(ref))
+        if None not in flags:
+            classes["larger than the L2" if any(flags) else "within the L2"].append(
+                spread(x.value, y.value))
+    return ", ".join(f"{name} {share(values, tolerance)}" for name, values in classes.items()
+                     if values)
 
 
 def family_shares(both: list, tolerance: float) -> str:

@@ -88,6 +88,24 @@ class Agreement(unittest.TestCase):
             "goal not met in the second"])
 
 
+class ByTable(unittest.TestCase):
+    def test_ratios_split_by_the_tables_size(self):
+        # The jump kernels' tables are 4 MiB, past the 1 MiB L2 the first
+        # run's noise rule records; hrw's 64 KiB.
+        runs = [rf.build(rf.SLOWED + [hrw_group(10.0)]), rf.build(second_run())]
+        runs[0]["context"]["chbench_noise"] = json.dumps({"private_cache_bytes": 1 << 20})
+        for row in runs[0]["benchmarks"]:
+            row["memory_bytes"] = 4 << 20 if "/jump/" in row["name"] else 64 << 10
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [Path(tmp) / "a.json", Path(tmp) / "b.json"]
+            for path, bench in zip(paths, runs):
+                path.write_text(json.dumps(bench))
+            out = run([PYTHON, str(SCRIPTS / "agreement.py"), *map(str, paths)])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("  within 5% by table: within the L2 1 of 1 (100.0%), larger than the L2 "
+                      "0 of 1 (0.0%)", out.stdout.splitlines())
+
+
 def with_canary(bench: dict, compute_ns: float, memory_ns: float) -> dict:
     """The bench JSON object with every row's canary loops at these times."""
     for row in bench["benchmarks"]:
