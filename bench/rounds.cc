@@ -303,8 +303,7 @@ bool time_again(std::span<const Config> configs, const Revisit& r, GroupSpan g, 
   GroupRounds now = rounds_of(g, plan, model, out);
   const bool replaced = replace_if_faster(now.rounds, now.sizes, r.visit.visit, news);
   for (std::size_t i = g.first; i < g.last; ++i) {
-    out[i].revisit = r.visit;
-    out[i].replaced = replaced;
+    out[i].revisit = MemberRounds::Revisit{r.visit, true, replaced};
     if (!replaced) continue;
     out[i].ns_per_key = now.rounds[i - g.first];
     // The record covers every visit timed, the replaced one too: a
@@ -341,10 +340,8 @@ void revisit_disturbed(std::span<const Config> configs, std::span<const GroupSpa
                timed, timed == 1 ? "" : "s", model.revisit_margin * 100, replaced);
   for (std::size_t n = timed; n < found.size(); ++n) {
     const GroupSpan g = groups[found[n].group];
-    for (std::size_t i = g.first; i < g.last; ++i) {
-      out[i].revisit = found[n].visit;
-      out[i].revisit_skipped = true;
-    }
+    for (std::size_t i = g.first; i < g.last; ++i)
+      out[i].revisit = MemberRounds::Revisit{found[n].visit, false, false};
   }
   if (timed < found.size())
     std::fprintf(stderr,
@@ -437,10 +434,10 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
     nlohmann::json group{{"members", std::move(members)}, {"ns_per_key", std::move(ns)}};
     const MemberRounds& first = rounds[g.first];
     if (first.revisit)
-      group["revisit"] = {{"visit", first.revisit->visit + 1},
-                          {"slower", rounded(first.revisit->slower)},
-                          {"replaced", first.replaced},
-                          {"timed", !first.revisit_skipped}};
+      group["revisit"] = {{"visit", first.revisit->visit.visit + 1},
+                          {"slower", rounded(first.revisit->visit.slower)},
+                          {"replaced", first.revisit->replaced},
+                          {"timed", first.revisit->timed}};
     if (!first.kept_visits.empty()) {
       group["visit_rounds"] = first.visit_sizes;
       nlohmann::json kept = nlohmann::json::array();

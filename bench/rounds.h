@@ -52,11 +52,13 @@ struct MemberRounds {
   uint64_t capacity = 0;  // path kBounded: the capacity of one batch
   unsigned threads_ran = 0;
   std::vector<uint64_t> thread_cpu_ns;  // Config::thread_cpu: per slot, every visit's slices
-  // Its group's visit that was timed again (revisits.h), and whether the new
-  // rounds took that visit's place.
-  std::optional<Disturbed> revisit;
-  bool replaced = false;
-  bool revisit_skipped = false;  // found disturbed, not timed again: the budget ran out
+  // Its group's visit found disturbed (revisits.h): whether it was timed
+  // again (the budget can stop the revisits) and the new rounds took its place.
+  struct Revisit {
+    Disturbed visit;
+    bool timed = false, replaced = false;
+  };
+  std::optional<Revisit> revisit;
   // The median and the count of the rounds its figures use (every round but
   // those of a visit left out, revisits.h), and when one was left out, the
   // visits kept (0-based) and each visit's rounds.

@@ -24,11 +24,22 @@ def l2_bytes(context: dict) -> Optional[int]:
         size = None
     if isinstance(size, (int, float)) and not isinstance(size, bool) and size > 0:
         return int(size)
-    caches = context.get("caches")
-    sizes = [c.get("size") for c in caches if isinstance(c, dict) and c.get("level") == 2
-             and c.get("type") != "Instruction"] if isinstance(caches, list) else []
-    sizes = [s for s in sizes if isinstance(s, int) and not isinstance(s, bool) and s > 0]
+    sizes = [size for level, size in data_caches(context) if level == 2]
     return max(sizes) if sizes else None
+
+
+def data_caches(context: dict) -> list:
+    """(level, bytes) of each data or unified cache in Google Benchmark's
+    `caches` list, in its order; entries without a positive size left out."""
+    caches = context.get("caches")
+    out = []
+    for cache in caches if isinstance(caches, list) else []:
+        if not isinstance(cache, dict) or cache.get("type") not in ("Data", "Unified"):
+            continue
+        size = cache.get("size")
+        if isinstance(size, (int, float)) and not isinstance(size, bool) and size > 0:
+            out.append((cache.get("level"), size))
+    return out
 
 
 def mark_beyond_l2(results: list, context: dict) -> None:

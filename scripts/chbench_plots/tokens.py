@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import statistics
 
-from . import floors
-from .load import Run, number
+from . import caches, floors
+from .load import Run
 from .numeric import binary_size, integer, sig3
 from .series import Split, split_series
 from .style import Style, draw_series, new_axes, place_legend, room_below, spread_note
@@ -46,23 +46,17 @@ def mark_caches(ax, run: Run, results: list) -> bool:
     """Dotted lines where the ring's lookup structure outgrows each data
     cache; returns whether it drew any."""
     per_token = [r.memory_bytes / r.tokens for r in results if r.memory_bytes and r.tokens]
-    caches = run.context.get("caches")
-    if not per_token or not isinstance(caches, list):
+    if not per_token:
         return False
     drawn = False
     bytes_per_token = statistics.median(per_token)
     lo = min(r.tokens for r in results)
     hi = max(r.tokens for r in results)
-    for cache in caches:
-        if not isinstance(cache, dict) or cache.get("type") not in ("Data", "Unified"):
-            continue
-        size = number(cache.get("size"))
-        if not size:
-            continue
+    for level, size in caches.data_caches(run.context):
         x = size / bytes_per_token
         if lo <= x <= hi:
             ax.axvline(x, color="0.4", linestyle=":", linewidth=1)
-            ax.annotate(f"L{cache.get('level', '?')} {binary_size(size)}", (x, 0.02),
+            ax.annotate(f"L{level if level is not None else '?'} {binary_size(size)}", (x, 0.02),
                         xycoords=("data", "axes fraction"), xytext=(-3, 0),
                         textcoords="offset points", rotation=90, ha="right", va="bottom",
                         fontsize=8, color="0.3",
