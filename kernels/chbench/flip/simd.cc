@@ -16,10 +16,15 @@
 // Measured on a Zen 5 (AVX3) over fresh keys (K = 10^5), ns a key with the
 // block loop (chunks of 512) and with the rounds: N = 1,000: 0.47-0.48 and
 // 0.45-0.46; 1,024: 0.38-0.39 and 0.38; 1,025: 2.08-2.12 and 1.22-1.26;
-// 10^6: 0.59 and 0.53-0.54; 2^20 + 1: 2.09-2.10 and 1.18-1.24. The rest at
-// 2^k + 1 is the retries' own work (the fallback step and the prefix, three
-// and two multiplies, for about half the keys), the compressions and the
-// scattered stores.
+// 10^6: 0.59 and 0.53-0.54; 2^20 + 1: 2.09-2.10 and 1.18-1.24. Just above a
+// power of two (RetryNotes::kUpperHalf) pass one writes the fallback, and
+// the retries store only the rare other answers: on a Zen 5 (AVX3), median
+// ns a key over eight processes each, alternated, in two runs, before and
+// after: N = 1,025 1.19-1.21 against 1.12; 2^20 + 1 1.19-1.21 against
+// 1.10-1.11; N = 9 1.13 against 1.15 (one run). There a key's time goes to
+// the first pass (0.30 ns), listing the keys with the top bit (0.16), the
+// first round of retries (0.43: the prefix, two multiplies, and two draws
+// for half the keys, and the compressions) and the later rounds (0.14).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/flip/simd.cc"
 #define CHBENCH_WANT_AVX512CD    // simd_ops-inl.h: LeadingZeros in TopBit
@@ -173,9 +178,18 @@ struct MaskBits {
 // 1.8 % (1,030,000) 0.40 against 0.37; 1.4 % (1,010) 0.38-0.41 against
 // 0.35-0.36; 0.1 % (1,023) 0.36-0.37 against 0.32. Compressing costs more
 // than it saves below 1/16: at N = 1,000, 0.59 against 0.41.
-enum class RetryNotes { kCompress, kManyBits, kFewBits };
+//
+// Just above a power of two (kUpperHalf: at most 1/8 of the keys whose h &
+// mask has its top bit land in [2^(r-1), N) by their first step) pass one
+// writes every key's fallback, the step over 2^(r-1), and lists all the keys
+// with that top bit, so the retries need not compute the fallback nor store
+// the answers it gives: only the keys whose first step or retry draw lands
+// in [2^(r-1), N), rare there, get another answer.
+enum class RetryNotes { kUpperHalf, kCompress, kManyBits, kFewBits };
 inline RetryNotes NotesFor(const FlipRange& range) {
   const uint64_t later = range.mask() - range.end(), all = range.mask() + 1;
+  const uint64_t upper_hits = range.end() - (range.mask() >> 1);  // [2^(r-1), N)
+  if (later != 0 && 16 * upper_hits <= all) return RetryNotes::kUpperHalf;
   if (16 * later >= all) return RetryNotes::kCompress;
   return 32 * later >= all ? RetryNotes::kManyBits : RetryNotes::kFewBits;
 }
@@ -183,15 +197,21 @@ inline RetryNotes NotesFor(const FlipRange& range) {
 // Pass one over a chunk (count <= kFlipChunk): out[i] = the first step of
 // keys[i], and the keys where it lands above N - 1 noted: with kCompress in
 // `list` (the key, its index and h & mask), otherwise as mask bits in
-// `above`. A partial last vector goes through zero-padded copies (a zero
-// key's step is 0, never above).
-template <bool kCompress>
+// `above`. With kUpperHalf, out[i] = the step over 2^(r-1) instead (the
+// fallback; for a key whose h & mask is below 2^(r-1), its first step), and
+// every key whose h & mask is 2^(r-1) or more listed as with kCompress. A
+// partial last vector goes through zero-padded copies (a zero key's step is
+// 0, never above).
+template <RetryNotes kNotes>
 void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const FlipRange& range,
                 uint32_t* HWY_RESTRICT out, MaskBits& above, RetryList& list) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const V64 mask = hn::Set(d, range.mask());
   const V64 end = hn::Set(d, range.end());
+  const V64 half = hn::Set(d, range.mask() >> 1);
+  constexpr bool kUpper = kNotes == RetryNotes::kUpperHalf;
+  constexpr bool kCompress = kUpper || kNotes == RetryNotes::kCompress;
   uint8_t* const first = reinterpret_cast<uint8_t*>(above.words);
   uint8_t* HWY_RESTRICT bits = first;
   if (!kCompress) std::fill(above.words, above.words + std::size(above.words), uint64_t{0});
@@ -214,17 +234,19 @@ void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const Flip
     // vectors' dependency chains interleave.
     CHBENCH_VECTORS(V64, key, U);
     CHBENCH_VECTORS(V64, m, U);
+    CHBENCH_VECTORS(V64, v, U);  // the bits the step flips: m, or m < 2^(r-1)
     CHBENCH_VECTORS(V64, b, U);
     CHBENCH_VECTORS(V64, f, U);
     for (std::size_t u = 0; u < U; ++u) key(u) = hn::LoadU(d, k + u * lanes);
     for (std::size_t u = 0; u < U; ++u) m(u) = DrawFirstHalf(key(u));
     for (std::size_t u = 0; u < U; ++u) m(u) = hn::And(DrawSecondHalf(m(u)), mask);
-    for (std::size_t u = 0; u < U; ++u) b(u) = TopBit(m(u));
+    for (std::size_t u = 0; u < U; ++u) v(u) = kUpper ? hn::And(m(u), half) : m(u);
+    for (std::size_t u = 0; u < U; ++u) b(u) = TopBit(v(u));
     for (std::size_t u = 0; u < U; ++u) f(u) = DrawFirstHalf(FlipperStart(key(u), b(u)));
-    for (std::size_t u = 0; u < U; ++u) f(u) = Flip(m(u), b(u), DrawSecondHalf(f(u)));
+    for (std::size_t u = 0; u < U; ++u) f(u) = Flip(v(u), b(u), DrawSecondHalf(f(u)));
     for (std::size_t u = 0; u < U; ++u) {
       StoreLow32(f(u), o + u * lanes);
-      const auto later = Above(f(u), end);
+      const auto later = kUpper ? Above(m(u), half) : Above(f(u), end);
       if constexpr (kCompress) {
         ListLanes(key(u), hn::Or(hn::ShiftLeft<32>(index), m(u)), later, list, listed);
         index = hn::Add(index, step);
@@ -287,40 +309,68 @@ struct RetryConsts {
 
 // A retry draw from x = prefix * (2i + 1) in every lane, for lanes with tags
 // `tag`: `placed` becomes the tag with the draw as its bucket where the draw
-// falls in [2^(r-1), N), else the tag (its fallback); returns the lanes whose
-// draw fell above N - 1, which go on.
-HWY_INLINE hn::Mask<D64> RetryDraw(V64 x, V64 tag, const RetryConsts& c, V64& placed) {
+// falls in [2^(r-1), N) (those lanes to `accepted`), else the tag (its
+// fallback); returns the lanes whose draw fell above N - 1, which go on.
+HWY_INLINE hn::Mask<D64> RetryDraw(V64 x, V64 tag, const RetryConsts& c, V64& placed,
+                                   hn::Mask<D64>& accepted) {
   const D64 d;
   const V64 draw = hn::And(DrawSecondHalf(x), hn::Set(d, c.mask));
   const auto above_end = Above(draw, hn::Set(d, c.end));
-  const auto accept = hn::AndNot(above_end, Above(draw, hn::Set(d, c.half)));
+  accepted = hn::AndNot(above_end, Above(draw, hn::Set(d, c.half)));
   const V64 index = hn::And(tag, hn::Set(d, ~uint64_t{0} << 32));
-  placed = hn::IfThenElse(accept, hn::Or(draw, index), tag);
+  placed = hn::IfThenElse(accepted, hn::Or(draw, index), tag);
   return above_end;
 }
 
 // Draws i and i + 1 for a vector of the list: the multiplier of the second is
-// the first's plus 2 prefix. `placed` as RetryDraw's, for the first draw that
-// decides; returns the lanes where neither does.
+// the first's plus 2 prefix. `placed` and `accepted` as RetryDraw's, for the
+// first draw that decides; returns the lanes where neither does.
 HWY_INLINE hn::Mask<D64> TwoDraws(V64 prefix, V64 tag, uint64_t i, const RetryConsts& c,
-                                  V64& placed) {
+                                  V64& placed, hn::Mask<D64>& accepted) {
   const D64 d;
   const V64 twice = hn::Add(prefix, prefix);
   const V64 x = i == 1 ? hn::Add(prefix, twice) : MulSmall(prefix, hn::Set(d, 2 * i + 1));
-  const auto going = RetryDraw(x, tag, c, placed);
+  const auto going = RetryDraw(x, tag, c, placed, accepted);
   V64 next;
-  const auto still = RetryDraw(hn::Add(x, twice), tag, c, next);
+  hn::Mask<D64> next_accepted;
+  const auto still = RetryDraw(hn::Add(x, twice), tag, c, next, next_accepted);
   placed = hn::IfThenElse(going, next, placed);
+  accepted = hn::Or(hn::AndNot(going, accepted), hn::And(going, next_accepted));
   return hn::And(going, still);
 }
 
+// The first round's start for a vector of the list (keys and tags, h & mask
+// in the tags' low bits): the draw prefix (key * (2 (r - 1) + 1), then the
+// first half), to `prefix`. Without kUpper, the fallback goes into the tags'
+// low bits. With kUpper (the fallback already written) the first step over
+// 2^r, whose draw is the prefix's iteration 0: the lanes where it lands in
+// [2^(r-1), N) go to `first_in` with their tags and that bucket in `first`.
+template <bool kUpper>
+HWY_INLINE void FirstRoundStart(V64& prefix, V64& tag, const RetryConsts& c, V64& first,
+                                hn::Mask<D64>& first_in) {
+  const D64 d;
+  const V64 key = prefix;
+  prefix = DrawFirstHalf(MulSmall(key, hn::Set(d, c.top_odd)));
+  const V64 index = hn::And(tag, hn::Set(d, ~uint64_t{0} << 32));
+  if constexpr (kUpper) {
+    const V64 m = hn::And(tag, hn::Set(d, c.mask));
+    const V64 step = hn::Xor(m, hn::And(DrawSecondHalf(prefix), hn::Set(d, c.half)));
+    first_in = hn::Not(Above(step, hn::Set(d, c.end)));
+    first = hn::Or(index, step);
+  } else {
+    tag = hn::Or(index, FlipPow2(key, hn::And(tag, hn::Set(d, c.half))));
+  }
+}
+
 // One retry round: draws i and i + 1 (i < 64) for every entry of `list`; the
-// entries that decide go to `done` (their tags with their buckets), the others
-// stay, moved to the front (in place: an entry is stored at or before where it
-// was read). The first round (kFirst, i = 1) starts from the keys and their h
-// & mask: it computes their prefixes and fallbacks. Two vectors at a time
-// (one on SVE), their parts interleaved: 4 % faster than one at N = 1,025.
-template <bool kFirst>
+// entries that decide go to `done` (their tags with their buckets; with
+// kUpper only those that decide on a bucket in [2^(r-1), N), the others'
+// fallbacks being in place), the others stay, moved to the front (in place:
+// an entry is stored at or before where it was read). The first round
+// (kFirst, i = 1) starts from the keys and their h & mask (FirstRoundStart).
+// Two vectors at a time (one on SVE), their parts interleaved: 4 % faster
+// than one at N = 1,025.
+template <bool kFirst, bool kUpper>
 HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
@@ -331,24 +381,31 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
     CHBENCH_VECTORS(V64, prefix, U);
     CHBENCH_VECTORS(V64, tag, U);
     CHBENCH_VECTORS(V64, placed, U);
+    CHBENCH_VECTORS(V64, first, U);
     CHBENCH_VECTORS(hn::Mask<D64>, above, U);
+    CHBENCH_VECTORS(hn::Mask<D64>, accepted, U);
+    CHBENCH_VECTORS(hn::Mask<D64>, first_in, U);
     for (std::size_t u = 0; u < U; ++u) {
       prefix(u) = hn::Load(d, list.value + at + u * lanes);
       tag(u) = hn::Load(d, list.tag + at + u * lanes);
     }
     if constexpr (kFirst) {
+      for (std::size_t u = 0; u < U; ++u)
+        FirstRoundStart<kUpper>(prefix(u), tag(u), c, first(u), first_in(u));
+    }
+    for (std::size_t u = 0; u < U; ++u)
+      above(u) = TwoDraws(prefix(u), tag(u), i, c, placed(u), accepted(u));
+    if constexpr (kFirst && kUpper) {
       for (std::size_t u = 0; u < U; ++u) {
-        const V64 key = prefix(u);
-        prefix(u) = DrawFirstHalf(MulSmall(key, hn::Set(d, c.top_odd)));
-        const V64 fallback = FlipPow2(key, hn::And(tag(u), hn::Set(d, c.half)));
-        tag(u) = hn::Or(hn::And(tag(u), hn::Set(d, ~uint64_t{0} << 32)), fallback);
+        placed(u) = hn::IfThenElse(first_in(u), first(u), placed(u));
+        accepted(u) = hn::Or(first_in(u), accepted(u));
+        above(u) = hn::AndNot(first_in(u), above(u));
       }
     }
-    for (std::size_t u = 0; u < U; ++u) above(u) = TwoDraws(prefix(u), tag(u), i, c, placed(u));
     for (std::size_t u = 0; u < U; ++u) {
       const auto valid = hn::FirstN(d, size - at - u * lanes);
       const auto going = hn::And(above(u), valid);
-      const auto ends = hn::AndNot(above(u), valid);
+      const auto ends = hn::And(kUpper ? accepted(u) : hn::Not(above(u)), valid);
       RouteLanes(placed(u), ends, prefix(u), tag(u), going, done, decided, list, kept);
     }
   };
@@ -364,7 +421,10 @@ HWY_INLINE void RetryRound(RetryList& list, uint64_t i, const RetryConsts& c, Do
 }
 
 // The last entries (at most a vector), from draw `i` on: one draw at a time
-// until every lane has decided, at the latest draw 64; their tags to `done`.
+// until every lane has decided, at the latest draw 64; their tags to `done`
+// (with kUpper only those of the lanes that decide on a bucket in
+// [2^(r-1), N)).
+template <bool kUpper>
 HWY_INLINE void RetryLast(const RetryList& list, uint64_t i, const RetryConsts& c, DoneList& done) {
   const D64 d;
   const V64 prefix = hn::Load(d, list.value);
@@ -372,57 +432,79 @@ HWY_INLINE void RetryLast(const RetryList& list, uint64_t i, const RetryConsts& 
   const V64 twice = hn::Add(prefix, prefix);
   V64 x = MulSmall(prefix, hn::Set(d, 2 * i + 1));
   auto going = hn::FirstN(d, list.size);
+  auto in = hn::FirstN(d, 0);  // lanes decided on a draw in [2^(r-1), N)
   V64 bucket = tag;
   for (;; x = hn::Add(x, twice)) {
     V64 placed;
-    const auto above = RetryDraw(x, tag, c, placed);
+    hn::Mask<D64> accepted;
+    const auto above = RetryDraw(x, tag, c, placed, accepted);
     bucket = hn::IfThenElse(going, placed, bucket);
+    in = hn::Or(in, hn::And(going, accepted));
     going = hn::And(going, above);
     if (hn::AllFalse(d, going) || ++i > 64) break;
   }
-  hn::StoreU(bucket, d, done.tag + done.size);
-  done.size += list.size;
+  if constexpr (kUpper) {
+    hn::StoreU(CompressLanes(bucket, in), d, done.tag + done.size);
+    done.size += hn::CountTrue(d, in);
+  } else {
+    hn::StoreU(bucket, d, done.tag + done.size);
+    done.size += list.size;
+  }
 }
 
 // Pass two: the keys of `list` in rounds of two draws over the entries still
 // going, until a vector's worth is left, which finishes a draw at a time.
 // Then each bucket to out at its index (scalar stores: the places are
-// scattered); keys still going after 64 draws keep their fallbacks.
+// scattered); keys still going after 64 draws keep their fallbacks (with
+// kUpper already in out).
+template <bool kUpper>
 void Retries(RetryList& list, const FlipRange& range, DoneList& done, uint32_t* HWY_RESTRICT out) {
   const std::size_t lanes = hn::Lanes(D64());
   const RetryConsts c(range);
   done.size = 0;
-  RetryRound<true>(list, 1, c, done);
+  RetryRound<true, kUpper>(list, 1, c, done);
   uint64_t i = 3;
-  for (; list.size > lanes && i < 64; i += 2) RetryRound<false>(list, i, c, done);
+  for (; list.size > lanes && i < 64; i += 2) RetryRound<false, kUpper>(list, i, c, done);
   if (i <= 64) {
-    if (list.size != 0) RetryLast(list, i, c, done);
-  } else {
+    if (list.size != 0) RetryLast<kUpper>(list, i, c, done);
+  } else if (!kUpper) {
     for (std::size_t t = 0; t < list.size; ++t) done.tag[done.size++] = list.tag[t];
   }
   StoreAnswers(done, out);
 }
 
-void FlipKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
-              uint32_t* HWY_RESTRICT out) {
-  const FlipRange range(num_buckets);
-  const RetryNotes notes = NotesFor(range);
+// The chunks of keys[0, count) through both passes, the retries noted as
+// kNotes says.
+template <RetryNotes kNotes>
+void FlipChunks(const uint64_t* HWY_RESTRICT keys, std::size_t count, const FlipRange& range,
+                uint32_t* HWY_RESTRICT out) {
   MaskBits above;
   RetryList list;
   DoneList done;
   for (std::size_t at = 0; at < count; at += kFlipChunk) {
     const std::size_t size = count - at < kFlipChunk ? count - at : kFlipChunk;
-    if (notes == RetryNotes::kCompress) {
-      FirstSteps<true>(keys + at, size, range, out + at, above, list);
-    } else {
-      FirstSteps<false>(keys + at, size, range, out + at, above, list);
-      if (notes == RetryNotes::kManyBits) {
-        CollectMany(keys + at, size, above, range.mask(), list);
-      } else {
-        Collect(keys + at, above, range.mask(), list);
-      }
+    FirstSteps<kNotes>(keys + at, size, range, out + at, above, list);
+    if constexpr (kNotes == RetryNotes::kManyBits) {
+      CollectMany(keys + at, size, above, range.mask(), list);
+    } else if constexpr (kNotes == RetryNotes::kFewBits) {
+      Collect(keys + at, above, range.mask(), list);
     }
-    if (list.size != 0) Retries(list, range, done, out + at);
+    if (list.size != 0) Retries<kNotes == RetryNotes::kUpperHalf>(list, range, done, out + at);
+  }
+}
+
+void FlipKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t num_buckets,
+              uint32_t* HWY_RESTRICT out) {
+  const FlipRange range(num_buckets);
+  switch (NotesFor(range)) {
+    case RetryNotes::kUpperHalf:
+      return FlipChunks<RetryNotes::kUpperHalf>(keys, count, range, out);
+    case RetryNotes::kCompress:
+      return FlipChunks<RetryNotes::kCompress>(keys, count, range, out);
+    case RetryNotes::kManyBits:
+      return FlipChunks<RetryNotes::kManyBits>(keys, count, range, out);
+    case RetryNotes::kFewBits:
+      return FlipChunks<RetryNotes::kFewBits>(keys, count, range, out);
   }
 }
 
