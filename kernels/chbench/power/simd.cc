@@ -240,8 +240,11 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
   const V64 half = hn::Set(d, b.half);
   const V64 top = hn::Set(d, uint64_t{b.half} + 1);  // m/2
   const V64 last = hn::Set(d, b.n - 1);
-  const V64 n = hn::Set(d, b.n);
-  const V64 scaled = PowerScaled(half);
+  // g's first draw jumps from m/2 - 1 where n (draw + 1) > (m/2) (2^32 - 1),
+  // that is where the draw is at least floor((m/2) (2^32 - 1) / n): one
+  // compare instead of PowerGoesOn's multiply, add and compare.
+  const uint64_t jump_least = (uint64_t{b.half} + 1) * 0xffffffffu / b.n;
+  const V64 below_jump = hn::Set(d, jump_least - 1);
   // The top level's generator, stream log2(m/2), starts at key_mul plus
   // (2 log2(m/2) + 1) (A + 1) less PowerKeyMul's offset: no leading-zero
   // count and no multiply for the keys whose low bits have m/2 set.
@@ -270,7 +273,7 @@ HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t si
     for (std::size_t u = 0; u < U; ++u) {
       const auto has_top = hn::TestBit(key(u), top);
       const auto above = hn::And(has_top, PowerGreater(top_first(u), last));
-      jumps(u) = hn::And(above, PowerGoesOn(n, PowerDraw(s(u)), scaled));
+      jumps(u) = hn::And(above, PowerGreater(PowerDraw(s(u)), below_jump));
       StoreLow32(hn::IfThenElse(hn::AndNot(above, has_top), top_first(u), second(u)),
                  o + u * lanes);
       if constexpr (!kRare) {
