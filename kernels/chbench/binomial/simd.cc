@@ -272,6 +272,7 @@ HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, 
   const V64 top = hn::Set(d, uint64_t{f.minor} + 1);
   const VI64 last = hn::Set(di, int64_t{n} - 1);
   const int enclosing_shift = std::bit_width(f.enclosing);
+  const int minor_shift = std::bit_width(f.minor);
   // Each lane's place in the chunk, and the list's size, in locals (stores
   // into the list could change a member).
   V64 index = hn::Iota(d, 0);
@@ -287,13 +288,23 @@ HWY_INLINE void FirstDraws(const uint64_t* HWY_RESTRICT keys, std::size_t size, 
           square(u) = Square<kMul64>(h(u));
         }
         for (std::size_t u = 0; u < U; ++u)
-          bucket(u) = Relocate<kMul64>(hn::And(h(u), enclosing), square(u));
+          bucket(u) = Relocate<kMul64>(hn::And(h(u), minor), square(u));
         for (std::size_t u = 0; u < U; ++u) {
-          const auto redraw = hn::RebindMask(d, hn::Gt(hn::BitCast(di, bucket(u)), last));
-          const V64 fallback = Relocate<kMul64>(hn::And(h(u), minor), square(u));
+          // A key whose low bits have the top level's bit draws its first
+          // bucket there, with the level's filter `minor`; the others' first
+          // draw is their fallback, already in bucket(u). One level filter a
+          // key instead of two: on a Zen 5, N = 1,025, median ns a key over
+          // ten processes each, alternated, 1.12 against 1.16 (AVX3, a busy
+          // host) and 2.47 against 2.66 (AVX2, six each).
+          const V64 top_first =
+              hn::Or(top, hn::And(Rehash<kMul64>(square(u), minor, minor_shift), minor));
+          const auto has_top = hn::TestBit(h(u), top);
+          const auto redraw =
+              hn::And(has_top, hn::RebindMask(d, hn::Gt(hn::BitCast(di, top_first), last)));
+          const V64 fallback = bucket(u);
           const V64 g = Rehash<kMul64>(square(u), enclosing, enclosing_shift);
           const auto draws = hn::And(redraw, hn::TestBit(g, top));
-          bucket(u) = hn::IfThenElse(redraw, fallback, bucket(u));
+          bucket(u) = hn::IfThenElse(hn::AndNot(redraw, has_top), top_first, fallback);
           hn::StoreU(CompressLanes(g, draws), d, list.value + listed);
           hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(index), fallback), draws), d,
                      list.tag + listed);
