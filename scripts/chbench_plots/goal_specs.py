@@ -18,7 +18,10 @@ from .errors import InputError
 GOALS_FILE = Path(__file__).resolve().with_name("goals.toml")
 ROLES = ("best", "floor")  # operands that are not a kernel name
 RING_KINDS = ("ratio_at_ring", "ratio_up_to", "each_vs_reference")
-NODE_KINDS = ("simd_vs_rival_at_nodes", "pair_at_nodes", "best_at_most_every_n")
+NODE_KINDS = ("simd_vs_rival_at_nodes", "pair_at_nodes", "best_at_most_every_n",
+              "worst_over_best_n", "each_vs_floor_at_nodes")
+# The kinds whose numerator is a list of kernels, each judged on its own.
+EACH_KINDS = ("each_vs_reference", "worst_over_best_n", "each_vs_floor_at_nodes")
 REPLICA_KINDS = ("replicas_ratio",)
 GOAL_KINDS = RING_KINDS + NODE_KINDS + REPLICA_KINDS
 RATIO_KINDS = ("pair", "simd")
@@ -37,13 +40,16 @@ GOAL_REQUIRED = {"ratio_at_ring": ("title", "family", "numerator", "denominator"
                  "pair_at_nodes": ("title", "family", "numerator", "denominator", "nodes",
                                    "table"),
                  "best_at_most_every_n": ("title", "family", "scheme", "table"),
+                 "worst_over_best_n": ("title", "family", "numerator", "table"),
+                 "each_vs_floor_at_nodes": ("title", "family", "numerator", "nodes", "table"),
                  "replicas_ratio": ("title", "family", "kernel", "r_num", "r_den", "nodes",
                                     "table")}
 # The fields a kind takes beyond its required ones (and the thresholds).
 GOAL_OPTIONAL = {"ratio_at_ring": ("note",), "ratio_up_to": ("note",),
                  "each_vs_reference": ("note", "reference_name"),
                  "simd_vs_rival_at_nodes": ("note",), "pair_at_nodes": ("note",),
-                 "best_at_most_every_n": ("note", "nodes"), "replicas_ratio": ("note", "tokens")}
+                 "best_at_most_every_n": ("note", "nodes"), "worst_over_best_n": ("note", "nodes"),
+                 "each_vs_floor_at_nodes": ("note",), "replicas_ratio": ("note", "tokens")}
 RATIO_KEYS = {"kind": str, "title": str, "family": str, "numerator": str, "denominator": str,
               "min_tokens": int, "rival": str, "families": list, "min_nodes": int,
               "nodes": list}
@@ -61,8 +67,8 @@ class GoalSpec:
     family: str
     kind: str  # one of GOAL_KINDS
     table: str
-    numerator: tuple = ()  # operands: kernel names or ROLES (each_vs_reference: several)
-    denominator: str = ""
+    numerator: tuple = ()  # operands: kernel names or ROLES (EACH_KINDS: several kernels)
+    denominator: str = ""  # none for worst_over_best_n and each_vs_floor_at_nodes
     tokens: Optional[int] = None
     at_least: Optional[float] = None
     at_most: Optional[float] = None
@@ -243,12 +249,12 @@ def numerator_of(record: dict, kind: str, where: str) -> tuple:
     """The record's operands checked: the numerator as a tuple."""
     numerator = record["numerator"]
     numerator = (numerator,) if isinstance(numerator, str) else tuple(numerator)
-    several = kind == "each_vs_reference"
+    several = kind in EACH_KINDS
     if not numerator or not all(isinstance(n, str) and n for n in numerator) \
             or (len(numerator) > 1 and not several):
         raise InputError(f"{where}: 'numerator' must be " + (
             "a list of kernel names" if several else "one operand"))
-    operands = numerator + (record["denominator"],)
+    operands = numerator + ((record["denominator"],) if "denominator" in record else ())
     if (several or kind in NODE_KINDS) and any(op in ROLES for op in operands):
         raise InputError(f"{where}: {kind} compares kernels named in full")
     for op in operands:

@@ -5,8 +5,9 @@ A goal compares medians measured side by side in one run (goals.toml's header
 gives the record format): on the rings of one family, the numerator's ns/key
 ÷ the denominator's, judged on one ring, on every ring up to a size, or for
 each of several kernels on every ring; at the node counts of one family, each
-SIMD kernel against its scalar rival, one kernel against another, or a
-scheme's best kernel's ns/key itself; for one kernel of family
+SIMD kernel against its scalar rival, one kernel against another, a
+scheme's best kernel's ns/key itself, each of several kernels at its slowest
+N against its fastest, or each against the stream floor; for one kernel of family
 "replicas", its replica sets of one size R ÷ those of another. Each goal has an at-least or at-most
 threshold, one number or one per SIMD target (the target the run's SIMD
 kernels ran picks it). evaluate() turns a goal and a run into a Verdict: the
@@ -46,6 +47,10 @@ class Judged:
     # The operand "best" when the fastest is not separated from the others:
     # every kernel tied with it, the one whose median is lowest first.
     tied: tuple = ()
+    # Numerator and denominator from two comparison groups (worst_over_best_n:
+    # one kernel at two N), whose ratio agrees from run to run no better than
+    # their medians do: it takes the wider margin.
+    cross_group: bool = False
 
     @property
     def ratio(self) -> float:
@@ -69,10 +74,10 @@ class Judged:
     @property
     def wide(self) -> bool:
         """Whether the figure takes the wider run-to-run margin
-        (intervals.run_to_run): an absolute time (no denominator), or the
-        numerator's or the denominator's lookup structure is larger than the
-        core's L2."""
-        return self.denominator is None or any(
+        (intervals.run_to_run): an absolute time (no denominator), a ratio
+        across comparison groups, or the numerator's or the denominator's
+        lookup structure is larger than the core's L2."""
+        return self.denominator is None or self.cross_group or any(
             r is not None and r.beyond_l2 for r in (self.numerator, self.denominator))
 
     def outcome(self, spec: GoalSpec) -> str:
@@ -312,6 +317,15 @@ def judge_nodes(spec: GoalSpec, run: Run) -> Verdict:
         judged = [Judged(p, p.kernels[num], p.kernels[den]) for p in wanted
                   if num in p.kernels and den in p.kernels]
         missing = f"no {nodes_text(spec.nodes)} in {where} with `{num}` and `{den}`"
+    elif spec.kind == "worst_over_best_n":
+        judged = [j for j in (worst_over_best(wanted, label) for label in spec.numerator) if j]
+        missing = f"no {kernels_text(spec.numerator)} at two N or more in {where}"
+    elif spec.kind == "each_vs_floor_at_nodes":
+        judged = [Judged(p, p.kernels[label], stream) for p in wanted
+                  if (stream := stream_floor_of(p)) is not None
+                  for label in spec.numerator if label in p.kernels]
+        missing = (f"no {nodes_text(spec.nodes)} in {where} with the stream floor beside "
+                   f"{kernels_text(spec.numerator)}")
     else:
         judged = [best_judged(p, spec.scheme) for p in wanted if p.best_of(spec.scheme)]
         missing = f"no `{spec.scheme}` kernel in {where}{at}"
@@ -328,6 +342,28 @@ def best_judged(p: NodePoint, scheme: str) -> Judged:
     tie = p.best_tie_of(scheme)
     return Judged(p, tie[0], None, tuple(r for r in p.kernels.values() if r.scheme == scheme),
                   tuple(tie) if len(tie) > 1 else ())
+
+
+def worst_over_best(points: list, label: str) -> Optional[Judged]:
+    """The kernel `label` at the N where its median ns/key is highest ÷ at
+    the N where it is lowest, over `points`; None below two N. The two are
+    of two comparison groups (an unpaired interval, the wider margin)."""
+    mine = [p.kernels[label] for p in points if label in p.kernels]
+    if len(mine) < 2:
+        return None
+    worst, best = max(mine, key=lambda r: r.ns), min(mine, key=lambda r: r.ns)
+    point = next(p for p in points if p.kernels.get(label) is worst)
+    return Judged(point, worst, best, cross_group=True)
+
+
+def stream_floor_of(p: NodePoint) -> Optional[Result]:
+    """The stream floor measured at a node point, if any."""
+    return next((r for r in p.kernels.values() if floors.kind_of(r) == "stream"), None)
+
+
+def kernels_text(labels: tuple) -> str:
+    """'`a/simd` or `b/simd`'."""
+    return " or ".join(f"`{label}`" for label in labels)
 
 
 def simd_pairs(run: Run, points: list) -> list:
@@ -356,6 +392,8 @@ def judged_name(spec: GoalSpec, j: Judged) -> str:
         return f"`{j.denominator.label}` over `{j.numerator.label}`"
     if spec.kind == "best_at_most_every_n":
         return best_name(j, j.numerator)
+    if spec.kind in ("worst_over_best_n", "each_vs_floor_at_nodes"):
+        return f"`{j.numerator.label}`"
     if spec.kind in REPLICA_KINDS:
         return f"`{spec.kernel}` R = {spec.r_num} ÷ R = {spec.r_den}"
     return ""
@@ -372,12 +410,16 @@ def nodes_measured(spec: GoalSpec, judged: list) -> str:
 
     def one(j: Judged) -> str:
         name = judged_name(spec, j)
-        return (name + " " if name else "") + f"at N = {integer(j.point.nodes)}"
+        text = (name + " " if name else "") + f"at N = {integer(j.point.nodes)}"
+        if spec.kind == "worst_over_best_n":
+            text += f" ÷ at N = {integer(j.denominator.nodes)}"
+        return text
 
     if len(judged) == 1:
         text = f"{figure(spec, worst)} ({one(worst)})"
     else:
-        what = "pairs" if spec.kind == "simd_vs_rival_at_nodes" else "node counts"
+        what = {"simd_vs_rival_at_nodes": "pairs", "worst_over_best_n": "kernels",
+                "each_vs_floor_at_nodes": "figures"}.get(spec.kind, "node counts")
         text = f"worst {figure(spec, worst)} ({one(worst)}) over {len(judged)} {what}"
     side = "below" if spec.least else "above"
     for outcome, heading in ((intervals.NOT_MET, f"{side} the threshold"),

@@ -255,6 +255,12 @@ def nodes_table(group: list) -> list:
     elif spec.kind == "simd_vs_rival_at_nodes":
         text = ("Speed-up = median ns/key of the scalar rival ÷ median ns/key of the SIMD "
                 "kernel at the same N (above 1: SIMD is faster).")
+    elif spec.kind == "worst_over_best_n":
+        text = ("Ratio = a kernel's median ns/key at its slowest N (the row's N) ÷ its median "
+                "ns/key at its fastest N; the two come from two comparison groups.")
+    elif spec.kind == "each_vs_floor_at_nodes":
+        text = ("Ratio = median ns/key of the kernel ÷ median ns/key of the stream floor "
+                "(read each key hash, write one owner) at the same N, in one comparison group.")
     else:
         text = (f"Ratio = median ns/key of `{spec.numerator[0]}` ÷ median ns/key of "
                 f"`{spec.denominator}` at the same N.")
@@ -268,8 +274,8 @@ def nodes_table(group: list) -> list:
     show_noise = any(r.noisy for j in rows for r in j.results[:2])
     head = ["N", "best kernel" if absolute else "kernel", "ns/key", "CV %"]
     if not absolute:
-        head += ["against", "ns/key", "CV %", "speed-up" if spec.kind != "pair_at_nodes"
-                 else "ratio"]
+        head += ["against", "ns/key", "CV %",
+                 "speed-up" if spec.kind == "simd_vs_rival_at_nodes" else "ratio"]
     head += ["threshold"] + (["noise"] if show_noise else [])
     lines += ["| " + " | ".join(head) + " |",
               "|" + "|".join("---" if h in ("kernel", "best kernel", "against", "threshold",
@@ -282,7 +288,9 @@ def nodes_table(group: list) -> list:
             name = best_name(j, first) if absolute else f"`{first.label}`"
             cells = [integer(j.point.nodes), name, sig3(first.ns), cv_cell(first)]
             if second is not None:
-                cells += [f"`{second.label}`", sig3(second.ns), cv_cell(second),
+                against = f"`{second.label}`" + (f" at N = {integer(second.nodes)}"
+                                                 if spec.kind == "worst_over_best_n" else "")
+                cells += [against, sig3(second.ns), cv_cell(second),
                           intervals.figure_text(j.estimate)]
             cells.append(outcome_cell(v, j))
             if show_noise:

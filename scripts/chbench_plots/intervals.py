@@ -166,8 +166,9 @@ RUN_TO_RUN_WIDE = 0.10
 
 def run_to_run(wide: bool) -> float:
     """The widening of a figure's interval for a verdict: RUN_TO_RUN_WIDE for
-    an absolute time or a figure of a lookup structure larger than the core's
-    L2 (goals.Judged.wide), else RUN_TO_RUN."""
+    an absolute time, a ratio across comparison groups or a figure of a
+    lookup structure larger than the core's L2 (goals.Judged.wide), else
+    RUN_TO_RUN."""
     return RUN_TO_RUN_WIDE if wide else RUN_TO_RUN
 
 

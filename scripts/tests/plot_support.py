@@ -57,6 +57,16 @@ def load_text(text: str):
         return load.load(src)
 
 
+def goals_text(text: str):
+    """The goals of a goals.toml text, read and checked as plot.py reads them
+    (goal_specs.Goals; InputError when malformed)."""
+    from chbench_plots import goal_specs  # noqa: E402 (as load_text)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "goals.toml"
+        path.write_text(text)
+        return goal_specs.load_goals(path)
+
+
 def fixture_cv(run_name: str) -> str:
     """The CV in percent, as the report prints it, of one fixture configuration's
     repetitions (its name without Google Benchmark's /real_time suffix)."""

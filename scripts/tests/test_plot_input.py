@@ -192,6 +192,11 @@ class Tolerance(unittest.TestCase):
             ("no SIMD kernel of family `dense` beside its scalar rival at N = 1,000 or "
              "1,000,000", "**not measured**"),
             ("no `jumpback` kernel in family `dense`", "**not measured**"),
+            ("no `jumpback/simd` or `jumpback_xorshift/simd` or `flip/simd` or `power/simd` or "
+             "`binomial/simd` at two N or more in family `dense`", "**not measured**"),
+            ("no N = 1,000,000 in family `dram` with the stream floor beside `jumpback/simd` or "
+             "`jumpback_xorshift/simd` or `flip/simd` or `power/simd` or `binomial/simd`",
+             "**not measured**"),
             ("no N = 1,000,000 in family `dense` with `jump/scalar` and `jumpback/simd`",
              "**not measured**"),
             ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "

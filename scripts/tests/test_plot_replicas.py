@@ -10,7 +10,7 @@ import unittest
 from pathlib import Path
 
 from support import PYTHON, run
-from plot_support import PLOT, bench_json, entry, section, table_rows
+from plot_support import PLOT, bench_json, entry, goals_text, section, table_rows
 
 # support puts scripts/ on sys.path.
 from chbench_plots import goal_specs, goals, load, replicas  # noqa: E402
@@ -151,14 +151,8 @@ class ReplicaGoals(unittest.TestCase):
             v = goals.evaluate(spec, self.run_)
             self.assertEqual((v.verdict, v.measured), ("not measured", why))
 
-    def load_text(self, text: str) -> goal_specs.Goals:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "goals.toml"
-            path.write_text(text)
-            return goal_specs.load_goals(path)
-
     def test_record_read(self):
-        (spec,) = self.load_text(GOAL).goals
+        (spec,) = goals_text(GOAL).goals
         self.assertEqual((spec.kernel, spec.r_num, spec.r_den, spec.nodes, spec.at_most),
                          ("hrw/simd_keys", 3, 1, (1000,), 1.5))
 
@@ -178,7 +172,7 @@ class ReplicaGoals(unittest.TestCase):
                 (GOAL + GOAL.replace("r_num = 3", "r_num = 5"),
                  "goals of table 'Replica sets' differ")):
             with self.assertRaises(InputError) as caught:
-                self.load_text(text)
+                goals_text(text)
             self.assertIn(why, str(caught.exception))
 
 
