@@ -175,10 +175,10 @@ TEST_CASE("FlipHash: every kernel equals the reference around powers of two, on 
   std::vector<uint32_t> ns = {1, 2, 3, 0xffffffffu, 0xfffffffeu};
   for (int k = 2; k < 32; ++k)
     for (uint32_t n : {(1u << k) - 1, 1u << k, (1u << k) + 1}) ns.push_back(n);
-  // Where flip/simd stops writing the fallback first (2^k + 2^(k-3) does,
-  // one more does not), and a count in between.
-  for (int k : {4, 10, 20, 31})
-    for (uint32_t n : {(1u << k) + (1u << (k - 3)), (1u << k) + (1u << (k - 3)) + 1})
+  // Where flip/simd stops writing the fallback first (2^k + 2^(k-5) does,
+  // one more does not), and a count beyond.
+  for (int k : {5, 10, 20, 31})
+    for (uint32_t n : {(1u << k) + (1u << (k - 5)), (1u << k) + (1u << (k - 5)) + 1})
       ns.push_back(n);
   ns.push_back(1100);
   for (int i = 0; i < 8; ++i) ns.push_back(chbench_test::uniform<uint32_t>(rng, 1, ~0u));

@@ -21,7 +21,7 @@
 // the retries store only the rare other answers: on a Zen 5 (AVX3), median
 // ns a key over eight processes each, alternated, in two runs, before and
 // after: N = 1,025 1.19-1.21 against 1.12; 2^20 + 1 1.19-1.21 against
-// 1.10-1.11; N = 9 1.13 against 1.15 (one run). There a key's time goes to
+// 1.10-1.11 (RetryNotes says where the mode is taken). There a key's time goes to
 // the first pass (0.30 ns), listing the keys with the top bit (0.16), the
 // first round of retries (0.43: the prefix, two multiplies, and two draws
 // for half the keys, and the compressions) and the later rounds (0.14).
@@ -148,12 +148,14 @@ HWY_INLINE V64 FlipPow2(V64 key, V64 m) {
   return Flip(m, b, DrawSecondHalf(DrawFirstHalf(FlipperStart(key, b))));
 }
 
-// The keys of one chunk whose first step landed above N - 1, as the retry
-// rounds carry them (round_lists-inl.h): `value` holds each key, then from
-// the first round on its draw prefix (the retry draws' common start, before
-// the iteration multiplier); `tag` holds its index in the chunk in the high
-// 32 bits and in the low ones first h & mask (h the key's first draw), then
-// its fallback (the step over 2^(r-1)).
+// The keys of one chunk whose first step landed above N - 1 (with
+// kUpperHalf, whose h & mask has its top bit), as the retry rounds carry
+// them (round_lists-inl.h): `value` holds each key, then from the first
+// round on its draw prefix (the retry draws' common start, before the
+// iteration multiplier); `tag` holds its index in the chunk in the high 32
+// bits and in the low ones first h & mask (h the key's first draw), then its
+// fallback (the step over 2^(r-1); with kUpperHalf they keep h & mask, the
+// fallback being in out already).
 using RetryList = RoundList<kFlipChunk>;
 
 // The retries' answers: tags whose low 32 bits are the bucket.
@@ -179,17 +181,21 @@ struct MaskBits {
 // 0.35-0.36; 0.1 % (1,023) 0.36-0.37 against 0.32. Compressing costs more
 // than it saves below 1/16: at N = 1,000, 0.59 against 0.41.
 //
-// Just above a power of two (kUpperHalf: at most 1/8 of the keys whose h &
+// Just above a power of two (kUpperHalf: at most 1/32 of the keys whose h &
 // mask has its top bit land in [2^(r-1), N) by their first step) pass one
 // writes every key's fallback, the step over 2^(r-1), and lists all the keys
 // with that top bit, so the retries need not compute the fallback nor store
 // the answers it gives: only the keys whose first step or retry draw lands
-// in [2^(r-1), N), rare there, get another answer.
+// in [2^(r-1), N), rare there, get another answer. Where more land there it
+// loses: on a Zen 5 (AVX3), median ns a key over eight processes each,
+// alternated, with the mode and with kCompress, N = 33 (1/32) 1.05 against
+// 1.10, 17 (1/16) 1.05 against 1.08, 9 (1/8) 1.08 against 1.04, 1,152 (1/8)
+// 1.05 against 1.00, 1,100 (1/13) 1.05 against 1.04.
 enum class RetryNotes { kUpperHalf, kCompress, kManyBits, kFewBits };
 inline RetryNotes NotesFor(const FlipRange& range) {
   const uint64_t later = range.mask() - range.end(), all = range.mask() + 1;
   const uint64_t upper_hits = range.end() - (range.mask() >> 1);  // [2^(r-1), N)
-  if (later != 0 && 16 * upper_hits <= all) return RetryNotes::kUpperHalf;
+  if (later != 0 && 64 * upper_hits <= all) return RetryNotes::kUpperHalf;
   if (16 * later >= all) return RetryNotes::kCompress;
   return 32 * later >= all ? RetryNotes::kManyBits : RetryNotes::kFewBits;
 }
