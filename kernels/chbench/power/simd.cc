@@ -226,12 +226,13 @@ using JumpAnswers = AnswerList<kPowerChunk>;
 // that predicts well. A partial last vector goes through zero-padded copies
 // (a zero key's first choice is 0). Every key takes f(key, m/2 - 1), its
 // first choice if its low bits lack m/2; the others' first choice is read off
-// the top level's generator, whose state is key_mul plus a constant. Against
-// PowerFirst over m - 1 and then f(key, m/2 - 1) for the keys above, on a
-// Zen 5 (AVX3), median ns a key over ten processes each, alternated: N =
-// 1,025 0.503 against 0.560, 9 0.680 against 0.746, 2^20 + 1 0.489 against
-// 0.540 (eight each), 1,100 0.682 against 0.735; forced to AVX2, 1,025 1.79
-// against 2.24 (six each).
+// the top level's generator, whose state is key_mul plus a constant, and g's
+// first jump is one compare against a threshold. Against PowerFirst over
+// m - 1, then f(key, m/2 - 1) for the keys above and PowerGoesOn, on a Zen 5,
+// median ns a key over eight processes each, alternated: AVX3, N = 1,025
+// 0.438 against 0.513, 2^20 + 1 0.424 against 0.502 (1,024, which does not
+// take this pass, 0.239 against 0.238); forced to AVX2 (six each), 1,025
+// 1.70 against 2.18.
 template <bool kRare>
 HWY_INLINE void PowerFirstPass(const uint64_t* HWY_RESTRICT keys, std::size_t size,
                                const PowerBuckets& b, uint32_t* HWY_RESTRICT out, JumpList& list) {
