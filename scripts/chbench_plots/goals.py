@@ -47,10 +47,6 @@ class Judged:
     # The operand "best" when the fastest is not separated from the others:
     # every kernel tied with it, the one whose median is lowest first.
     tied: tuple = ()
-    # Numerator and denominator from two comparison groups (worst_over_best_n:
-    # one kernel at two N), whose ratio agrees from run to run no better than
-    # their medians do: it takes the wider margin.
-    cross_group: bool = False
 
     @property
     def ratio(self) -> float:
@@ -75,9 +71,10 @@ class Judged:
     def wide(self) -> bool:
         """Whether the figure takes the wider run-to-run margin
         (intervals.run_to_run): an absolute time (no denominator), a ratio
-        across comparison groups, or the numerator's or the denominator's
-        lookup structure is larger than the core's L2."""
-        return self.denominator is None or self.cross_group or any(
+        of two comparison groups (an unpaired estimate: the groups were timed
+        apart), or the numerator's or the denominator's lookup structure is
+        larger than the core's L2."""
+        return self.denominator is None or self.estimate.basis == "unpaired" or any(
             r is not None and r.beyond_l2 for r in (self.numerator, self.denominator))
 
     def outcome(self, spec: GoalSpec) -> str:
@@ -322,8 +319,8 @@ def judge_nodes(spec: GoalSpec, run: Run) -> Verdict:
         missing = f"no {kernels_text(spec.numerator)} at two N or more in {where}"
     elif spec.kind == "each_vs_floor_at_nodes":
         judged = [Judged(p, p.kernels[label], stream) for p in wanted
-                  if (stream := stream_floor_of(p)) is not None
-                  for label in spec.numerator if label in p.kernels]
+                  for label in spec.numerator if label in p.kernels
+                  if (stream := stream_floor_beside(run, p, p.kernels[label])) is not None]
         missing = (f"no {nodes_text(spec.nodes)} in {where} with the stream floor beside "
                    f"{kernels_text(spec.numerator)}")
     else:
@@ -347,18 +344,23 @@ def best_judged(p: NodePoint, scheme: str) -> Judged:
 def worst_over_best(points: list, label: str) -> Optional[Judged]:
     """The kernel `label` at the N where its median ns/key is highest ÷ at
     the N where it is lowest, over `points`; None below two N. The two are
-    of two comparison groups (an unpaired interval, the wider margin)."""
+    of two comparison groups (an unpaired estimate, the wider margin)."""
     mine = [p.kernels[label] for p in points if label in p.kernels]
     if len(mine) < 2:
         return None
     worst, best = max(mine, key=lambda r: r.ns), min(mine, key=lambda r: r.ns)
     point = next(p for p in points if p.kernels.get(label) is worst)
-    return Judged(point, worst, best, cross_group=True)
+    return Judged(point, worst, best)
 
 
-def stream_floor_of(p: NodePoint) -> Optional[Result]:
-    """The stream floor measured at a node point, if any."""
-    return next((r for r in p.kernels.values() if floors.kind_of(r) == "stream"), None)
+def stream_floor_beside(run: Run, p: NodePoint, r: Result) -> Optional[Result]:
+    """The stream floor timed with r: the one of r's comparison group in a
+    run timed in rounds (a point may hold several groups, such as family
+    dram's at one N and K in the full sweep), else the one measured at r's
+    point (then of another group: an unpaired ratio); None if there is none."""
+    same = next((f for f in run.results if r.group is not None and f.group == r.group
+                 and floors.kind_of(f) == "stream"), None)
+    return same or next((f for f in p.kernels.values() if floors.kind_of(f) == "stream"), None)
 
 
 def kernels_text(labels: tuple) -> str:

@@ -30,7 +30,8 @@ def section(run: Run, goals: Goals, verdicts: list) -> list:
     floors = run.registry.floors() if run.registry else []
     lines = ["## Goals", "",
              f"The goals of `{goals_file_name(goals)}`, computed from this run: medians "
-             "measured side by side in one run, one thread."
+             "measured in one run, one thread, side by side but where a goal compares a "
+             "kernel at two N (its slowest ÷ its fastest)."
              + ring_text(verdicts, floors) + node_text(verdicts) + replica_text(verdicts)
              + " CV = standard deviation ÷ mean of ns/key over the repetitions. "
              + interval_text(run) + target_text(run, verdicts), "",
@@ -66,8 +67,9 @@ def interval_text(run: Run) -> str:
             "interval does, misses it when none of it does, and is inconclusive when the "
             "interval straddles it or comes within "
             f"{intervals.RUN_TO_RUN * 100:g} % of it, {intervals.RUN_TO_RUN_WIDE * 100:g} % for a "
-            "time per key or where a configuration's lookup structure is larger than the core's "
-            "L2 (two runs' figures differ by that much beyond their intervals; "
+            "time per key, a ratio of two groups, or where a configuration's lookup structure "
+            "is larger than the core's L2 (two runs' figures differ by that much beyond their "
+            "intervals; "
             "docs/measurement.md); the worst figure decides the goal. ")
 
 
@@ -100,7 +102,8 @@ def node_text(verdicts: list) -> str:
     """What the goals at node counts compare ('' without one)."""
     if not any(v.spec.kind in NODE_KINDS for v in verdicts):
         return ""
-    return (" The goals at node counts compare kernels at the same N, as Highway's dispatch "
+    return (" The goals at node counts compare kernels at the same N (or one kernel at its "
+            "slowest and fastest N), as Highway's dispatch "
             "runs them; a SIMD kernel's scalar rival is the one the run's kernel registry "
             "names, and a goal with a threshold per SIMD target takes the one of the target "
             "its SIMD kernels ran (named beside the bound).")

@@ -143,7 +143,7 @@ def unpaired_ratio(a: list, b: list, seed: int = BOOTSTRAP_SEED) -> Optional[Est
 RUN_TO_RUN = 0.025
 
 # The widening of a figure that moves between runs far more than its
-# interval, in either of two cases.
+# interval, in any of three cases.
 # - A configuration whose lookup structure (the table's memory_bytes) is
 #   larger than the core's L2: its lookups wait on the L3 and DRAM that other
 #   tenants share. Four pairs of back-to-back quick sweeps on a 2-vCPU Zen 5
@@ -161,6 +161,13 @@ RUN_TO_RUN = 0.025
 #   the fastest jumpback kernel's worst N of `dense` read 0.933 (0.929-0.942)
 #   ns/key in a quiet sweep and 1.08 (1.07-1.12) beside the hammer, against
 #   at most 1 ns: met and not met with 2.5 %, inconclusive in both with 10 %.
+# - A ratio of two comparison groups (an unpaired estimate, such as one
+#   kernel at its slowest N ÷ at its fastest): the groups were timed minutes
+#   apart, so it moves with the host's pace like an absolute time. In two
+#   back-to-back quick sweeps on that VM (later the same day), the five O(1)
+#   SIMD kernels' slowest-N ÷ fastest-N ratios differed by 9 to 15 % (3.68
+#   against 3.38 for jumpback/simd, 3.96 against 3.45 for flip/simd), while
+#   82.3 % of the within-group ratios agreed within 5 %.
 RUN_TO_RUN_WIDE = 0.10
 
 

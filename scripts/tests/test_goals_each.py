@@ -21,14 +21,18 @@ from chbench_plots import goal_specs, goals  # noqa: E402
 from chbench_plots.errors import InputError  # noqa: E402
 
 
-def dense(label: str, n: int) -> str:
-    return rf.name("dense", label, n, v=1)
+def dense(label: str, n: int, v: int = 2) -> str:
+    return rf.name("dense", label, n, v=v)
 
 
 # flip/simd: 0.30 ns/key at N = 1,024, 0.33 at 1,023, 0.90 at 1,025 (3×);
 # power/simd: 0.25, 0.24 (its fastest) and 0.45 (1.875×); the stream floor
-# beside them at 1,024 and 1,025.
+# beside them at 1,024 and 1,025. Another group at N = 1,025 and the same K,
+# first, with a stream floor of its own (1.0 ns/key), as family dram has in
+# the full sweep.
 GROUPS = [
+    [(dense("jumpback/simd", 1025, v=1), rf.steady(0.5)),
+     (dense("ring/stream", 1025, v=1), rf.steady(1.0, phase=2))],
     [(dense("flip/simd", 1023), rf.steady(0.33, phase=6)),
      (dense("power/simd", 1023), rf.steady(0.24, phase=1))],
     [(dense("flip/simd", 1024), rf.steady(0.30)),
@@ -91,6 +95,7 @@ class EachVsFloor(OnGroups):
         got = {(j.numerator.label, j.point.nodes): j for j in v.judged}
         self.assertEqual(sorted(got), [("flip/simd", 1024), ("flip/simd", 1025),
                                        ("power/simd", 1024), ("power/simd", 1025)])
+        # The floor of flip/simd's own group, not the other group's at 1,025.
         self.assertAlmostEqual(got[("flip/simd", 1025)].ratio, 0.90 / 0.21, delta=0.05)
         self.assertEqual(got[("power/simd", 1025)].estimate.basis, "paired")
         self.assertIn("(`flip/simd` at N = 1,025) over 4 figures", v.measured)
