@@ -318,9 +318,10 @@ def judge_nodes(spec: GoalSpec, run: Run) -> Verdict:
         judged = [j for j in (worst_over_best(wanted, label) for label in spec.numerator) if j]
         missing = f"no {kernels_text(spec.numerator)} at two N or more in {where}"
     elif spec.kind == "each_vs_floor_at_nodes":
+        index = floors.by_point(run.results)
         judged = [Judged(p, p.kernels[label], stream) for p in wanted
                   for label in spec.numerator if label in p.kernels
-                  if (stream := stream_floor_beside(run, p, p.kernels[label])) is not None]
+                  if (stream := stream_floor_beside(index, p, p.kernels[label])) is not None]
         missing = (f"no {nodes_text(spec.nodes)} in {where} with the stream floor beside "
                    f"{kernels_text(spec.numerator)}")
     else:
@@ -345,21 +346,20 @@ def worst_over_best(points: list, label: str) -> Optional[Judged]:
     """The kernel `label` at the N where its median ns/key is highest ÷ at
     the N where it is lowest, over `points`; None below two N. The two are
     of two comparison groups (an unpaired estimate, the wider margin)."""
-    mine = [p.kernels[label] for p in points if label in p.kernels]
+    mine = [(p, p.kernels[label]) for p in points if label in p.kernels]
     if len(mine) < 2:
         return None
-    worst, best = max(mine, key=lambda r: r.ns), min(mine, key=lambda r: r.ns)
-    point = next(p for p in points if p.kernels.get(label) is worst)
-    return Judged(point, worst, best)
+    point, worst = max(mine, key=lambda t: t[1].ns)
+    return Judged(point, worst, min(mine, key=lambda t: t[1].ns)[1])
 
 
-def stream_floor_beside(run: Run, p: NodePoint, r: Result) -> Optional[Result]:
-    """The stream floor timed with r: the one of r's comparison group in a
-    run timed in rounds (a point may hold several groups, such as family
-    dram's at one N and K in the full sweep), else the one measured at r's
-    point (then of another group: an unpaired ratio); None if there is none."""
-    same = next((f for f in run.results if r.group is not None and f.group == r.group
-                 and floors.kind_of(f) == "stream"), None)
+def stream_floor_beside(index: dict, p: NodePoint, r: Result) -> Optional[Result]:
+    """The stream floor timed with r (index: floors.by_point of the run):
+    the one of r's comparison group in a run timed in rounds (a point may
+    hold several groups, such as family dram's at one N and K in the full
+    sweep), else the one measured at r's point (then of another group: an
+    unpaired ratio); None if there is none."""
+    same = index.get(floors.point_key(r), {}).get("stream")
     return same or next((f for f in p.kernels.values() if floors.kind_of(f) == "stream"), None)
 
 
