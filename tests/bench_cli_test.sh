@@ -263,6 +263,16 @@ has "$tmp/list-threads" "^threads/jump/simd/N:1000/V:100/K:1000000/threads:$(npr
   "the quick threads time all hardware threads"
 has "$tmp/list" "^tokens/ring/eytzinger/N:655/V:100/K:100000/threads:1 " \
   "the quick tokens look up batches of 10^5 keys"
+# Results are keyed by configuration name (the plot scripts merge rows of one
+# name): no sweep may name two configurations alike, a floor of a point after
+# removals included.
+for sweep in quick full; do
+  "${bench[@]}" --list --sweep "$sweep" >"$tmp/list-$sweep" 2>"$tmp/err"
+  awk '$1 ~ /\// { print $1 }' "$tmp/list-$sweep" | sort | uniq -d >"$tmp/list-twice"
+  lacks "$tmp/list-twice" "." "the $sweep sweep names each configuration once"
+done
+has "$tmp/list-full" "^dram/ring/stream/N:1000000/V:1/K:10000000/threads:1/removed:50/order:random " \
+  "the full dram sweep times the stream floor beside the history readers after removals"
 # The schemes that score every node for every key stay at N = 1,000 (a key
 # at 10^6 would cost a millisecond, the reference check hours).
 lacks "$tmp/list" "^removals/hrw(_weighted)?/[a-z_]+/N:1000000/" \

@@ -1,12 +1,12 @@
 // Family dram: batches of K = 10^7 keys, the size the public implementations'
 // own harnesses stream from memory, so that their published figures can be
 // set beside ours from the bench alone. Each point times the stream baseline
-// (read a key hash, write an owner: the memory floor at this K) and the
-// compute floor (one multiply-xorshift and a multiply-shift a key) beside its
-// kernels: jump hash and its successors at N = 1,000, 10^6 and 2^20 + 1, and
-// the schemes that replay a fleet's history (SchemeInfo::reads_history) with
-// half of 10^6 buckets removed in random order at a capacity of 10^6, the
-// public implementations' setting. One thread.
+// (read a key hash, write an owner: the memory floor at this K) beside its
+// kernels: jump hash and its successors at N = 1,000, 10^6 and 2^20 + 1, with
+// the compute floor (one multiply-xorshift and a multiply-shift a key) too,
+// and the schemes that replay a fleet's history (SchemeInfo::reads_history)
+// with half of 10^6 buckets removed in random order at a capacity of 10^6,
+// the public implementations' setting. One thread.
 #include <optional>
 
 #include "family.h"
@@ -25,7 +25,10 @@ bool bucket_count_scheme(const SchemeInfo& s) {
 
 // The kernels of the schemes `in` takes at N (each scheme's default kernel
 // alone in the quick sweep), then the stream baseline and the compute floor;
-// `removals` set for a fleet after removals (the floors' fleet: N buckets).
+// `removals` set for a fleet after removals, which the stream baseline takes
+// too (its name then differs from the point's without removals at the same N
+// and K) and the compute floor, a mod-N kernel that cannot lose a node, does
+// not join.
 template <class In>
 Point dram_point(uint32_t n, In in, std::optional<Removals> removals, int rank,
                  const FamilyContext& context) {
@@ -40,8 +43,9 @@ Point dram_point(uint32_t n, In in, std::optional<Removals> removals, int rank,
     }
   }
   if (p.configs.empty()) return p;
-  for (const KernelInfo* floor : {&stream_baseline(), &compute_floor()})
-    p.configs.push_back(make_config(kFamily, floor, n, 1, kKeys));
+  p.configs.push_back(make_config(kFamily, &stream_baseline(), n, 1, kKeys));
+  p.configs.back().removals = removals;
+  if (!removals) p.configs.push_back(make_config(kFamily, &compute_floor(), n, 1, kKeys));
   return p;
 }
 
@@ -59,8 +63,8 @@ std::vector<Point> dram_points(const FamilyContext& context) {
   out.push_back(dram_point(
       kRemovalNodes, [](const SchemeInfo& s) { return s.reads_history; }, half, kFullOnly,
       context));
-  for (Config& c : out.back().configs)  // at a capacity of 10^6
-    if (c.removals) c.counts[param_index(kParamCapacity)] = kRemovalNodes;
+  for (Config& c : out.back().configs)  // the history readers at a capacity of 10^6
+    if (c.kernel->floor.empty()) c.counts[param_index(kParamCapacity)] = kRemovalNodes;
   std::erase_if(out, [](const Point& p) { return p.configs.empty(); });
   return out;
 }

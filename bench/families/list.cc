@@ -37,7 +37,8 @@ constinit const Family kFamilies[] = {
      16, &removals_points},
     {"dram",
      "jump hash and its successors, and the schemes that replay a fleet's history (half of 10^6 "
-     "removed), at K = 10^7 keys beside the stream and compute floors at that K",
+     "removed), at K = 10^7 keys beside the stream floor at that K (and the compute floor, "
+     "without removals)",
      6, &dram_points},
     {"batch", "batch size K at a mid-size fleet", 18, &batch_points},
     {"threads", "oneTBB threads 1 ... all hardware threads", 14, &threads_points},
