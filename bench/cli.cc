@@ -158,6 +158,14 @@ void add_sweep_options(CLI::App& app, Options& o) {
                      "none after the first starts past " +
                      number_text(kRevisitBudget * 100) + " % of the visits' time)")
       ->check(CLI::Range(0.0, 10.0));
+  app.add_option("--state-margin", o.state_margin,
+                 "each median, interval and ratio keeps the rounds whose pace (the geometric "
+                 "mean over the group's other members of the round's time ÷ their median) is "
+                 "within this fraction of the second fastest round's, at least 6: the rounds "
+                 "the host ran in its fastest state (default " +
+                     number_text(kQuickModel.state_margin) +
+                     "; 0: every round; the bench JSON keeps every round)")
+      ->check(CLI::Range(0.0, 10.0));
   app.add_option("--min-time", o.min_time,
                  "least seconds a member is timed in each round, in whole batches (default " +
                      number_text(kQuickModel.min_time_s) + " quick, " +

@@ -33,6 +33,7 @@ struct Options {
   std::optional<double> min_time;
   std::optional<unsigned> visits;
   std::optional<double> revisit_margin;
+  std::optional<double> state_margin;
   double noise_margin = 0.15;   // NoiseRule::margin
   std::string canary_baseline;  // "COMPUTE_NS,MEMORY_NS" of an earlier run, "" none
   bool list = false;

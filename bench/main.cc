@@ -336,6 +336,7 @@ int main(int argc, char** argv) {
   if (o.min_time) model.min_time_s = *o.min_time;
   if (o.visits) model.visits = *o.visits;
   if (o.revisit_margin) model.revisit_margin = *o.revisit_margin;
+  if (o.state_margin) model.state_margin = *o.state_margin;
   auto bench_args = benchmark_args(argv[0], app.remaining());
   std::vector<char*> bargv;
   for (auto& a : bench_args) bargv.push_back(a.data());

@@ -66,6 +66,10 @@ struct TimeModel {
   // A visit that ran more than this fraction slower than its group's fastest
   // is timed again at the end of the run (revisits.h); 0: never.
   double revisit_margin = 0.10;
+  // Each figure keeps the rounds whose pace (the other members') is within
+  // this fraction of the second fastest round's (fastest_rounds.h); 0:
+  // every round.
+  double state_margin = 0.03;
 };
 
 // The visits a group of `rounds` rounds takes: model.visits, but no more

@@ -98,17 +98,15 @@ std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
   return kept_rounds >= kMinIntervalValues ? kept : all;
 }
 
-std::vector<double> rounds_of_visits(std::span<const double> rounds,
-                                     std::span<const unsigned> sizes,
-                                     std::span<const unsigned> kept) {
-  const std::size_t total = visit_start(sizes, static_cast<unsigned>(sizes.size()));
-  if (rounds.size() != total || kept.size() == sizes.size()) return {rounds.begin(), rounds.end()};
-  std::vector<double> out;
+std::vector<std::size_t> places_of_visits(std::span<const unsigned> sizes,
+                                          std::span<const unsigned> kept) {
+  std::vector<std::size_t> places;
   for (unsigned v : kept) {
-    const auto start = rounds.begin() + static_cast<std::ptrdiff_t>(visit_start(sizes, v));
-    out.insert(out.end(), start, start + sizes[v]);
+    if (v >= sizes.size()) throw std::out_of_range("no such visit");
+    const std::size_t start = visit_start(sizes, v);
+    for (std::size_t r = start; r < start + sizes[v]; ++r) places.push_back(r);
   }
-  return out;
+  return places;
 }
 
 }  // namespace chbench::bench

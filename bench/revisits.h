@@ -75,10 +75,11 @@ bool replace_if_faster(std::vector<std::vector<double>>& rounds, std::span<const
 std::vector<unsigned> kept_visits(std::span<const std::vector<double>> rounds,
                                   std::span<const unsigned> sizes, double margin);
 
-// A member's rounds of the visits `kept` (sizes as above), in visit order;
-// all of its rounds when they are not sizes' sum in number.
-std::vector<double> rounds_of_visits(std::span<const double> rounds,
-                                     std::span<const unsigned> sizes,
-                                     std::span<const unsigned> kept);
+// The places (0-based, ascending) of the rounds of the visits `kept`
+// (0-based, ascending) among a member's rounds in visit order, visit u
+// having sizes[u] of them. Throws std::out_of_range for a visit not below
+// sizes.size().
+std::vector<std::size_t> places_of_visits(std::span<const unsigned> sizes,
+                                          std::span<const unsigned> kept);
 
 }  // namespace chbench::bench

@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <random>
 
 #include "batch.h"
 #include "chbench/simd.h"
+#include "fastest_rounds.h"
 
 namespace chbench::bench {
 
@@ -179,30 +181,55 @@ GroupRounds rounds_of(GroupSpan g, const Plan& plan, const TimeModel& model,
   return r;
 }
 
-// The intervals and ratios of the group's members, from the rounds of the
-// visits kept (revisits.h: a visit still slower than the fastest by more
-// than the margin is left out).
+// Each member's rounds of the visits a group's figures use (revisits.h: a
+// visit still slower than the fastest by more than the revisit margin is
+// left out; `visits` gets the ones kept), none for a member whose count of
+// rounds is not the visits' (not timed in every visit).
+std::vector<std::vector<double>> kept_visit_rounds(const GroupRounds& all, double margin,
+                                                   std::vector<unsigned>& visits) {
+  visits = kept_visits(all.rounds, all.sizes, margin);
+  const std::vector<std::size_t> places = places_of_visits(all.sizes, visits);
+  const std::size_t total = std::accumulate(all.sizes.begin(), all.sizes.end(), std::size_t{0});
+  std::vector<std::vector<double>> out;
+  for (const auto& member : all.rounds)
+    out.push_back(member.size() == total ? rounds_at(member, places) : std::vector<double>{});
+  return out;
+}
+
+// The intervals and ratios of the group's members from the rounds kept: of
+// the visits kept, those the host ran in its fastest state by the pace of
+// the members the figure is not of (fastest_rounds.h). A group timed on
+// thread CPU time keeps every round. A member not timed in every visit
+// keeps all its rounds and pairs them as they are.
 void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
                const TimeModel& model, std::vector<MemberRounds>& out) {
   const GroupRounds all = rounds_of(g, plan, model, out);
-  const std::vector<unsigned> kept =
-      kept_visits(all.rounds, all.sizes, times_thread_cpu(configs, g) ? 0 : model.revisit_margin);
+  const bool cpu = times_thread_cpu(configs, g);
+  std::vector<unsigned> visits;
+  const auto visited = kept_visit_rounds(all, cpu ? 0 : model.revisit_margin, visits);
+  const double margin = cpu ? 0 : model.state_margin;
+  // Member m's rounds (a place in the group) kept when `apart` do not count.
+  const auto kept = [&](std::size_t m, const std::vector<std::size_t>& apart) {
+    if (visited[m].empty()) return out[g.first + m].ns_per_key;
+    return rounds_at(visited[m], fastest_rounds(visited, margin, apart));
+  };
   for (std::size_t i = g.first; i < g.last; ++i) {
     MemberRounds& r = out[i];
-    if (kept.size() < all.sizes.size()) {
-      r.kept_visits = kept;
+    if (visits.size() < all.sizes.size()) {
+      r.kept_visits = visits;
       r.visit_sizes = all.sizes;
     }
     if (r.ns_per_key.empty()) continue;
-    const std::vector<double> mine = rounds_of_visits(r.ns_per_key, all.sizes, kept);
+    const std::size_t m = i - g.first;
+    const std::vector<double> mine = kept(m, {m});
     r.rounds_kept = mine.size();
     r.ns_median = median(mine);
     r.ns_interval = median_interval(mine);
     const auto reference = reference_of(configs, g, i);
     // A reference that was not timed (its preparation failed) has no rounds.
     if (!reference || out[*reference].ns_per_key.size() != r.ns_per_key.size()) continue;
-    const auto ratios =
-        paired_ratios(mine, rounds_of_visits(out[*reference].ns_per_key, all.sizes, kept));
+    const std::size_t ref = *reference - g.first;
+    const auto ratios = paired_ratios(kept(m, {m, ref}), kept(ref, {m, ref}));
     r.ratio = median(ratios);
     r.ratio_interval = median_interval(ratios);
   }
@@ -454,6 +481,7 @@ std::string timing_json(const TimeModel& model) {
                         {"rounds", model.rounds},
                         {"visits", group_visits(model, model.rounds)},
                         {"revisit_margin", model.revisit_margin},
+                        {"state_margin", model.state_margin},
                         {"revisit_share", kRevisitShare},
                         {"revisit_budget", kRevisitBudget},
                         {"min_rounds", model.min_rounds},

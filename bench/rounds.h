@@ -59,8 +59,9 @@ struct MemberRounds {
     bool timed = false, replaced = false;
   };
   std::optional<Revisit> revisit;
-  // The median and the count of the rounds its figures use (every round but
-  // those of a visit left out, revisits.h), and when one was left out, the
+  // The median and the count of the rounds its figures use (those of the
+  // visits kept, revisits.h, that the host ran in its fastest state by the
+  // other members' pace, fastest_rounds.h); when a visit was left out, the
   // visits kept (0-based) and each visit's rounds.
   double ns_median = 0;
   std::size_t rounds_kept = 0;

@@ -212,6 +212,30 @@ has "$tmp/revisit.json" 'kept_visits\\": ?\[[12]\]' "chbench_groups names the vi
 has "$tmp/revisit.json" '"rounds_kept": 6\.0' "the figures come from the six rounds kept"
 has "$tmp/revisit.json" 'revisit_budget\\": ?0\.08' "chbench_timing records the revisits' time budget"
 expect 2 "--revisit-margin: Value 11 not in range" --revisit-margin 11
+# A state margin no two rounds' paces stay within: each figure keeps the six
+# rounds the other members ran fastest (chbench_timing records the margin),
+# and the plot scripts, choosing the rounds from chbench_groups as the bench
+# does, get the bench's medians and ratios; a margin of 0 keeps all twelve.
+four=ring/eytzinger,ring/lower_bound,ring/branchless,hrw/scalar
+expect 0 "in 1 visit" --kernels "$four" --nodes 60 --vnodes 10 --keys 1000 \
+  --rounds 12 --visits 1 --min-time 0 --state-margin 0.000001 \
+  --benchmark_out="$tmp/state.json" --benchmark_out_format=json "${run_flags[@]}"
+has "$tmp/state.json" '"rounds_kept": 6\.0' "the figures come from the six fastest-paced rounds"
+lacks "$tmp/state.json" '"rounds_kept": 1\.20*e\+01' "no member keeps all twelve rounds"
+has "$tmp/state.json" 'state_margin\\": ?1e-06' "chbench_timing records the state margin"
+if /usr/bin/python3 "$(dirname "$0")/rounds_agree.py" "$tmp/state.json" \
+  "$(dirname "$0")/../scripts" 2>"$tmp/py-err"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: the scripts' rounds give the bench's medians and ratios: $(tail -n 1 "$tmp/py-err")" >&2
+fi
+expect 0 "in 1 visit" --kernels "$four" --nodes 60 --vnodes 10 --keys 1000 \
+  --rounds 12 --visits 1 --min-time 0 --state-margin 0 \
+  --benchmark_out="$tmp/state0.json" --benchmark_out_format=json "${run_flags[@]}"
+lacks "$tmp/state0.json" '"rounds_kept": 6\.0' "a state margin of 0 keeps every round"
+has "$tmp/state0.json" '"rounds_kept": 1\.20*e\+01' "a state margin of 0 keeps all twelve rounds"
+expect 2 "--state-margin: Value -1 not in range" --state-margin -1
 has "$tmp/removed.json" '"tokens": 3\.0+e\+02' "a ring after removals counts the survivors' tokens"
 expect 1 "ownership mismatch in custom/hrw/scalar/N:60/V:10/K:1000/threads:1/removed:50/order:random" \
   --kernels hrw/scalar --nodes 60 --vnodes 10 --keys 1000 --removed-fraction 0.5 --rounds 1 \

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fastest_rounds.h"
 #include "intervals.h"
 #include "revisits.h"
 
@@ -99,17 +100,19 @@ TEST_CASE("a visit still slower past the margin is left out of the figures", "[r
   CHECK(kept_visits(calm, sizes, 0.10) == std::vector<unsigned>{0, 1});
   // The kept rounds give the true ratio, 0.4, where all of them gave 0.467.
   const std::vector<unsigned> first{0};
-  const auto a = rounds_of_visits(slowed[0], sizes, first);
-  const auto b = rounds_of_visits(slowed[1], sizes, first);
+  const auto a = rounds_at(slowed[0], places_of_visits(sizes, first));
+  const auto b = rounds_at(slowed[1], places_of_visits(sizes, first));
   CHECK(a.size() == 15);
   CHECK(median(paired_ratios(a, b)) == Approx(0.4).epsilon(0.01));
   // Five rounds kept would leave no interval: every visit stays.
   const Rounds short_group{two_visits(4, 6.4, 5), two_visits(10, 12, 5)};
   CHECK(kept_visits(short_group, std::vector<unsigned>{5, 5}, 0.10) == std::vector<unsigned>{0, 1});
-  CHECK(rounds_of_visits(std::vector<double>{1, 2, 3}, std::vector<unsigned>{2, 2},
-                         std::vector<unsigned>{1}) == std::vector<double>{1, 2, 3});  // not 4
-  CHECK(rounds_of_visits(std::vector<double>{1, 2, 3, 4, 5}, std::vector<unsigned>{2, 3},
-                         std::vector<unsigned>{1}) == std::vector<double>{3, 4, 5});
+  CHECK(places_of_visits(std::vector<unsigned>{2, 3}, std::vector<unsigned>{1}) ==
+        std::vector<std::size_t>{2, 3, 4});
+  CHECK(places_of_visits(std::vector<unsigned>{2, 3}, std::vector<unsigned>{0, 1}) ==
+        std::vector<std::size_t>{0, 1, 2, 3, 4});
+  CHECK_THROWS_AS(places_of_visits(std::vector<unsigned>{2, 3}, std::vector<unsigned>{2}),
+                  std::out_of_range);
 }
 
 TEST_CASE("revisits stop once they have taken their share of the visits' time", "[revisits]") {

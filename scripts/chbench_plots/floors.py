@@ -46,8 +46,8 @@ def title(kind: str) -> str:
 def point_key(r) -> tuple:
     """Where a result was timed beside its floors: its comparison group in a
     run timed in rounds, else the family and the fleet, batch and threads
-    (the floors carry no removals, so an older run's fleets after removals
-    share the floors of the fleet of the same N)."""
+    (an older run's floors carried no removals, so its fleets after
+    removals share the floors of the fleet of the same N)."""
     if r.group is not None:
         return (r.family, "group", r.group)
     return (r.family, r.nodes, r.vnodes, r.keys, r.threads)

@@ -157,8 +157,14 @@ class Result:
     # member's ns/key in each round (None: a failed member, or an old run),
     # and, where the member has a reference in its group, the median of the
     # per-round ratios member ÷ reference with its interval (the bench's).
+    # Its place in the group, the group's rounds (every member's) and the
+    # run's state margin choose the rounds each figure keeps
+    # (fastest_rounds.py).
     group: Optional[int] = None
     rounds: Optional[list] = None
+    member: Optional[int] = None
+    group_rounds: Optional[list] = None
+    state_margin: Optional[float] = None
     ratio: Optional[float] = None
     ratio_lo: Optional[float] = None
     ratio_hi: Optional[float] = None
@@ -267,18 +273,8 @@ class Run:
         return self._timing_count("rounds")
 
     def rounds_text(self) -> str:
-        """'30 interleaved rounds', '10 to 30 interleaved rounds' (groups of long
-        batches run fewer), '1 interleaved round': the rounds the results have."""
-        counts = {len(r.rounds) for r in self.results if r.rounds}
-        if not counts:
-            count = self.rounds_count()
-            counts = {count} if count else set()
-        if not counts:
-            return "interleaved rounds"
-        lo, hi = min(counts), max(counts)
-        if lo == hi:
-            return f"{lo} interleaved round{'' if lo == 1 else 's'}"
-        return f"{lo} to {hi} interleaved rounds"
+        """The rounds the results have, in words (rounds.rounds_text)."""
+        return rounds_mod.rounds_text(self.results, self.timing, self.rounds_count())
 
     def visits_count(self) -> Optional[int]:
         """The visits the rounds were shared between (chbench_timing), if recorded."""
@@ -344,7 +340,8 @@ def load(path: Path, need_registry: bool = True, registry_from: Optional[Path] =
     caches.mark_beyond_l2(run.results, context)
     run.described = described.completed(run.results)
     run.timing = rounds_mod.timing(context, run.warnings)
-    rounds_mod.attach(run.results, rounds_mod.groups(context, run.warnings), run.warnings)
+    rounds_mod.attach(run.results, rounds_mod.groups(context, run.warnings), run.warnings,
+                      rounds_mod.state_margin(run.timing))
     if need_registry and registry_from is not None and registry_mod.CONTEXT_KEY not in context:
         run.registry = borrowed_registry(run, registry_from)
     elif need_registry:
@@ -559,7 +556,8 @@ def read_timings(result: Result, iterations: list, aggregates: dict, first: dict
     kept = None
     if "median" in aggregates:
         # The bench's median of the rounds it kept (a visit the host slowed
-        # left out: rounds.py), else Google Benchmark's of every round.
+        # left out, the host's slower states: rounds.py), else Google
+        # Benchmark's of every round.
         kept = number(aggregates["median"].get("ns_per_key_kept"))
         kept = kept if kept and kept > 0 else None
         result.ns = kept or entry_ns_per_key(aggregates["median"])

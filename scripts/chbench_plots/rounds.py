@@ -11,9 +11,11 @@ of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
 A group whose figures leave out a visit the host slowed (the bench's
 revisits.h) also holds "visit_rounds" (each visit's count of rounds, in
 order) and "kept_visits" (the 1-based visits kept): its members' rounds here
-are those of the kept visits alone, as the bench's own figures are. A run
-from before it has neither key: its Results have no rounds, and its figures
-are points (basis "point").
+are those of the kept visits alone, as the bench's own figures are. Of
+those, each figure keeps the rounds the host ran in its fastest state by the
+pace of the members it is not of (fastest_rounds.py, the run's
+"state_margin"). A run from before groups has neither key: its Results have
+no rounds, and its figures are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
 base_label, forced_target, is_floor, ns, rounds, group, cv), so load.py can call
@@ -27,7 +29,7 @@ import math
 import statistics
 from typing import Optional
 
-from . import intervals
+from . import fastest_rounds, intervals
 from .intervals import Estimate
 from .names import config_name
 
@@ -54,6 +56,14 @@ def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
 def timing(context: dict, warnings: list) -> Optional[dict]:
     """The timing record (method, rounds, min_slice_s, seed, confidence) or None."""
     return context_json(context, TIMING_KEY, warnings)
+
+
+def state_margin(timing_record: Optional[dict]) -> Optional[float]:
+    """The state margin of the timing record (chbench_timing): a number
+    above 0, else None (every round kept; runs from before the rule)."""
+    value = (timing_record or {}).get("state_margin")
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return float(value) if ok and math.isfinite(value) and value > 0 else None
 
 
 def round_list(value) -> Optional[list]:
@@ -123,22 +133,26 @@ def groups_summary(value) -> str:
             f"JSON's `{GROUPS_KEY}`)")
 
 
-def attach(results: list, group_list: list, warnings: list) -> None:
+def attach(results: list, group_list: list, warnings: list,
+           margin: Optional[float] = None) -> None:
     """Gives every Result its group index and rounds from group_list
-    (groups()); a member matches the Result of its configuration name
-    (names.config_name of both). Warns once about members no Result has."""
+    (groups()), its place in the group, the group's rounds and the run's
+    state margin (chbench_timing's; None keeps every round); a member
+    matches the Result of its configuration name (names.config_name of
+    both). Warns once about members no Result has."""
     by_name = {}
     for r in results:
         by_name.setdefault(config_name(r.run_name), r)
     unknown = 0
     for index, (members, times) in enumerate(group_list):
-        for name, rounds in zip(members, times):
+        for place, (name, rounds) in enumerate(zip(members, times)):
             r = by_name.get(config_name(name))
             if r is None:
                 unknown += 1
                 continue
             r.group = index if r.group is None else r.group
             r.rounds = rounds
+            r.group_rounds, r.member, r.state_margin = times, place, margin
             settle_spread(r)
             settle_cv(r)
     if unknown:
@@ -151,7 +165,7 @@ def settle_spread(r) -> None:
     a stddev band would pass for an interval."""
     if r.interval or not r.rounds or r.ns is None:
         return
-    interval = intervals.median_interval(r.rounds)
+    interval = intervals.median_interval(own_rounds(r))
     if interval is not None and interval[0] <= r.ns <= interval[1]:
         r.ns_lo, r.ns_hi, r.interval = interval[0], interval[1], True
     else:
@@ -174,7 +188,7 @@ def ns_estimate(r) -> Estimate:
     if r.interval:
         return Estimate(r.ns, r.ns_lo, r.ns_hi, "median")
     if r.rounds:
-        computed = intervals.median_estimate(r.rounds)
+        computed = intervals.median_estimate(own_rounds(r))
         if computed is not None:
             return Estimate(r.ns, computed.lo, computed.hi, "median")
     return Estimate(r.ns)
@@ -193,8 +207,26 @@ def ratio(a, b) -> Optional[Estimate]:
     if not a.rounds or not b.rounds:
         return None
     if a.group is not None and a.group == b.group:
-        return intervals.paired_ratio(a.rounds, b.rounds)
-    return intervals.unpaired_ratio(a.rounds, b.rounds)
+        kept = state_places(a, {a.member, b.member})
+        return intervals.paired_ratio(fastest_rounds.at(a.rounds, kept),
+                                      fastest_rounds.at(b.rounds, kept))
+    return intervals.unpaired_ratio(own_rounds(a), own_rounds(b))
+
+
+def state_places(r, leave_out: set) -> Optional[list]:
+    """The places of the rounds of r's group the host ran in its fastest
+    state by the pace of the members not in leave_out (fastest_rounds.py);
+    None: every round."""
+    group = getattr(r, "group_rounds", None)
+    if group is None:
+        return None
+    return fastest_rounds.places(group, getattr(r, "state_margin", None), leave_out)
+
+
+def own_rounds(r) -> list:
+    """r's rounds that its own median and interval use: those the host ran
+    in its fastest state by the other members' pace."""
+    return fastest_rounds.at(r.rounds, state_places(r, {getattr(r, "member", None)}))
 
 
 def kernel_free_name(name: str) -> tuple:
@@ -259,3 +291,18 @@ def reference_ratio(r, members: list, registry) -> Optional[tuple]:
         return ref, Estimate(r.ratio, r.ratio_lo, r.ratio_hi, "paired")
     computed = ratio(r, ref)
     return (ref, computed) if computed is not None else None
+
+
+def rounds_text(results: list, timing_record: Optional[dict], count: Optional[int]) -> str:
+    """'30 interleaved rounds', '10 to 30 interleaved rounds' (groups of long
+    batches run fewer), '1 interleaved round': the rounds the results have
+    (else `count`, the timing record's), as 'the rounds kept of ...' in a run
+    whose figures keep the rounds of the host's fastest state."""
+    counts = {len(r.rounds) for r in results if r.rounds} or ({count} if count else set())
+    if not counts:
+        text = "interleaved rounds"
+    elif min(counts) == max(counts):
+        text = f"{min(counts)} interleaved round{'' if min(counts) == 1 else 's'}"
+    else:
+        text = f"{min(counts)} to {max(counts)} interleaved rounds"
+    return f"the rounds kept of {text}" if state_margin(timing_record) else text

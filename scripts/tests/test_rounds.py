@@ -13,7 +13,7 @@ from pathlib import Path
 import make_rounds_fixture as rf
 from support import FIXTURE
 
-from chbench_plots import caches, load  # noqa: E402
+from chbench_plots import caches, fastest_rounds, load  # noqa: E402
 from chbench_plots import rounds as rounds_mod  # noqa: E402
 
 
@@ -290,6 +290,57 @@ class KeptVisits(unittest.TestCase):
         load.read_timings(result, [], {"median": older}, older, [])
         self.assertEqual(result.ns, 5.0)
 
+
+
+class FastestState(unittest.TestCase):
+    """Each figure keeps the rounds the host ran in its fastest state by the
+    pace of the members it is not of (fastest_rounds.py), as the bench does."""
+
+    @staticmethod
+    def group(margin):
+        """Member 0 ran fast by its own noise in rounds 0-9; members 1 to 3
+        ran alike, slowed by the host in rounds 20-29."""
+        noisy = [0.8 if r < 10 else 1.2 for r in range(30)]
+        steady = [1.0 + 0.001 * (r % 3) if r < 20 else 1.3 for r in range(30)]
+        times = [noisy, steady, list(steady), list(steady)]
+        results = [load.Result(f"f/s/k{m}/N:1", "f", "s", f"k{m}") for m in range(4)]
+        for m, r in enumerate(results):
+            r.ns = statistics.median(times[m])
+        rounds_mod.attach(results, [([f"f/s/k{m}/N:1" for m in range(4)], times)], [], margin)
+        return results
+
+    def test_places_by_the_other_members(self):
+        steady = [1.0 + 0.001 * (r % 3) if r < 20 else 1.3 for r in range(30)]
+        noisy = [0.8 if r < 10 else 1.2 for r in range(30)]
+        times = [noisy, steady, list(steady)]
+        self.assertEqual(len(fastest_rounds.places(times, 0.03, set())), 10)
+        self.assertEqual(fastest_rounds.places(times, 0.03, {0}), list(range(20)))
+        # One member counting, a margin of 0 or None, or 6 rounds: every round.
+        self.assertIsNone(fastest_rounds.places(times, 0.03, {0, 1}))
+        self.assertIsNone(fastest_rounds.places(times, 0, {0}))
+        self.assertIsNone(fastest_rounds.places(times, None, {0}))
+        self.assertIsNone(fastest_rounds.places([x[:6] for x in times], 0.03, {0}))
+
+    def test_own_median_and_ratio_use_the_others_pace(self):
+        noisy, first, _, _ = self.group(0.03)
+        # Its own rounds, by members 1-3's pace: 0-19, 0.8 in half of them.
+        self.assertEqual(rounds_mod.own_rounds(noisy), noisy.rounds[:20])
+        estimate = rounds_mod.ns_estimate(noisy)
+        self.assertEqual((estimate.lo, estimate.hi), (0.8, 1.2))
+        ratio = rounds_mod.ratio(noisy, first)
+        self.assertAlmostEqual(ratio.value, statistics.median(
+            a / b for a, b in zip(noisy.rounds[:20], first.rounds[:20])))
+        # Without a state margin (a run from before): every round.
+        noisy, _, _, _ = self.group(None)
+        self.assertEqual(rounds_mod.own_rounds(noisy), noisy.rounds)
+
+    def test_rounds_text_names_the_rounds_kept(self):
+        results = self.group(0.03)
+        self.assertEqual(rounds_mod.rounds_text(results, {"state_margin": 0.03}, None),
+                         "the rounds kept of 30 interleaved rounds")
+        self.assertEqual(rounds_mod.rounds_text(results, {"state_margin": 0}, None),
+                         "30 interleaved rounds")
+        self.assertEqual(rounds_mod.rounds_text([], {}, 10), "10 interleaved rounds")
 
 if __name__ == "__main__":
     unittest.main()
