@@ -208,10 +208,9 @@ void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
   std::vector<unsigned> visits;
   const auto visited = kept_visit_rounds(all, cpu ? 0 : model.revisit_margin, visits);
   const double margin = cpu ? 0 : model.state_margin;
-  // Member m's rounds (a place in the group) kept when `apart` do not count.
-  const auto kept = [&](std::size_t m, const std::vector<std::size_t>& apart) {
-    if (visited[m].empty()) return out[g.first + m].ns_per_key;
-    return rounds_at(visited[m], fastest_rounds(visited, margin, apart));
+  // Member m's rounds (a place in the group) at the places kept.
+  const auto kept = [&](std::size_t m, const std::vector<std::size_t>& places) {
+    return visited[m].empty() ? out[g.first + m].ns_per_key : rounds_at(visited[m], places);
   };
   for (std::size_t i = g.first; i < g.last; ++i) {
     MemberRounds& r = out[i];
@@ -221,7 +220,8 @@ void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
     }
     if (r.ns_per_key.empty()) continue;
     const std::size_t m = i - g.first;
-    const std::vector<double> mine = kept(m, {m});
+    const std::vector<double> mine =
+        kept(m, fastest_rounds(visited, margin, std::vector<std::size_t>{m}));
     r.rounds_kept = mine.size();
     r.ns_median = median(mine);
     r.ns_interval = median_interval(mine);
@@ -229,7 +229,8 @@ void summarise(std::span<const Config> configs, GroupSpan g, const Plan& plan,
     // A reference that was not timed (its preparation failed) has no rounds.
     if (!reference || out[*reference].ns_per_key.size() != r.ns_per_key.size()) continue;
     const std::size_t ref = *reference - g.first;
-    const auto ratios = paired_ratios(kept(m, {m, ref}), kept(ref, {m, ref}));
+    const auto places = fastest_rounds(visited, margin, std::vector<std::size_t>{m, ref});
+    const auto ratios = paired_ratios(kept(m, places), kept(ref, places));
     r.ratio = median(ratios);
     r.ratio_interval = median_interval(ratios);
   }

@@ -18,7 +18,8 @@ pace of the members it is not of (fastest_rounds.py, the run's
 no rounds, and its figures are points (basis "point").
 
 This module reads Results by their fields only (run_name, label, scheme,
-base_label, forced_target, is_floor, ns, rounds, group, cv), so load.py can call
+base_label, forced_target, is_floor, ns, rounds, group, member, group_rounds,
+state_margin, cv), so load.py can call
 it without a cycle.
 """
 
@@ -217,16 +218,15 @@ def state_places(r, leave_out: set) -> Optional[list]:
     """The places of the rounds of r's group the host ran in its fastest
     state by the pace of the members not in leave_out (fastest_rounds.py);
     None: every round."""
-    group = getattr(r, "group_rounds", None)
-    if group is None:
+    if r.group_rounds is None:
         return None
-    return fastest_rounds.places(group, getattr(r, "state_margin", None), leave_out)
+    return fastest_rounds.places(r.group_rounds, r.state_margin, leave_out)
 
 
 def own_rounds(r) -> list:
     """r's rounds that its own median and interval use: those the host ran
     in its fastest state by the other members' pace."""
-    return fastest_rounds.at(r.rounds, state_places(r, {getattr(r, "member", None)}))
+    return fastest_rounds.at(r.rounds, state_places(r, {r.member}))
 
 
 def kernel_free_name(name: str) -> tuple:
