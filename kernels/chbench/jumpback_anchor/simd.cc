@@ -13,9 +13,11 @@
 // Lemire's multiply on the next value; the rare rejection, a low half below
 // A, is finished lane by lane), gathers all their next entries at once, and
 // compacts the walks still on a removed bucket to the front, in place; the
-// finished ones leave owner and position for a scalar store at the end. The
-// gathers of a pass are independent of each other, and its vectors are full
-// but for the last.
+// finished ones leave owner and position for a scalar store. Step passes stop
+// once at most kCarry walks are left, which go on beside the next chunk's:
+// no pass waits on the latency of a few long walks alone. The gathers of a
+// pass are independent of each other, and its vectors are full but for the
+// last.
 //
 // Measured on an AMD Zen 5 (AVX3 dispatched, 2 vCPUs), N = 10^6 with half
 // removed at random, K = 10^7, in separate processes: 3.80-4.39 ns a key
@@ -29,6 +31,11 @@
 // two beside the gathers; chunks of 512 keys (the last passes' latency shared
 // by fewer keys: 0.8 ns a key more at N = 10^6) or 4,096 (no gain over
 // 2,048); passes one and two fused group by group (0.1-0.3 ns a key slower).
+// Later, the variants interleaved in one process: 256 walks carried into the
+// next chunk against none, 5.12 ns a key against 5.49 at K = 10^7 (the
+// per-round ratio 0.89), 0.93 at K = 10^6 (128 and 512 walks: 0.95 and
+// 0.94), 0.96 at N = 1,000 with half removed, K = 10^5; with the carry,
+// chunks of 1,024 and 512 keys gave 0.97 and 1.06 there.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/jumpback_anchor/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -51,9 +58,15 @@ namespace jumpback_anchor_lanes {
 using M64 = hn::Mask<D64>;
 
 inline constexpr std::size_t kChunk = 2048;
+// Walks of earlier chunks still going when the next chunk's walks start.
+inline constexpr std::size_t kCarry = 256;
 // Room past a chunk: the last group of pass one, padded, or a vector stored
 // whole past the end of a list.
 inline constexpr std::size_t kSlack = 2 * kMaxLanes64;
+inline constexpr std::size_t kWalks = kChunk + kCarry + kSlack;
+// Positions are 32 bits: JumpBackAnchorKeys takes spans of at most this
+// many keys.
+inline constexpr std::size_t kSpan = std::size_t{1} << 31;
 
 // Pass one's results for a chunk, in key order.
 struct FirstDraws {
@@ -66,10 +79,10 @@ struct FirstDraws {
 // of the bucket being resolved, all ones before the first draw); and the
 // finished walks, owner << 32 | position.
 struct Walks {
-  HWY_ALIGN uint64_t state[kChunk + kSlack];
-  HWY_ALIGN uint64_t entry[kChunk + kSlack];
-  HWY_ALIGN uint64_t vi[kChunk + kSlack];
-  HWY_ALIGN uint64_t done[kChunk + kSlack];
+  HWY_ALIGN uint64_t state[kWalks];
+  HWY_ALIGN uint64_t entry[kWalks];
+  HWY_ALIGN uint64_t vi[kWalks];
+  HWY_ALIGN uint64_t done[kWalks];
 };
 
 // The lanes of a mask as bits, lane i at bit i (at most 64 lanes).
@@ -134,15 +147,17 @@ HWY_INLINE std::size_t StartWalks(const uint64_t* HWY_RESTRICT entries,
   return size + hn::CountTrue(d, walking);
 }
 
-// Pass two for keys[0, count) of the chunk: whole vectors, then the last
-// keys through zero-padded copies. Returns the walks started in w.
+// Pass two for keys[0, count) of the chunk at position `first` of the span:
+// whole vectors, then the last keys through zero-padded copies. Appends the
+// walks started to the `size` going on in w; returns the new size.
 HWY_INLINE std::size_t StartPass(const uint64_t* HWY_RESTRICT entries,
                                  const uint64_t* HWY_RESTRICT keys, std::size_t count,
-                                 const FirstDraws& f, uint32_t* HWY_RESTRICT o, Walks& w) {
+                                 std::size_t first, const FirstDraws& f, uint32_t* HWY_RESTRICT o,
+                                 Walks& w, std::size_t size) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
-  V64 vi = hn::Or(hn::Set(d, 0xffffffffu), hn::ShiftLeft<32>(hn::Iota(d, 0)));
-  std::size_t size = 0, i = 0;
+  V64 vi = hn::Or(hn::Set(d, 0xffffffffu), hn::ShiftLeft<32>(hn::Iota(d, first)));
+  std::size_t i = 0;
   for (; i + lanes <= count; i += lanes)
     size = StartWalks(entries, keys + i, f, i, lanes, o + i, vi, w, size);
   if (i == count) return size;
@@ -214,14 +229,32 @@ HWY_INLINE std::size_t StepPass(const uint64_t* HWY_RESTRICT entries, Walks& w, 
   return kept;
 }
 
-// The walks of a chunk (`size` in w) to their end: step passes until none
-// is left, then each owner to o at its position.
-HWY_INLINE void WalkPass(const uint64_t* HWY_RESTRICT entries, Walks& w, std::size_t size,
-                         uint32_t* HWY_RESTRICT o) {
+// The `size` walks in w: step passes until at most `carry` are left, then
+// each finished walk's owner to o (the span's first key's) at its position.
+// Returns how many still walk.
+HWY_INLINE std::size_t WalkPass(const uint64_t* HWY_RESTRICT entries, Walks& w, std::size_t size,
+                                std::size_t carry, uint32_t* HWY_RESTRICT o) {
   std::size_t done = 0;
-  while (size != 0) size = StepPass(entries, w, size, &done);
+  while (size > carry) size = StepPass(entries, w, size, &done);
   for (std::size_t j = 0; j < done; ++j)
     o[static_cast<uint32_t>(w.done[j])] = static_cast<uint32_t>(w.done[j] >> 32);
+  return size;
+}
+
+// The keys of a span (count <= kSpan), chunk by chunk: each chunk's walks
+// join those still going, and step passes run until at most kCarry are left
+// (none after the last chunk), so that no pass waits on the latency of a few
+// long walks alone.
+HWY_INLINE void JumpBackAnchorSpan(const uint64_t* HWY_RESTRICT entries, const JumpBackShape& shape,
+                                   const uint64_t* HWY_RESTRICT keys, std::size_t count,
+                                   uint32_t* HWY_RESTRICT out, FirstDraws& first, Walks& walks) {
+  std::size_t walking = 0;
+  for (std::size_t at = 0; at < count; at += kChunk) {
+    const std::size_t size = std::min(count - at, kChunk);
+    JumpBackPass(keys + at, size, shape, first);
+    walking = StartPass(entries, keys + at, size, at, first, out + at, walks, walking);
+    walking = WalkPass(entries, walks, walking, at + size < count ? kCarry : 0, out);
+  }
 }
 
 }  // namespace jumpback_anchor_lanes
@@ -239,14 +272,9 @@ void JumpBackAnchorKeys(const uint64_t* HWY_RESTRICT entries, uint32_t n_max,
   const JumpBackShape shape(n_max);
   lanes::FirstDraws first;
   lanes::Walks walks;
-  for (std::size_t at = 0; at < count; at += lanes::kChunk) {
-    const std::size_t size = std::min(count - at, lanes::kChunk);
-    const uint64_t* k = keys + at;
-    uint32_t* o = out + at;
-    lanes::JumpBackPass(k, size, shape, first);
-    const std::size_t walking = lanes::StartPass(entries, k, size, first, o, walks);
-    if (walking != 0) lanes::WalkPass(entries, walks, walking, o);
-  }
+  for (std::size_t base = 0; base < count; base += lanes::kSpan)
+    lanes::JumpBackAnchorSpan(entries, shape, keys + base, std::min(count - base, lanes::kSpan),
+                              out + base, first, walks);
 }
 
 }  // namespace chbench::simd::HWY_NAMESPACE
