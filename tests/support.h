@@ -24,6 +24,7 @@
 
 #include "chbench/nodes.h"
 #include "chbench/ring/ring.h"
+#include "chbench/scenario.h"
 #include "chbench/scheme.h"
 
 namespace chbench_test {
@@ -378,6 +379,17 @@ inline void check_table(const chbench::OwnerTable& table, std::span<const uint64
   const auto prefix = keys.first(std::min<std::size_t>(keys.size(), 3000));
   CHECK(first_mismatch<uint64_t>(prefix, want.first(prefix.size()),
                                  owners_in_pieces(table, prefix)) == "");
+}
+
+// A scenario of N nodes of which `fraction` leave in a random order drawn
+// from `seed`.
+inline chbench::Scenario random_removals(uint32_t nodes, double fraction, uint64_t seed) {
+  chbench::Scenario s;
+  s.nodes = nodes;
+  s.order = chbench::RemovalOrder::kRandom;
+  s.remove_fraction = fraction;
+  s.seed = seed;
+  return s;
 }
 
 }  // namespace chbench_test

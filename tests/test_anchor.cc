@@ -363,27 +363,13 @@ std::vector<std::string> owner_names(const Fleet& fleet, std::span<const uint64_
 
 }  // namespace
 
-namespace {
-
-// N nodes of which `fraction` leave in a random order drawn from `seed`.
-chbench::Scenario random_removals(uint32_t nodes, double fraction, uint64_t seed) {
-  chbench::Scenario s;
-  s.nodes = nodes;
-  s.order = chbench::RemovalOrder::kRandom;
-  s.remove_fraction = fraction;
-  s.seed = seed;
-  return s;
-}
-
-}  // namespace
-
 TEST_CASE("anchor: walks left going when the next batch starts end at their own keys, every target",
           "[anchor][reference][targets]") {
   // Nine in ten buckets removed at random: most keys walk, some for many
   // steps, so walks of each batch of the SIMD kernel are still going when
   // the next batch's keys join them, and their owners land batches later.
   std::mt19937_64 rng(kSeed + 134);
-  const Fleet fleet = chbench::scenario_fleet(random_removals(2000, 0.9, rng()));
+  const Fleet fleet = chbench::scenario_fleet(chbench_test::random_removals(2000, 0.9, rng()));
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, chbench_test::kEmulated ? 1700 : 6000, rng);
   for (AnchorHashing hashing :
@@ -400,7 +386,7 @@ TEST_CASE("anchor: a removal moves exactly the removed node's keys, a re-add bri
   std::mt19937_64 rng(kSeed + 133);
   std::vector<uint64_t> keys;
   chbench_test::append_random(keys, 20000, rng);
-  const auto removed = chbench::removal_list(random_removals(50, 0.5, rng()));
+  const auto removed = chbench::removal_list(chbench_test::random_removals(50, 0.5, rng()));
   Fleet fleet(chbench::default_nodes(50));
   std::vector<std::vector<std::string>> history = {owner_names(fleet, keys)};
   for (const std::string& gone : removed) {

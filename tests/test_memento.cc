@@ -366,6 +366,19 @@ TEST_CASE("MementoHash: the reference follows the definition (independent model)
   }
 }
 
+TEST_CASE("MementoHash: walks left going when the next chunk starts end at their own keys",
+          "[memento][simd][targets]") {
+  // Nine in ten buckets removed at random: most keys walk, some for many
+  // steps, so walks of each chunk of the SIMD kernel are still going when
+  // the next chunk's keys join them, and their owners land chunks later.
+  std::mt19937_64 rng(chbench_test::kSeed + 155);
+  const Fleet fleet = chbench::scenario_fleet(chbench_test::random_removals(2000, 0.9, rng()));
+  std::vector<uint64_t> keys;
+  chbench_test::append_random(keys, chbench_test::kEmulated ? 2600 : 9000, rng);
+  const auto want = owners_of(*chbench::build_reference(Scheme::kMemento, fleet), keys);
+  chbench_test::on_every_target([&] { check_kernels(fleet, keys, want); });
+}
+
 TEST_CASE("MementoHash: keys move only off a leaving node, and back on its re-add",
           "[memento][properties]") {
   std::mt19937_64 rng(chbench_test::kSeed + 153);

@@ -3,17 +3,23 @@
 // (kernels/CMakeLists.txt), as jump/simd: the jump length must round as
 // jump_hash's, never through a fused multiply-add.
 //
-// Chunks of keys go through two passes. Pass one runs jump hash in lanes over
+// Chunks of keys go through passes. Pass one runs jump hash in lanes over
 // the b-array (jump/simd's way: b and j as doubles, masks for the lanes that
-// stop first), gathers each bucket's slot entry and writes it as the owner;
-// the lanes whose bucket was removed go to a list (key, bucket, entry,
-// position), appended from the mask's bits. Pass two runs the replacement
-// loop on that list in full vectors: every step of every lane either follows
-// a replacer or rehashes, then gathers the next entry; a lane that reaches a
-// working bucket keeps it (masks) while the others go on, and when half of a
-// block's lanes or fewer still walk, those move on to the next round's list,
-// so that long walks share full vectors. Owners are written to their
-// positions one by one (they are the minority).
+// stop first) and keeps the chunk's buckets. Pass two gathers each bucket's
+// slot entry (no branch between the gathers, so they overlap), writes it as
+// the owner, and compresses the keys whose bucket was removed into a list of
+// walks (key, bucket and entry, bound e, position). Each step pass then takes
+// every walk one step (follow a replacer or rehash, then gather the next
+// entry), leaves the finished walks' owners for a scalar store and compacts
+// the others to the front; the passes stop once at most kMementoCarry walks
+// are left, which go on beside the next chunk's. Measured on a Zen 5 VM
+// (AVX3), median ns a key of five processes each, alternated, against the
+// kernel before (blocks of four vectors walking under masks until half of
+// their lanes had finished, the walks appended from mask bits one by one):
+// N = 10^6 with half removed at random, K = 10^7: 9.3 against 13.9; N =
+// 1,000 with half and 90 % removed, K = 10^5: 5.7 and 15.8 against 8.5 and
+// 20.0; nothing removed (jump hash alone), 4.9 against 4.8. 256 walks carried
+// measured as 128.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/memento/simd.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -22,8 +28,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <utility>
 
+#include "chbench/compress-inl.h"
 #include "chbench/jump/lanes-inl.h"
 #include "chbench/memento/memento.h"
 #include "chbench/simd_ops-inl.h"
@@ -33,6 +39,12 @@ namespace chbench::simd::HWY_NAMESPACE {
 
 // Keys per chunk: the list of pass two holds one chunk's.
 inline constexpr std::size_t kMementoChunk = 1024;
+// The most walks still going when the next chunk's first pass starts (pass
+// two stops there, but after the span's last chunk).
+inline constexpr std::size_t kMementoCarry = 128;
+inline constexpr std::size_t kMementoList = kMementoChunk + kMementoCarry + kMaxLanes64;
+// Positions are 32 bits: MementoKeys takes spans of at most this many keys.
+inline constexpr std::size_t kMementoSpan = std::size_t{1} << 31;
 
 // a > b for lanes below 2^63 (every value here is below 2^33): the signed
 // compare, which every x86 target from SSE4 has.
@@ -61,200 +73,163 @@ HWY_INLINE V64 Rehash(V64 h, V64 b, V64 r) {
   return hn::ShiftRight<32>(Mul32x32(hn::ShiftRight<32>(z), r));
 }
 
-// Keys of one chunk still walking: the key hash, the bucket and its entry
-// (bucket | entry << 32), the walk's bound e, and the position in the chunk.
-// Pass two reads whole vectors, so it has a vector's room to spare.
+// The walks still going, as arrays of lane state: the key hash, the bucket
+// and its entry (bucket | entry << 32), the walk's bound e and the position
+// in the span; and the finished walks, owner << 32 | position. Vectors are
+// read and stored whole, so each has a vector's room to spare.
 struct Pending {
-  HWY_ALIGN uint64_t keys[kMementoChunk + kMaxLanes64];
-  HWY_ALIGN uint64_t state[kMementoChunk + kMaxLanes64];
-  HWY_ALIGN uint64_t bound[kMementoChunk + kMaxLanes64];
-  uint32_t index[kMementoChunk + 1];
+  HWY_ALIGN uint64_t keys[kMementoList];
+  HWY_ALIGN uint64_t state[kMementoList];
+  HWY_ALIGN uint64_t bound[kMementoList];
+  HWY_ALIGN uint64_t at[kMementoList];
+  HWY_ALIGN uint64_t done[kMementoList];
   std::size_t size = 0;
 };
 
-// Jump hash of U vectors of keys at k in lanes (jump/lanes-inl.h), the
-// buckets to `buckets` (64-bit lanes).
-template <std::size_t U>
-HWY_INLINE void JumpBlock(const uint64_t* HWY_RESTRICT k, uint32_t n,
-                          uint64_t* HWY_RESTRICT buckets) {
+// Pass one: jump hash of `size` keys in lanes (jump/lanes-inl.h), each
+// vector's buckets (64-bit lanes, the high halves zero) handed to store(i, v)
+// with i its first key's place: blocks of U vectors, then single vectors,
+// then the last keys through a zero-padded copy, whose vector store(i, v)
+// must cut at size.
+template <class Store>
+HWY_INLINE void JumpPass(const uint64_t* HWY_RESTRICT k, std::size_t size, uint32_t n,
+                         const Store& store) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
-  JumpLanes<U>(k, n, [&](std::size_t u, V64 bits) {
-    hn::Store(hn::And(bits, hn::Set(d, 0xffffffffULL)), d, buckets + u * lanes);
+  const V64 low32 = hn::Set(d, 0xffffffffULL);
+  constexpr std::size_t kUnroll = Unroll(4);
+  std::size_t i = 0;
+  if constexpr (kUnroll > 1) {
+    for (; i + kUnroll * lanes <= size; i += kUnroll * lanes)
+      JumpLanes<kUnroll>(k + i, n,
+                         [&](std::size_t u, V64 b) { store(i + u * lanes, hn::And(b, low32)); });
+  }
+  for (; i + lanes <= size; i += lanes)
+    JumpLanes<1>(k + i, n, [&](std::size_t, V64 b) { store(i, hn::And(b, low32)); });
+  if (i == size) return;
+  HWY_ALIGN uint64_t pad[kMaxLanes64] = {};
+  for (std::size_t r = 0; r < size - i; ++r) pad[r] = k[i + r];
+  JumpLanes<1>(pad, n, [&](std::size_t, V64 b) { store(i, hn::And(b, low32)); });
+}
+
+// Every bucket its own owner (no slot array): jump hash alone, each owner
+// to out.
+HWY_INLINE void IdentityKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
+                             uint32_t* HWY_RESTRICT out) {
+  const std::size_t lanes = hn::Lanes(D64());
+  JumpPass(keys, count, n, [&](std::size_t i, V64 b) {
+    if (i + lanes <= count) return StoreLow32(b, out + i);
+    HWY_ALIGN uint32_t pad[kMaxLanes64];
+    StoreLow32(b, pad);
+    for (std::size_t r = 0; r < count - i; ++r) out[i + r] = pad[r];
   });
 }
 
-// Pass one on U vectors of keys at k, position `at` in the chunk, of which
-// the first `valid` lanes are keys (fewer only in a padded tail): writes each
-// jump bucket's entry (the bucket itself without a slot array) to o, and
-// appends the lanes on a removed bucket to `p`.
-template <std::size_t U>
-HWY_INLINE void FirstPass(const uint64_t* HWY_RESTRICT k, std::size_t at, std::size_t valid,
-                          uint32_t n, const uint32_t* HWY_RESTRICT slot, uint32_t* HWY_RESTRICT o,
-                          Pending& p) {
-  const D64 d;
-  const std::size_t lanes = hn::Lanes(d);
-  HWY_ALIGN uint64_t buckets[U * kMaxLanes64];
-  JumpBlock<U>(k, n, buckets);
-  for (std::size_t u = 0; u < U; ++u) {
-    const V64 bucket = hn::Load(d, buckets + u * lanes);
-    if (slot == nullptr) {
-      StoreLow32(bucket, o + u * lanes);
-      continue;
-    }
-    const V64 entry = GatherSlot(slot, bucket);
-    StoreLow32(entry, o + u * lanes);
-    const std::size_t first = u * lanes < valid ? valid - u * lanes : 0;
-    const auto removed =
-        hn::And(Above(entry, hn::Set(d, kMementoRemoved - 1)), hn::FirstN(d, first));
-    // The lanes' bits (at most 32 lanes of 64 bits, on SVE's widest), then
-    // the few set ones appended one by one: Highway 1.0.3's AVX3 Compress of
-    // 64-bit lanes copies a 2 KiB table to the stack on every call.
-    uint8_t bytes[8] = {};
-    hn::StoreMaskBits(d, removed, bytes);
-    uint64_t bits;
-    std::memcpy(&bits, bytes, sizeof(bits));
-    for (; bits != 0; bits &= bits - 1) {
-      const std::size_t i = u * lanes + hwy::Num0BitsBelowLS1Bit_Nonzero64(bits);
-      p.keys[p.size] = k[i];
-      p.state[p.size] = buckets[i] | uint64_t{o[i]} << 32;
-      p.bound[p.size] = 0xffffffffu;
-      p.index[p.size++] = static_cast<uint32_t>(at + i);
-    }
-  }
-}
-
-// The `valid` lanes from position t of a block that stops: each lane's entry
-// to out at its position (final for a lane on a working bucket, overwritten
-// by a later round otherwise), and the lanes still on a removed bucket
-// appended to `next` with their state.
-HWY_INLINE void Settle(const Pending& p, std::size_t t, std::size_t valid, V64 key, V64 b,
-                       V64 entry, V64 e, uint32_t* HWY_RESTRICT out, Pending& next) {
-  const D64 d;
-  HWY_ALIGN uint64_t k[kMaxLanes64], s[kMaxLanes64], bound[kMaxLanes64];
-  hn::Store(key, d, k);
-  hn::Store(hn::Or(b, hn::ShiftLeft<32>(entry)), d, s);
-  hn::Store(e, d, bound);
-  for (std::size_t lane = 0; lane < valid; ++lane) {
-    const uint32_t index = p.index[t + lane];
-    out[index] = static_cast<uint32_t>(s[lane] >> 32);
-    next.keys[next.size] = k[lane];
-    next.state[next.size] = s[lane];
-    next.bound[next.size] = bound[lane];
-    next.index[next.size] = index;
-    next.size += s[lane] >> 32 >= kMementoRemoved;
-  }
-}
-
-// Pass two on U vectors of the list from position t (`valid` entries, the
-// rest padding): memento_walk in lanes, until at most `leave` lanes are still
-// walking; then Settle. Each step takes r = entry's replacer; entry >= e (a
-// bucket removed before the one that set the range) follows it, b = r;
-// otherwise entry becomes e and b is rehashed into [0, r). Lanes on a working
-// bucket keep b, so the gather that every lane makes reads their own entry
-// again.
-template <std::size_t U>
-HWY_INLINE void WalkBlock(const Pending& p, std::size_t t, std::size_t valid, std::size_t leave,
-                          const uint32_t* HWY_RESTRICT slot, uint32_t* HWY_RESTRICT out,
-                          Pending& next) {
+// Pass two for a chunk of `size` keys at position `at` of the span (keys
+// and out the span's), its buckets from pass one: every bucket's slot entry
+// gathered (independent loads, no branch between them) and written as the
+// owner, and the keys on a removed
+// bucket appended to p. The last vector's lanes past the chunk write to a
+// copy.
+HWY_INLINE void EntryPass(const uint64_t* HWY_RESTRICT keys, std::size_t at, std::size_t size,
+                          const uint64_t* HWY_RESTRICT buckets, const uint32_t* HWY_RESTRICT slot,
+                          uint32_t* HWY_RESTRICT out, Pending& p) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
   const V64 removed_below = hn::Set(d, kMementoRemoved - 1);
-  CHBENCH_VECTORS(V64, key, U);
-  CHBENCH_VECTORS(V64, b, U);
-  CHBENCH_VECTORS(V64, entry, U);
-  CHBENCH_VECTORS(V64, e, U);
-  for (std::size_t u = 0; u < U; ++u) {
-    key(u) = hn::LoadU(d, p.keys + t + u * lanes);
-    const V64 s = hn::LoadU(d, p.state + t + u * lanes);
-    b(u) = hn::And(s, hn::Set(d, 0xffffffffULL));
-    entry(u) = hn::ShiftRight<32>(s);
-    e(u) = hn::LoadU(d, p.bound + t + u * lanes);
-  }
-  for (;;) {
-    CHBENCH_VECTORS(hn::Mask<D64>, going, U);
-    std::size_t walking = 0;
-    for (std::size_t u = 0; u < U; ++u) {
-      going(u) = Above(entry(u), removed_below);
-      walking += hn::CountTrue(d, going(u));
+  const V64 no_bound = hn::Set(d, 0xffffffffULL);
+  for (std::size_t i = 0; i < size; i += lanes) {
+    const std::size_t valid = size - i < lanes ? size - i : lanes;
+    const V64 bucket = hn::Load(d, buckets + i);
+    const V64 entry = GatherSlot(slot, bucket);
+    if (valid == lanes) {
+      StoreLow32(entry, out + at + i);
+    } else {
+      HWY_ALIGN uint32_t o_pad[kMaxLanes64];
+      StoreLow32(entry, o_pad);
+      for (std::size_t r = 0; r < valid; ++r) out[at + i + r] = o_pad[r];
     }
-    if (walking <= leave) break;
-    for (std::size_t u = 0; u < U; ++u) {
-      const V64 r = hn::Sub(entry(u), hn::Set(d, kMementoRemoved));
-      const auto follow = Above(entry(u), hn::Sub(e(u), hn::Set(d, 1)));
-      const V64 next_b = hn::IfThenElse(follow, r, Rehash(key(u), b(u), r));
-      e(u) = hn::IfThenElse(follow, e(u), entry(u));
-      b(u) = hn::IfThenElse(going(u), next_b, b(u));
-      entry(u) = GatherSlot(slot, b(u));
-    }
-  }
-  for (std::size_t u = 0; u < U; ++u) {
-    const std::size_t first = u * lanes < valid ? valid - u * lanes : 0;
-    Settle(p, t + u * lanes, first < lanes ? first : lanes, key(u), b(u), entry(u), e(u), out,
-           next);
+    const auto walk = hn::And(hn::FirstN(d, valid), Above(entry, removed_below));
+    HWY_ALIGN uint64_t k_pad[kMaxLanes64] = {};
+    for (std::size_t r = 0; r < valid; ++r) k_pad[r] = keys[at + i + r];
+    const V64 key = valid == lanes ? hn::LoadU(d, keys + at + i) : hn::Load(d, k_pad);
+    hn::StoreU(CompressLanes(key, walk), d, p.keys + p.size);
+    hn::StoreU(CompressLanes(hn::Or(bucket, hn::ShiftLeft<32>(entry)), walk), d, p.state + p.size);
+    hn::StoreU(CompressLanes(no_bound, walk), d, p.bound + p.size);
+    hn::StoreU(CompressLanes(IotaFrom(d, at + i), walk), d, p.at + p.size);
+    p.size += hn::CountTrue(d, walk);
   }
 }
 
-// Pass two: rounds over the list in blocks of whole vectors (its end padded
-// with lanes on a working bucket). A block of a long list stops when half of
-// its lanes or fewer still walk, and those go on in the next round, packed
-// into full vectors with the rest of the round's: the longest walks (N =
-// 1,000 with 90% removed at random: 9 steps on average, 40 and more for one
-// key in a thousand) no longer hold a block of mostly finished lanes. A short list
-// (below two blocks) runs to the end; every round but that one halves the
-// list at least. `spare` is the other round's list.
-void WalkPending(Pending& p, Pending& spare, const uint32_t* HWY_RESTRICT slot,
-                 uint32_t* HWY_RESTRICT out) {
+// One step of every walk on the list (memento_walk's loop body): r is the
+// entry's replacer; entry >= e (a bucket removed before the one that set the
+// range) follows it, b = r; otherwise e becomes the entry and b is rehashed
+// into [0, r). Every walk gathers its next entry (independent loads, which
+// overlap when the b-array is larger than the caches); those on a working
+// bucket go to p.done from *done on (the count advanced), the others are
+// compacted to the front, in place (a vector stored at the write position,
+// never past the read one, overwrites only lanes already loaded). Returns how
+// many still walk.
+HWY_INLINE std::size_t StepList(Pending& p, const uint32_t* HWY_RESTRICT slot, std::size_t* done) {
   const D64 d;
   const std::size_t lanes = hn::Lanes(d);
-  constexpr std::size_t kUnroll = Unroll(4);
-  Pending* list = &p;
-  Pending* next = &spare;
-  while (list->size != 0) {
-    const std::size_t size = list->size;
-    const bool long_list = size >= 2 * kUnroll * lanes;
-    for (std::size_t t = size; t < size + lanes; ++t)
-      list->keys[t] = list->state[t] = list->bound[t] = 0;
-    next->size = 0;
-    std::size_t t = 0;
-    if constexpr (kUnroll > 1) {
-      for (; t + kUnroll * lanes <= size; t += kUnroll * lanes)
-        WalkBlock<kUnroll>(*list, t, kUnroll * lanes, long_list ? kUnroll * lanes / 2 : 0, slot,
-                           out, *next);
-    }
-    for (; t < size; t += lanes)
-      WalkBlock<1>(*list, t, size - t, long_list ? lanes / 2 : 0, slot, out, *next);
-    std::swap(list, next);
+  const V64 low32 = hn::Set(d, 0xffffffffULL);
+  const V64 removed = hn::Set(d, kMementoRemoved);
+  std::size_t kept = 0, finished = *done;
+  for (std::size_t t = 0; t < p.size; t += lanes) {
+    const hn::Mask<D64> valid = hn::FirstN(d, p.size - t);
+    const V64 key = hn::Load(d, p.keys + t);
+    const V64 state = hn::Load(d, p.state + t);
+    V64 e = hn::Load(d, p.bound + t);
+    const V64 at = hn::Load(d, p.at + t);
+    const V64 entry = hn::ShiftRight<32>(state);
+    const V64 r = hn::Sub(entry, removed);
+    const auto follow = Above(entry, hn::Sub(e, hn::Set(d, 1)));
+    const V64 b = hn::IfThenElse(follow, r, Rehash(key, hn::And(state, low32), r));
+    e = hn::IfThenElse(follow, e, entry);
+    // Lanes past the list gather slot 0.
+    const V64 next = GatherSlot(slot, hn::IfThenElseZero(valid, b));
+    const auto going = hn::And(valid, Above(next, hn::Sub(removed, hn::Set(d, 1))));
+    const auto end = hn::AndNot(going, valid);
+    hn::StoreU(CompressLanes(key, going), d, p.keys + kept);
+    hn::StoreU(CompressLanes(hn::Or(b, hn::ShiftLeft<32>(next)), going), d, p.state + kept);
+    hn::StoreU(CompressLanes(e, going), d, p.bound + kept);
+    hn::StoreU(CompressLanes(at, going), d, p.at + kept);
+    hn::StoreU(CompressLanes(hn::Or(hn::ShiftLeft<32>(next), at), end), d, p.done + finished);
+    kept += hn::CountTrue(d, going);
+    finished += hn::CountTrue(d, end);
   }
+  *done = finished;
+  return kept;
+}
+
+// Pass two: step passes over the list until at most `carry` walks are left,
+// then each finished walk's owner to out (the span's) at its position.
+HWY_INLINE void WalkPending(Pending& p, std::size_t carry, const uint32_t* HWY_RESTRICT slot,
+                            uint32_t* HWY_RESTRICT out) {
+  std::size_t done = 0;
+  while (p.size > carry) p.size = StepList(p, slot, &done);
+  for (std::size_t j = 0; j < done; ++j)
+    out[static_cast<uint32_t>(p.done[j])] = static_cast<uint32_t>(p.done[j] >> 32);
 }
 
 // MementoHash over a b-array of n buckets for count keys; slot is null when
 // every bucket is its own owner (memento.h's identity).
 void MementoKeys(const uint32_t* HWY_RESTRICT slot, uint32_t n, const uint64_t* HWY_RESTRICT keys,
                  std::size_t count, uint32_t* HWY_RESTRICT out) {
+  if (slot == nullptr) return IdentityKeys(keys, count, n, out);
   const D64 d;
-  const std::size_t lanes = hn::Lanes(d);
-  constexpr std::size_t kUnroll = Unroll(4);
-  Pending p, spare;
-  for (std::size_t at = 0; at < count; at += kMementoChunk) {
-    const std::size_t size = count - at < kMementoChunk ? count - at : kMementoChunk;
-    const uint64_t* k = keys + at;
-    uint32_t* o = out + at;
-    p.size = 0;
-    std::size_t i = 0;
-    if constexpr (kUnroll > 1) {
-      for (; i + kUnroll * lanes <= size; i += kUnroll * lanes)
-        FirstPass<kUnroll>(k + i, i, kUnroll * lanes, n, slot, o + i, p);
+  Pending p;
+  HWY_ALIGN uint64_t buckets[kMementoChunk + kMaxLanes64];
+  for (std::size_t base = 0; base < count; base += kMementoSpan) {
+    const std::size_t span = count - base < kMementoSpan ? count - base : kMementoSpan;
+    for (std::size_t at = 0; at < span; at += kMementoChunk) {
+      const std::size_t size = span - at < kMementoChunk ? span - at : kMementoChunk;
+      JumpPass(keys + base + at, size, n,
+               [&](std::size_t i, V64 b) { hn::Store(b, d, buckets + i); });
+      EntryPass(keys + base, at, size, buckets, slot, out + base, p);
+      WalkPending(p, at + size < span ? kMementoCarry : 0, slot, out + base);
     }
-    for (; i + lanes <= size; i += lanes) FirstPass<1>(k + i, i, lanes, n, slot, o + i, p);
-    if (i < size) {
-      HWY_ALIGN uint64_t k_pad[kMaxLanes64] = {};
-      HWY_ALIGN uint32_t o_pad[kMaxLanes64] = {};
-      for (std::size_t r = 0; r < size - i; ++r) k_pad[r] = k[i + r];
-      FirstPass<1>(k_pad, i, size - i, n, slot, o_pad, p);
-      for (std::size_t r = 0; r < size - i; ++r) o[i + r] = o_pad[r];
-    }
-    if (p.size != 0) WalkPending(p, spare, slot, o);
   }
 }
 
@@ -311,8 +286,8 @@ constinit const KernelInfo registry::memento_simd{
     .scheme = Scheme::kMemento,
     .name = "simd",
     .summary =
-        "keys in lanes: jump hash and a slot gather for all, the removed buckets' "
-        "replacement loop on the compressed rest, gathers under masks (Highway)",
+        "keys in lanes: jump hash and a slot gather for all, then the removed buckets' "
+        "walks one step a pass, compacted (Highway)",
     .simd = true,
     .rival = &registry::memento_scalar,
     .baseline = false,
