@@ -128,9 +128,8 @@ HWY_INLINE void IdentityKeys(const uint64_t* HWY_RESTRICT keys, std::size_t coun
 // Pass two for a chunk of `size` keys at position `at` of the span (keys
 // and out the span's), its buckets from pass one: every bucket's slot entry
 // gathered (independent loads, no branch between them) and written as the
-// owner, and the keys on a removed
-// bucket appended to p. The last vector's lanes past the chunk write to a
-// copy.
+// owner, and the keys on a removed bucket appended to p. The last vector's
+// lanes past the chunk write to a copy.
 HWY_INLINE void EntryPass(const uint64_t* HWY_RESTRICT keys, std::size_t at, std::size_t size,
                           const uint64_t* HWY_RESTRICT buckets, const uint32_t* HWY_RESTRICT slot,
                           uint32_t* HWY_RESTRICT out, Pending& p) {
