@@ -170,13 +170,14 @@ struct BatchState {
 };
 
 // The first steps of the walks of U vectors of keys at keys[0 ...], the
-// first `count` of them real (the rest padding), at batch positions
+// first `count` of them real (the rest padding), at span positions
 // `position` on: the draws among the never-used buckets, which need no
 // memory (the U vectors loop together until no lane draws one, for
 // independent work in flight), then the gather of the first entry. Every
 // lane's owner as that entry says goes to out[0 .. U * Lanes) (the walks
 // that go on overwrite theirs when they finish); the walks that go on are
-// appended to the batch state at w. Returns the new w.
+// appended to the walks in st at w (those carried included). Returns the new
+// w.
 struct FirstContext {
   const uint64_t* HWY_RESTRICT entries;
   const uint64_t* HWY_RESTRICT table;
@@ -262,7 +263,7 @@ std::size_t FirstStepsOfBatch(const FirstContext& ctx, const uint64_t* HWY_RESTR
   return w;
 }
 
-// One step of the `live` walks of the batch (anchor_finish's loop body):
+// One step of the `live` walks in st (anchor_finish's loop body):
 // the finished ones go to st.done (their count is returned in *finished),
 // the others are compacted to the front; returns how many go on.
 template <class Draws>

@@ -74,7 +74,8 @@ struct FirstDraws {
   HWY_ALIGN uint32_t draws[kChunk + kSlack];  // values read after the first
 };
 
-// The walks of a chunk's keys still on a removed bucket, as arrays of lane
+// The walks still on a removed bucket (a chunk's, and those carried from
+// earlier chunks), as arrays of lane
 // state: the stream's state, the entry reached and v | position << 32 (v: A
 // of the bucket being resolved, all ones before the first draw); and the
 // finished walks, owner << 32 | position.

@@ -27,7 +27,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "chbench/compress-inl.h"
 #include "chbench/jump/lanes-inl.h"
@@ -37,7 +36,7 @@
 HWY_BEFORE_NAMESPACE();
 namespace chbench::simd::HWY_NAMESPACE {
 
-// Keys per chunk: the list of pass two holds one chunk's.
+// Keys per chunk: the list of walks holds one chunk's and those carried.
 inline constexpr std::size_t kMementoChunk = 1024;
 // The most walks still going when the next chunk's first pass starts (pass
 // two stops there, but after the span's last chunk).
@@ -90,7 +89,7 @@ struct Pending {
 // vector's buckets (64-bit lanes, the high halves zero) handed to store(i, v)
 // with i its first key's place: blocks of U vectors, then single vectors,
 // then the last keys through a zero-padded copy, whose vector store(i, v)
-// must cut at size.
+// must cut at size where its destination has no room past it.
 template <class Store>
 HWY_INLINE void JumpPass(const uint64_t* HWY_RESTRICT k, std::size_t size, uint32_t n,
                          const Store& store) {
@@ -112,8 +111,8 @@ HWY_INLINE void JumpPass(const uint64_t* HWY_RESTRICT k, std::size_t size, uint3
   JumpLanes<1>(pad, n, [&](std::size_t, V64 b) { store(i, hn::And(b, low32)); });
 }
 
-// Every bucket its own owner (no slot array): jump hash alone, each owner
-// to out.
+// Every bucket its own owner (no slot array: nothing removed, the buckets
+// in list order; memento.h's identity): jump hash alone, each owner to out.
 HWY_INLINE void IdentityKeys(const uint64_t* HWY_RESTRICT keys, std::size_t count, uint32_t n,
                              uint32_t* HWY_RESTRICT out) {
   const std::size_t lanes = hn::Lanes(D64());
@@ -149,9 +148,14 @@ HWY_INLINE void EntryPass(const uint64_t* HWY_RESTRICT keys, std::size_t at, std
       for (std::size_t r = 0; r < valid; ++r) out[at + i + r] = o_pad[r];
     }
     const auto walk = hn::And(hn::FirstN(d, valid), Above(entry, removed_below));
-    HWY_ALIGN uint64_t k_pad[kMaxLanes64] = {};
-    for (std::size_t r = 0; r < valid; ++r) k_pad[r] = keys[at + i + r];
-    const V64 key = valid == lanes ? hn::LoadU(d, keys + at + i) : hn::Load(d, k_pad);
+    V64 key;
+    if (valid == lanes) {
+      key = hn::LoadU(d, keys + at + i);
+    } else {
+      HWY_ALIGN uint64_t k_pad[kMaxLanes64] = {};
+      for (std::size_t r = 0; r < valid; ++r) k_pad[r] = keys[at + i + r];
+      key = hn::Load(d, k_pad);
+    }
     hn::StoreU(CompressLanes(key, walk), d, p.keys + p.size);
     hn::StoreU(CompressLanes(hn::Or(bucket, hn::ShiftLeft<32>(entry)), walk), d, p.state + p.size);
     hn::StoreU(CompressLanes(no_bound, walk), d, p.bound + p.size);
@@ -202,7 +206,7 @@ HWY_INLINE std::size_t StepList(Pending& p, const uint32_t* HWY_RESTRICT slot, s
   return kept;
 }
 
-// Pass two: step passes over the list until at most `carry` walks are left,
+// The step passes over the list until at most `carry` walks are left,
 // then each finished walk's owner to out (the span's) at its position.
 HWY_INLINE void WalkPending(Pending& p, std::size_t carry, const uint32_t* HWY_RESTRICT slot,
                             uint32_t* HWY_RESTRICT out) {
