@@ -164,6 +164,26 @@ HWY_INLINE void StoreLow32(V v, uint32_t* HWY_RESTRICT out) {
   hn::StoreU(hn::TruncateTo(d32, hn::BitCast(hn::RebindToUnsigned<hn::DFromV<V>>(), v)), d32, out);
 }
 
+// The keys a span holds, for the kernels that keep a walk's position in a
+// span in 32 bits beside its owner (anchor, jumpback_anchor, memento).
+inline constexpr std::size_t kSpanKeys = std::size_t{1} << 31;
+
+// span(first, count) for consecutive spans of at most kSpanKeys keys that
+// cover [0, count), in order.
+template <class Span>
+HWY_INLINE void ForEachSpan(std::size_t count, const Span& span) {
+  for (std::size_t first = 0; first < count; first += kSpanKeys)
+    span(first, count - first < kSpanKeys ? count - first : kSpanKeys);
+}
+
+// out[p] = o for each finished walk o << 32 | p of done[0, count) (p a
+// position in out's span).
+HWY_INLINE void StoreFinished(const uint64_t* HWY_RESTRICT done, std::size_t count,
+                              uint32_t* HWY_RESTRICT out) {
+  for (std::size_t j = 0; j < count; ++j)
+    out[static_cast<uint32_t>(done[j])] = static_cast<uint32_t>(done[j] >> 32);
+}
+
 // Runs `block(keys, out)`, which reads and writes exactly one vector's worth
 // of entries (at most kMaxLanes64), on the last `rest` (fewer) keys through zero-padded copies on
 // the stack, so that the caller's spans are neither over-read nor over-written.

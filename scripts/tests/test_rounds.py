@@ -291,7 +291,6 @@ class KeptVisits(unittest.TestCase):
         self.assertEqual(result.ns, 5.0)
 
 
-
 class FastestState(unittest.TestCase):
     """Each figure keeps the rounds the host ran in its fastest state by the
     pace of the members it is not of (fastest_rounds.py), as the bench does."""

@@ -157,9 +157,6 @@ inline constexpr std::size_t kBatch = 512;
 inline constexpr std::size_t kCarry = 128;
 inline constexpr std::size_t kWalks = kBatch + kCarry + kMaxLanes64;
 
-// Positions are 32 bits: AnchorKeys takes spans of at most this many keys.
-inline constexpr std::size_t kSpan = std::size_t{1} << 31;
-
 struct BatchState {
   HWY_ALIGN uint64_t s[kWalks];
   HWY_ALIGN uint64_t x[kWalks];
@@ -311,7 +308,7 @@ std::size_t StepBatch(const uint64_t* HWY_RESTRICT entries, const uint64_t* HWY_
   return w;
 }
 
-// The keys of a span (count <= kSpan): each batch's first steps join the
+// The keys of a span (count <= kSpanKeys): each batch's first steps join the
 // walks still going, and step passes run until at most kCarry are left (none
 // after the last batch). Measured on a Zen 5 VM (AVX3), capacity 10^6 with
 // half removed at random, the variants interleaved in one process: 4.52 ns a
@@ -329,8 +326,7 @@ void AnchorSpan(const FirstContext& ctx, const uint64_t* HWY_RESTRICT keys, std:
     while (live > carry) {
       std::size_t finished = 0;
       live = StepBatch<Draws>(ctx.entries, ctx.table, live, st, &finished);
-      for (std::size_t j = 0; j < finished; ++j)
-        out[static_cast<uint32_t>(st.done[j])] = static_cast<uint32_t>(st.done[j] >> 32);
+      StoreFinished(st.done, finished, out);
     }
   }
 }
@@ -340,9 +336,9 @@ void AnchorKeys(const AnchorTable& t, const uint64_t* HWY_RESTRICT keys, std::si
                 uint32_t* HWY_RESTRICT out) {
   const FirstContext ctx{t.entries.get(), anchor_crc32c_table(), t.capacity, t.used};
   BatchState st;
-  for (std::size_t base = 0; base < count; base += kSpan)
-    AnchorSpan<Draws>(ctx, keys + base, count - base < kSpan ? count - base : kSpan, out + base,
-                      st);
+  ForEachSpan(count, [&](std::size_t first, std::size_t n) {
+    AnchorSpan<Draws>(ctx, keys + first, n, out + first, st);
+  });
 }
 
 void AnchorSplitMix(const AnchorTable& t, const uint64_t* HWY_RESTRICT keys, std::size_t count,

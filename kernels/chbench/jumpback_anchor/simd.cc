@@ -64,9 +64,6 @@ inline constexpr std::size_t kCarry = 256;
 // whole past the end of a list.
 inline constexpr std::size_t kSlack = 2 * kMaxLanes64;
 inline constexpr std::size_t kWalks = kChunk + kCarry + kSlack;
-// Positions are 32 bits: JumpBackAnchorKeys takes spans of at most this
-// many keys.
-inline constexpr std::size_t kSpan = std::size_t{1} << 31;
 
 // Pass one's results for a chunk, in key order.
 struct FirstDraws {
@@ -237,12 +234,11 @@ HWY_INLINE std::size_t WalkPass(const uint64_t* HWY_RESTRICT entries, Walks& w, 
                                 std::size_t carry, uint32_t* HWY_RESTRICT o) {
   std::size_t done = 0;
   while (size > carry) size = StepPass(entries, w, size, &done);
-  for (std::size_t j = 0; j < done; ++j)
-    o[static_cast<uint32_t>(w.done[j])] = static_cast<uint32_t>(w.done[j] >> 32);
+  StoreFinished(w.done, done, o);
   return size;
 }
 
-// The keys of a span (count <= kSpan), chunk by chunk: each chunk's walks
+// The keys of a span (count <= kSpanKeys), chunk by chunk: each chunk's walks
 // join those still going, and step passes run until at most kCarry are left
 // (none after the last chunk), so that no pass waits on the latency of a few
 // long walks alone.
@@ -273,9 +269,9 @@ void JumpBackAnchorKeys(const uint64_t* HWY_RESTRICT entries, uint32_t n_max,
   const JumpBackShape shape(n_max);
   lanes::FirstDraws first;
   lanes::Walks walks;
-  for (std::size_t base = 0; base < count; base += lanes::kSpan)
-    lanes::JumpBackAnchorSpan(entries, shape, keys + base, std::min(count - base, lanes::kSpan),
-                              out + base, first, walks);
+  ForEachSpan(count, [&](std::size_t at, std::size_t n) {
+    lanes::JumpBackAnchorSpan(entries, shape, keys + at, n, out + at, first, walks);
+  });
 }
 
 }  // namespace chbench::simd::HWY_NAMESPACE

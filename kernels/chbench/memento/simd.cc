@@ -42,8 +42,6 @@ inline constexpr std::size_t kMementoChunk = 1024;
 // two stops there, but after the span's last chunk).
 inline constexpr std::size_t kMementoCarry = 128;
 inline constexpr std::size_t kMementoList = kMementoChunk + kMementoCarry + kMaxLanes64;
-// Positions are 32 bits: MementoKeys takes spans of at most this many keys.
-inline constexpr std::size_t kMementoSpan = std::size_t{1} << 31;
 
 // a > b for lanes below 2^63 (every value here is below 2^33): the signed
 // compare, which every x86 target from SSE4 has.
@@ -212,8 +210,7 @@ HWY_INLINE void WalkPending(Pending& p, std::size_t carry, const uint32_t* HWY_R
                             uint32_t* HWY_RESTRICT out) {
   std::size_t done = 0;
   while (p.size > carry) p.size = StepList(p, slot, &done);
-  for (std::size_t j = 0; j < done; ++j)
-    out[static_cast<uint32_t>(p.done[j])] = static_cast<uint32_t>(p.done[j] >> 32);
+  StoreFinished(p.done, done, out);
 }
 
 // MementoHash over a b-array of n buckets for count keys; slot is null when
@@ -224,16 +221,16 @@ void MementoKeys(const uint32_t* HWY_RESTRICT slot, uint32_t n, const uint64_t* 
   const D64 d;
   Pending p;
   HWY_ALIGN uint64_t buckets[kMementoChunk + kMaxLanes64];
-  for (std::size_t base = 0; base < count; base += kMementoSpan) {
-    const std::size_t span = count - base < kMementoSpan ? count - base : kMementoSpan;
+  ForEachSpan(count, [&](std::size_t first, std::size_t span) {
+    const uint64_t* k = keys + first;
+    uint32_t* o = out + first;
     for (std::size_t at = 0; at < span; at += kMementoChunk) {
       const std::size_t size = span - at < kMementoChunk ? span - at : kMementoChunk;
-      JumpPass(keys + base + at, size, n,
-               [&](std::size_t i, V64 b) { hn::Store(b, d, buckets + i); });
-      EntryPass(keys + base, at, size, buckets, slot, out + base, p);
-      WalkPending(p, at + size < span ? kMementoCarry : 0, slot, out + base);
+      JumpPass(k + at, size, n, [&](std::size_t i, V64 b) { hn::Store(b, d, buckets + i); });
+      EntryPass(k, at, size, buckets, slot, o, p);
+      WalkPending(p, at + size < span ? kMementoCarry : 0, slot, o);
     }
-  }
+  });
 }
 
 }  // namespace chbench::simd::HWY_NAMESPACE
