@@ -11,6 +11,7 @@
 
 #include <hwy/highway.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +24,27 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Prefetches the cache line at p. A prefetch never faults.
 HWY_INLINE void PrefetchLine(const void* p) { __builtin_prefetch(p); }
 
+// Lanes of v below vx (unsigned) among the first `valid` (fewer than the
+// lanes of a 64-byte vector), counted. On AVX-512 the compare takes the valid
+// lanes as its mask: Highway's And of two masks adds a mask operation a key,
+// which ring/bucketed's record loop waits on (0.78 against 0.90-0.96 ns a key
+// at 10 tokens on a Zen 5).
+template <class D>
+HWY_INLINE std::size_t CountValidBelow(D d, hn::Vec<D> v, hn::Vec<D> vx, std::size_t valid) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) == 64) {
+    const auto valid_bits = static_cast<uint16_t>((1u << valid) - 1);
+    if constexpr (sizeof(hn::TFromD<D>) == 8)
+      return std::popcount(static_cast<unsigned>(
+          _mm512_mask_cmplt_epu64_mask(static_cast<__mmask8>(valid_bits), v.raw, vx.raw)));
+    else
+      return std::popcount(
+          static_cast<unsigned>(_mm512_mask_cmplt_epu32_mask(valid_bits, v.raw, vx.raw)));
+  }
+#endif
+  return hn::CountTrue(d, hn::And(hn::Lt(v, vx), hn::FirstN(d, valid)));
+}
+
 // Count of the `valid` first tokens of a 64-byte aligned block that are below
 // x (unsigned compare), for vectors of at most 64 bytes.
 template <class Token, std::size_t kValid>
@@ -32,11 +54,12 @@ HWY_INLINE std::size_t CountBelow(const Token* HWY_RESTRICT block, Token x) {
   const auto vx = hn::Set(d, x);
   std::size_t count = 0;
   for (std::size_t j = 0; j < kValid; j += lanes) {
-    auto below = hn::Lt(hn::Load(d, block + j), vx);
-    // Lanes past kValid hold the record's owners: masked off.
+    const auto v = hn::Load(d, block + j);
+    // Lanes past kValid hold the record's owners: left out.
     if (kValid % lanes != 0 && j + lanes > kValid)
-      below = hn::And(below, hn::FirstN(d, kValid - j));
-    count += hn::CountTrue(d, below);
+      count += CountValidBelow(d, v, vx, kValid - j);
+    else
+      count += hn::CountTrue(d, hn::Lt(v, vx));
   }
   return count;
 }
