@@ -96,6 +96,8 @@ KERNELS = (
         (f"{scheme}/scalar", False, None, False, 10, None),
         (f"{scheme}/simd", True, f"{scheme}/scalar", False, 0, None)))
 STREAM = "ring/stream"
+# (name, floor kind, simd) of the floors besides the stream baseline.
+FLOORS = (("modn/compute", "compute", True), ("ring/random_read", "random_read", False))
 # The name segments and the families in the bench's order, each with the
 # segments its names carry, as the bench describes them (chbench_families).
 SEGMENTS = (("N", "nodes", "int", "N"), ("V", "vnodes", "int", "V"), ("K", "keys", "int", "K"),
@@ -119,7 +121,7 @@ FAMILIES = (("tokens", BASE), ("latency", BASE), ("inflight", BASE + ["inflight"
 
 def registry(kernels: tuple = KERNELS) -> dict:
     """The registry object the bench writes, for `kernels` (entries as in
-    KERNELS) and the stream baseline."""
+    KERNELS), the stream baseline and the other floors (FLOORS)."""
     entries = [{"name": name, "scheme": name.split("/")[0], "kernel": name.split("/")[1],
                 "summary": f"{name} (fixture)", "simd": simd, "rival": rival,
                 "baseline": baseline, "rank": rank, "stream": False, "knob": knob}
@@ -128,6 +130,12 @@ def registry(kernels: tuple = KERNELS) -> dict:
                     "summary": "reads each key hash, writes one owner, no lookup",
                     "simd": False, "rival": None, "baseline": True, "rank": None,
                     "stream": True, "knob": None})
+    # The other floors, in the registry as the bench lists them, unmeasured.
+    for name, kind, simd in FLOORS:
+        entries.append({"name": name, "scheme": name.split("/")[0], "kernel": name.split("/")[1],
+                        "summary": f"the {kind} floor (fixture)", "simd": simd, "rival": None,
+                        "baseline": False, "rank": None, "stream": False, "floor": kind,
+                        "knob": None})
     return {"schemes": [{"name": name, "title": title, "source": "docs/spec.md", "aliases": [],
                          "params": params, "removal": REMOVAL.get(name, ("any", False))[0],
                          "max_nodes": 4294967295,

@@ -1,11 +1,12 @@
 """The floors beside the kernels (chbench_plots.floors): a run timed in
-comparison groups (make_rounds_fixture) whose registry marks the compute and
-random-read floors by "floor" and the stream floor by "stream" alone, as a run
-from before the kinds did; each kernel's ratio to each floor of its group in
+comparison groups (make_rounds_fixture) whose registry (make_fixture's) marks
+the compute and random-read floors by "floor" and the stream floor by
+"stream" alone, as a run from before the kinds did; each kernel's ratio to each floor of its group in
 the report's tables and the dense section, the floors in the plots."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import tempfile
 import unittest
@@ -14,17 +15,8 @@ from pathlib import Path
 import make_rounds_fixture as rf
 from plot_support import table_rows
 
-from chbench_plots import dense, dram, floors, goals, load, report, rings, style, tokens  # noqa: E402
-
-COMPUTE = {"name": "modn/compute", "scheme": "modn", "kernel": "compute",
-           "summary": "one multiply-xorshift and a multiply-shift a key", "simd": True,
-           "rival": None, "baseline": False, "rank": None, "stream": False, "knob": None,
-           "floor": "compute"}
-RANDOM_READ = {"name": "ring/random_read", "scheme": "ring", "kernel": "random_read",
-               "summary": "one random line a key", "simd": False, "rival": None,
-               "baseline": False, "rank": None, "stream": False, "knob": None,
-               "floor": "random_read"}
-
+from chbench_plots import (  # noqa: E402
+    dense, dram, floors, goal_specs, goals, load, report, rings, style, tokens)
 
 def floor_groups() -> list:
     """tokens: two ring kernels beside the stream (1 ns) and random-read (8 ns)
@@ -46,14 +38,10 @@ def floor_groups() -> list:
 
 
 def load_floors() -> load.Run:
-    """The run of floor_groups() with the two floors added to the registry."""
-    bench = rf.build(floor_groups())
-    registry = json.loads(bench["context"]["chbench_registry"])
-    registry["kernels"] += [COMPUTE, RANDOM_READ]
-    bench["context"]["chbench_registry"] = json.dumps(registry)
+    """The run of floor_groups()."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.json"
-        path.write_text(json.dumps(bench))
+        path.write_text(json.dumps(rf.build(floor_groups())))
         return load.load(path)
 
 
@@ -120,6 +108,20 @@ class Floors(unittest.TestCase):
         point, = rings.ring_points(self.bench, "tokens")
         self.assertEqual(goals.resolve("floor", point).label, "ring/stream")
         self.assertEqual(point.best().label, "ring/bucketed")
+
+    def test_goal_over_the_random_read_floor(self):
+        # The shipped goal's form at this run's ring: bucketed 20 ÷ random-read 8 ns/key.
+        shipped = next(g for g in goal_specs.load_goals().goals
+                       if g.denominator == "ring/random_read")
+        self.assertEqual((shipped.numerator, shipped.kind), (("best",), "ratio_at_ring"))
+        spec = dataclasses.replace(shipped, tokens=100_000, at_most=3.0)
+        met = goals.evaluate(spec, self.bench)
+        self.assertEqual((met.verdict, met.measured),
+                         ("goal met", "2.50× (95 % interval 2.50–2.50) (`ring/bucketed` at "
+                                      "100,000 tokens)"))
+        missed = goals.evaluate(dataclasses.replace(spec, at_most=2.0), self.bench)
+        self.assertEqual(missed.verdict, "goal not met")
+        self.assertEqual(goals.evaluate(shipped, self.bench).verdict, "not measured")
 
     def test_styles_tell_the_floors_apart(self):
         plot_style = style.Style(self.bench.results)

@@ -146,10 +146,11 @@ class Evaluator(unittest.TestCase):
     def test_the_shipped_file(self):
         shipped = goal_specs.load_goals()
         self.assertEqual([g.kind for g in shipped.goals], [
-            "ratio_at_ring", "ratio_at_ring", "ratio_up_to", "each_vs_reference",
-            "simd_vs_rival_at_nodes", "best_at_most_every_n", "worst_over_best_n",
-            "each_vs_floor_at_nodes", "pair_at_nodes", "pair_at_nodes",
-            "pair_at_nodes", "replicas_ratio", "replicas_ratio", "replicas_ratio"])
+            "ratio_at_ring", "ratio_at_ring", "ratio_up_to", "ratio_at_ring",
+            "each_vs_reference", "simd_vs_rival_at_nodes", "best_at_most_every_n",
+            "worst_over_best_n", "each_vs_floor_at_nodes", "pair_at_nodes", "pair_at_nodes",
+            "pair_at_nodes", "pair_at_nodes", "replicas_ratio", "replicas_ratio",
+            "replicas_ratio"])
         self.assertEqual([r.kind for r in shipped.ratios], ["pair", "simd", "simd"])
         for g in shipped.goals:
             self.assertNotRegex(g.title.lower(), r"issue|#\d")

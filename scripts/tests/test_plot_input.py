@@ -186,6 +186,8 @@ class Tolerance(unittest.TestCase):
             ("no ring of family `tokens` within 2× of 16,777,216 tokens with "
              "`ring/lower_bound`", "**not measured**"),
             ("worst 9.00× (`ring/stree` at 64,000 tokens) over 2 rings", "**goal not met**"),
+            ("no ring of family `tokens` within 2× of 16,777,216 tokens with "
+             "`ring/random_read`", "**not measured**"),
             ("no ring of family `clustered` with `ring/eytzinger` beside `ring/stree` or "
              "`ring/bucketed`", "**not measured**"),
             # No family "dense": the jump family's goals are not measured.
@@ -200,7 +202,9 @@ class Tolerance(unittest.TestCase):
             ("no N = 1,000,000 in family `dense` with `jump/scalar` and `jumpback/simd`",
              "**not measured**"),
             ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "
-             "`multiprobe/simd`", "**not measured**"),
+              "`multiprobe/simd`", "**not measured**"),
+            ("no N = 64 in family `targets` with `hrw/scalar` and `hrw/simd_keys`",
+             "**not measured**"),
             ("no N = 64 or 1,000 in family `weighted` with `hrw_weighted/scalar` and "
              "`hrw_weighted/simd`", "**not measured**"),
             # No family "replicas": the replica goals are not measured.
