@@ -24,14 +24,21 @@ def named(record: Any) -> list:
     return out + ([("scheme", "scheme", scheme)] if scheme else [])
 
 
+def predates_floors(registry: Any) -> bool:
+    """True for a registry that marks no floor but the stream floor: a bench
+    from before the floors were listed by kind, which lacks the others."""
+    return all(kernel.floor in (None, "stream") for kernel in registry.kernels.values())
+
+
 def check_kernels(goals: Goals, run: Any, source: Any) -> None:
     """Raises InputError, one line, for the first goal or ratio of `goals` that
     names a scheme or kernel the run's registry lacks; source names the goals
-    file. Only a run that describes itself (families.py: a bench as new as
-    this check) is checked: an older run's registry may predate a scheme the
-    goals name, which is then "not measured" there, as without a registry."""
+    file. Only a run that describes itself (families.py) and lists its floors
+    by kind (a bench as new as this check) is checked: an older run's registry
+    may predate a scheme or floor the goals name, which is then "not
+    measured" there, as without a registry."""
     registry = run.registry
-    if registry is None or not run.described.described:
+    if registry is None or not run.described.described or predates_floors(registry):
         return
     known = {"kernel": list(registry.kernels), "scheme": [s.name for s in registry.schemes]}
     for what, records in (("goal", goals.goals), ("ratio", goals.ratios)):

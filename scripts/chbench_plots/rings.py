@@ -17,8 +17,8 @@ NEAR_FACTOR = 2.0  # a ring is "~T tokens" only within this factor of T
 class RingPoint:
     """The kernels of one family measured on one ring, at one thread.
 
-    kernels maps `scheme/kernel` to its Result; the stream baseline is among
-    them when it ran, but never counts as the best kernel.
+    kernels maps `scheme/kernel` to its Result; the floors are among them
+    when they ran, but never count as the best kernel.
     """
 
     tokens: int
@@ -28,14 +28,14 @@ class RingPoint:
     kernels: dict
 
     def best(self) -> Optional[Result]:
-        """The fastest kernel here (median ns/key), the stream floor excluded."""
+        """The fastest kernel here (median ns/key), every floor excluded."""
         return min((r for r in self.kernels.values() if not r.is_floor),
                    key=lambda r: r.ns, default=None)
 
     def best_tie(self) -> list:
         """The fastest kernel here alone when its rounds separate it from
         the runner-up, else every kernel tied with it, fastest first
-        (intervals.fastest); the stream floor excluded; [] for none."""
+        (intervals.fastest); every floor excluded; [] for none."""
         return intervals.fastest([r for r in self.kernels.values() if not r.is_floor],
                                  lambda r: r.ns, rounds.ratio)
 

@@ -9,7 +9,7 @@ mean, median, stddev and cv aggregates; names carry Google Benchmark's own
 Benchmark's benchmark-thread field first, the bench's counter last), as the
 real reporter writes it. The context carries the kernel registry as the bench
 writes it ("chbench_registry", a JSON string; registry_text() builds it from
-SCHEMES and KERNELS below), and the families and name segments
+SCHEMES, KERNELS and FLOORS below), and the families and name segments
 ("chbench_families"; families_text(), from SEGMENTS and FAMILIES). SIMD
 kernels (those the registry marks `simd`) carry the `hwy_target` and
 `hwy_target_forced` counters and the target that ran as the entry's "label",
@@ -133,7 +133,7 @@ def registry(kernels: tuple = KERNELS) -> dict:
     # The other floors, in the registry as the bench lists them, unmeasured.
     for name, kind, simd in FLOORS:
         entries.append({"name": name, "scheme": name.split("/")[0], "kernel": name.split("/")[1],
-                        "summary": f"the {kind} floor (fixture)", "simd": simd, "rival": None,
+                        "summary": f"the {kind.replace('_', '-')} floor (fixture)", "simd": simd, "rival": None,
                         "baseline": False, "rank": None, "stream": False, "floor": kind,
                         "knob": None})
     return {"schemes": [{"name": name, "title": title, "source": "docs/spec.md", "aliases": [],

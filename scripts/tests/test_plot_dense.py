@@ -87,6 +87,10 @@ class FixtureDense(OnTheFixture):
                                             "2.5 ns/key)"))
         self.assertTrue(rows[2][0].endswith("at most 2×"))
         self.assertTrue(rows[4][0].endswith("at least 10×"))
+        # targets: hrw/scalar 100 ÷ hrw/simd_keys 8 ns/key at N = 64.
+        goal = table_rows(section(self.report, "## Goals"))[11]
+        self.assertEqual(goal[1:], ["12.5× (at N = 64)", "**goal met**"])
+        self.assertTrue(goal[0].endswith("at least 8× (the AVX3 threshold)"))
 
     def test_goal_tables(self):
         rows = table_rows(section(self.report, "### Jump family: SIMD ÷ scalar rival"))

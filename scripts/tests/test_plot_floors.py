@@ -1,8 +1,9 @@
 """The floors beside the kernels (chbench_plots.floors): a run timed in
 comparison groups (make_rounds_fixture) whose registry (make_fixture's) marks
 the compute and random-read floors by "floor" and the stream floor by
-"stream" alone, as a run from before the kinds did; each kernel's ratio to each floor of its group in
-the report's tables and the dense section, the floors in the plots."""
+"stream" alone, as a run from before the kinds did; each kernel's ratio to
+each floor of its group in the report's tables and the dense section, the
+floors in the plots, and a goal over the random-read floor."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from plot_support import table_rows
 
 from chbench_plots import (  # noqa: E402
     dense, dram, floors, goal_specs, goals, load, report, rings, style, tokens)
+
 
 def floor_groups() -> list:
     """tokens: two ring kernels beside the stream (1 ns) and random-read (8 ns)

@@ -202,7 +202,7 @@ class Tolerance(unittest.TestCase):
             ("no N = 1,000,000 in family `dense` with `jump/scalar` and `jumpback/simd`",
              "**not measured**"),
             ("no N = 1,000 or 100,000 in family `targets` with `multiprobe/scalar` and "
-              "`multiprobe/simd`", "**not measured**"),
+             "`multiprobe/simd`", "**not measured**"),
             ("no N = 64 in family `targets` with `hrw/scalar` and `hrw/simd_keys`",
              "**not measured**"),
             ("no N = 64 or 1,000 in family `weighted` with `hrw_weighted/scalar` and "

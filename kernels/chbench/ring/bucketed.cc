@@ -41,16 +41,19 @@ HWY_INLINE uint32_t SuffixOwner(const SuffixRecord& rec, uint32_t x) {
 
 // Keys [begin, end) of keys[0, count) through the records (Rec), owner(rec,
 // key) answering each, the record `distance` keys ahead prefetched. Four keys
-// a step, with no prefetch check where the step's prefetches stay inside the
-// batch: 1.14 against 1.33-1.36 ns a key at 10 tokens and 1.30-1.33 against
-// 1.50 at 1,000 on a busy Zen 5 (AVX3).
+// a step, with no bounds check on the prefetch where the step's prefetched
+// keys all fall in keys[0, count). At 10 and 1,000 tokens (no prefetch there)
+// 1.14 and 1.30-1.33 ns a key against 1.33-1.36 and 1.50 one key a step, in a
+// busy spell on a Zen 5 (AVX3); at 10,000 and 65,500 tokens, which prefetch,
+// no change beyond the host's noise.
 template <class Token, class Rec, class Owner>
 HWY_INLINE void RecordPass(const Rec* HWY_RESTRICT records, unsigned shift, std::size_t distance,
                            const Token* HWY_RESTRICT keys, std::size_t begin, std::size_t end,
                            std::size_t count, uint32_t* HWY_RESTRICT out, const Owner& owner) {
   constexpr std::size_t kStep = 4;
   const auto answer = [&](std::size_t i) { out[i] = owner(records[keys[i] >> shift], keys[i]); };
-  // Steps [i, i + kStep) all of whose prefetches (i + distance + u) are keys.
+  // Steps [i, i + kStep) whose prefetched keys (i + u + distance) are all
+  // below count.
   const std::size_t prefetched_end =
       distance == 0 ? end : std::min(end, count > distance ? count - distance : 0);
   std::size_t i = begin;

@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "chbench/ring/stree.h"
 
@@ -24,17 +25,19 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Prefetches the cache line at p. A prefetch never faults.
 HWY_INLINE void PrefetchLine(const void* p) { __builtin_prefetch(p); }
 
-// Lanes of v below vx (unsigned) among the first `valid` (fewer than the
-// lanes of a 64-byte vector), counted. On AVX-512 the compare takes the valid
-// lanes as its mask: Highway's And of two masks adds a mask operation a key,
-// which ring/bucketed's record loop waits on (0.78 against 0.90-0.96 ns a key
-// at 10 tokens on a Zen 5).
+// Lanes of v below vx (unsigned 32- or 64-bit lanes) among the first `valid`
+// (fewer than d's lanes), counted. On AVX-512, for a 64-byte vector, the
+// compare takes the valid lanes as its mask: Highway's And of two masks adds
+// a mask operation a key, which ring/bucketed's record loop waits on (0.78
+// against 0.90-0.96 ns a key at 10 tokens on a Zen 5).
 template <class D>
 HWY_INLINE std::size_t CountValidBelow(D d, hn::Vec<D> v, hn::Vec<D> vx, std::size_t valid) {
+  using T = hn::TFromD<D>;
+  static_assert(std::is_unsigned_v<T> && (sizeof(T) == 4 || sizeof(T) == 8));
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-  if constexpr (hn::MaxLanes(d) * sizeof(hn::TFromD<D>) == 64) {
+  if constexpr (hn::MaxLanes(d) * sizeof(T) == 64) {
     const auto valid_bits = static_cast<uint16_t>((1u << valid) - 1);
-    if constexpr (sizeof(hn::TFromD<D>) == 8)
+    if constexpr (sizeof(T) == 8)
       return std::popcount(static_cast<unsigned>(
           _mm512_mask_cmplt_epu64_mask(static_cast<__mmask8>(valid_bits), v.raw, vx.raw)));
     else
