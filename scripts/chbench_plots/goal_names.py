@@ -8,6 +8,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from . import floors
 from .errors import InputError
 from .goal_specs import ROLES, Goals
 
@@ -27,7 +28,7 @@ def named(record: Any) -> list:
 def predates_floors(registry: Any) -> bool:
     """True for a registry that marks no floor but the stream floor: a bench
     from before the floors were listed by kind, which lacks the others."""
-    return all(kernel.floor in (None, "stream") for kernel in registry.kernels.values())
+    return not any(registry.floors(kind) for kind in floors.KINDS if kind != "stream")
 
 
 def check_kernels(goals: Goals, run: Any, source: Any) -> None:

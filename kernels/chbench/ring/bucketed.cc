@@ -52,6 +52,7 @@ HWY_INLINE void RecordPass(const Rec* HWY_RESTRICT records, unsigned shift, std:
                            std::size_t count, uint32_t* HWY_RESTRICT out, const Owner& owner) {
   constexpr std::size_t kStep = 4;
   const auto answer = [&](std::size_t i) { out[i] = owner(records[keys[i] >> shift], keys[i]); };
+  const auto prefetch = [&](std::size_t k) { PrefetchLine(records + (keys[k] >> shift)); };
   // Steps [i, i + kStep) whose prefetched keys (i + u + distance) are all
   // below count.
   const std::size_t prefetched_end =
@@ -59,13 +60,12 @@ HWY_INLINE void RecordPass(const Rec* HWY_RESTRICT records, unsigned shift, std:
   std::size_t i = begin;
   for (; i + kStep <= prefetched_end; i += kStep) {
     for (std::size_t u = 0; u < kStep; ++u) {
-      if (distance != 0) PrefetchLine(records + (keys[i + u + distance] >> shift));
+      if (distance != 0) prefetch(i + u + distance);
       answer(i + u);
     }
   }
   for (; i < end; ++i) {
-    if (distance != 0 && i + distance < count)
-      PrefetchLine(records + (keys[i + distance] >> shift));
+    if (distance != 0 && i + distance < count) prefetch(i + distance);
     answer(i);
   }
 }
