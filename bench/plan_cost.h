@@ -131,10 +131,10 @@ inline constexpr double kConfigSeconds = 0.03;
 // Making a pool key: its hash; its string.
 inline constexpr double kKeyHashNs = 40;
 inline constexpr double kKeyStringNs = 60;
-// The shared sorted ring: hashing a token's label, sorting it, the ring arrays
-// (measured: 2.6 s for the first kernel of a ring of 1.6 x 10^7 tokens, 1.8 s
-// for 10^7, reference and check included).
-inline constexpr double kRingTokenNs = 160;
+// The shared sorted ring: hashing a token's label, sorting it (both cores),
+// the ring arrays on huge pages (measured: 1.1-1.6 s for a ring of 1.6 x 10^7
+// tokens, 0.7-0.9 s for 10^7; build_shared_ms, Zen 5, 2 vCPUs, 2026-12-07).
+inline constexpr double kRingTokenNs = 90;
 // Building a table, or a reference other than the ring's, per byte of its
 // registry estimate (table_bytes less the shared sorted ring's part for a
 // table built over it). Measured: ring/bucketed's own build over a ring of

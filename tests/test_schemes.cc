@@ -395,10 +395,20 @@ TEST_CASE("every ring kernel on clustered tokens, built over a given ring", "[sc
   std::mt19937_64 rng(kSeed + 21);
   for (unsigned window : {20u, 36u, 50u}) {
     for (uint32_t n : {3u, 97u, 1000u}) {
-      const auto entries = chbench::clustered_ring_entries(chbench::default_nodes(n, 40), window);
+      const auto nodes = chbench::default_nodes(n, 40);
+      const auto entries = chbench::clustered_ring_entries(nodes, window);
       CHECK(entries.front().token >= chbench::kClusterBase);
       CHECK(entries.back().token - chbench::kClusterBase < (uint64_t{1} << window));
+      // The ring's entries moved into the window and sorted again by (token,
+      // node): at 2^20 values, many tokens collide and their nodes reorder.
+      auto expected = chbench::ring_entries(nodes);
+      for (auto& e : expected) e.token = chbench::into_cluster(e.token, window);
+      std::sort(expected.begin(), expected.end());
+      CHECK(entries == expected);
       const auto ring = chbench::SortedRing<uint64_t>::from_entries(entries);
+      const auto huge = chbench::SortedRing<uint64_t>::from_entries(entries, /*huge_pages=*/true);
+      CHECK(huge.tokens == ring.tokens);
+      CHECK(huge.owners == ring.owners);
       const auto reference = chbench::build_ring_reference(entries);
       // Keys in the window (the adversary's), at the tokens, and anywhere.
       std::vector<uint64_t> keys = chbench_test::boundary_keys<uint64_t>(entries, 2'000, rng);

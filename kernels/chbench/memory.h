@@ -35,21 +35,46 @@ uint64_t available_memory_bytes() noexcept;
 // std::bad_alloc only.
 std::string memory_shortfall(uint64_t bytes);
 
+inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
+
+// Requests transparent huge pages for the whole 2 MiB pages within `bytes`
+// bytes from `p` (none when the range holds no whole one), for memory not
+// touched yet: filling it then takes one page fault per 2 MiB instead of one
+// per 4 KiB (on a VM, about 13 µs each). Advisory: a failure, or a system
+// without madvise(MADV_HUGEPAGE), leaves the memory as it was. Never throws.
+inline void advise_huge_pages([[maybe_unused]] void* p,
+                              [[maybe_unused]] std::size_t bytes) noexcept {
+#ifdef MADV_HUGEPAGE
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t first = (begin + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  const std::uintptr_t last = (begin + bytes) / kHugePageBytes * kHugePageBytes;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+}
+
+// v.reserve(count), with advise_huge_pages over the new capacity when the
+// vector was empty (memory not touched yet). For build-time arrays that no
+// kernel times (a kernel's timed table keeps the pages its own layout asks
+// for). Throws as std::vector::reserve.
+template <class Vector>
+void reserve_huge(Vector& v, std::size_t count) {
+  const bool fresh = v.capacity() == 0;
+  v.reserve(count);
+  if (fresh) advise_huge_pages(v.data(), v.capacity() * sizeof(*v.data()));
+}
+
 // `count` uninitialised elements of a trivially copyable T, aligned to 64 bytes
 // (2 MiB, with huge pages requested, from 2 MiB up). Throws std::bad_alloc.
 template <class T>
 TableArray<T> allocate_table(std::size_t count) {
   static_assert(std::is_trivially_copyable_v<T>);
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  if (count > (~std::size_t{0} - kHuge) / sizeof(T)) throw std::bad_alloc();
+  if (count > (~std::size_t{0} - kHugePageBytes) / sizeof(T)) throw std::bad_alloc();
   const std::size_t bytes = count * sizeof(T);
-  const std::size_t align = bytes >= kHuge ? kHuge : 64;
+  const std::size_t align = bytes >= kHugePageBytes ? kHugePageBytes : 64;
   const std::size_t rounded = (bytes + align - 1) / align * align;
   void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded);
   if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  if (align == kHuge) madvise(p, rounded, MADV_HUGEPAGE);  // advisory; failure is harmless
-#endif
+  if (align == kHugePageBytes) advise_huge_pages(p, rounded);
   return TableArray<T>(static_cast<T*>(p));
 }
 

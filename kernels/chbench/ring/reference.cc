@@ -1,6 +1,8 @@
 // The ring's reference (docs/spec.md §6): the sorted
 // entries searched with std::lower_bound, plus what every ring kernel starts
 // from (ring_entries, clustered rings) and the scheme's registry functions.
+#include <tbb/parallel_sort.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 
 #include "chbench/hash.h"
 #include "chbench/kernel_glue.h"
+#include "chbench/memory.h"
 #include "chbench/registry.h"
 #include "chbench/ring/replicas.h"
 #include "chbench/ring/ring.h"
@@ -56,7 +59,7 @@ std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
   const uint64_t total = ring_weight_units(nodes) * nodes.vnodes;  // < 2^63 + 2^32 * 2^32
   if (total > 0xffffffffu) throw std::length_error(too_many_tokens(total));
   std::vector<RingEntry<uint64_t>> entries;
-  entries.reserve(total);
+  reserve_huge(entries, total);  // 16 B a token: 256 MiB for 16M tokens
   std::string label;
   for (uint32_t n = 0; n < nodes.size(); ++n) {
     const uint64_t tokens = uint64_t{nodes.weight(n)} * nodes.vnodes;
@@ -67,7 +70,9 @@ std::vector<RingEntry<uint64_t>> ring_entries(const NodeSet& nodes) {
       entries.push_back({key_hash(label), n});
     }
   }
-  std::sort(entries.begin(), entries.end());
+  // (token, node) orders every entry, so the order is the same whichever
+  // sort and however many threads.
+  tbb::parallel_sort(entries.begin(), entries.end());
   return entries;
 }
 
@@ -76,8 +81,15 @@ std::vector<RingEntry<uint64_t>> clustered_ring_entries(const NodeSet& nodes,
   if (window_bits < 1 || window_bits > 63)
     throw std::invalid_argument("cluster window must be 1 to 63 bits");
   auto entries = ring_entries(nodes);
+  // into_cluster never reverses two tokens, so the entries stay sorted by
+  // token; only the runs of tokens it made equal need their nodes sorted.
   for (auto& e : entries) e.token = into_cluster(e.token, window_bits);
-  std::sort(entries.begin(), entries.end());
+  for (auto run = entries.begin(); run != entries.end();) {
+    const auto end =
+        std::find_if(run, entries.end(), [&](const auto& e) { return e.token != run->token; });
+    std::sort(run, end);
+    run = end;
+  }
   return entries;
 }
 

@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "chbench/memory.h"
 #include "chbench/nodes.h"
 
 namespace chbench {
@@ -64,12 +65,20 @@ struct SortedRing {
   std::vector<uint32_t> owners;  // tokens.size() + 1 entries
 
   // `entries` must be sorted by (token, node) and non-empty; throws
-  // std::invalid_argument otherwise.
-  static SortedRing from_entries(std::span<const RingEntry<Token>> entries) {
+  // std::invalid_argument otherwise. `huge_pages`: the vectors ask for
+  // transparent huge pages (reserve_huge), for a ring that kernels only
+  // build their tables from; a kernel that times the vectors themselves
+  // (ring/lower_bound) keeps the default, the pages a std::vector gets.
+  static SortedRing from_entries(std::span<const RingEntry<Token>> entries,
+                                 bool huge_pages = false) {
     if (entries.empty()) throw std::invalid_argument("ring: no tokens");
     if (!std::is_sorted(entries.begin(), entries.end()))
       throw std::invalid_argument("ring: entries are not sorted by (token, node)");
     SortedRing ring;
+    if (huge_pages) {
+      reserve_huge(ring.tokens, entries.size());
+      reserve_huge(ring.owners, entries.size() + 1);
+    }
     ring.tokens.reserve(entries.size());
     ring.owners.reserve(entries.size() + 1);
     for (std::size_t i = 0; i < entries.size(); ++i) {
