@@ -25,6 +25,12 @@
 // the first pass (0.30 ns), listing the keys with the top bit (0.16), the
 // first round of retries (0.43: the prefix, two multiplies, and two draws
 // for half the keys, and the compressions) and the later rounds (0.14).
+// Streamed from DRAM, pass one prefetches a chunk ahead as the set-aside
+// kernels do (set_aside-inl.h), but not just above a power of two, where it
+// measured up to 30 % slower in cache: on a Zen 5 (AVX3), K = 10^7 and
+// N = 10^6, 0.71-0.72 ns a key against 0.90-0.96 without (1.37-1.45 and
+// 1.74-1.85 times the stream floor timed beside it), and in cache (K = 10^5)
+// 0-6 % slower at N = 1,000 and 10^6 (three processes each, alternated).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "chbench/flip/simd.cc"
 #define CHBENCH_WANT_AVX512CD    // simd_ops-inl.h: LeadingZeros in TopBit
@@ -236,6 +242,7 @@ void FirstSteps(const uint64_t* HWY_RESTRICT keys, std::size_t count, const Flip
   // 1.23-1.37; AVX2, N = 1,000 2.43-2.44 against 2.01-2.04. Sixteen
   // measured slower than eight, as did eight in power/simd and binomial/simd.
   ForEachBlock<8>(d, keys, count, out, [&]<std::size_t U>(const uint64_t* k, uint32_t* o) {
+    if constexpr (!kUpper) PrefetchAhead<U>(k, o);
     // Each part for every vector of the block before the next part: the
     // vectors' dependency chains interleave.
     CHBENCH_VECTORS(V64, key, U);
