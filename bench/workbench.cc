@@ -124,8 +124,10 @@ const Workbench::Ring& Workbench::ring_for(const Config& c) {
   if (auto it = rings_.find(key); it != rings_.end()) return it->second;
   const auto& entries = entries_for(c);
   const auto start = std::chrono::steady_clock::now();
-  // Huge pages: the kernels copy the ring into layouts of their own (the
-  // bounded walk alone reads it as it is).
+  // Huge pages (for arrays of 40 MiB or more: rings of 5M tokens and up):
+  // the kernels copy the ring into tables of their own. The bounded walk
+  // (path kBounded) reads it as it is, on huge pages too at such sizes;
+  // family bounded's rings are far smaller.
   auto ring = std::make_shared<const SortedRing<uint64_t>>(
       SortedRing<uint64_t>::from_entries(entries, /*huge_pages=*/true));
   // From the node list: the entries' hashing and sorting, then the ring.

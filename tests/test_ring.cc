@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "chbench/memory.h"
 #include "chbench/nodes.h"
 #include "chbench/ring/branchless.h"
 #include "chbench/ring/bucketed.h"
@@ -321,6 +322,24 @@ TEST_CASE("ring: 32-bit tokens from the real ring (top 32 bits) have duplicates"
   chbench_test::append_random(keys, 400'000, rng);
   INFO("seed " << kSeed + 4);
   check_ring<uint32_t>(std::move(entries), std::move(keys), rng, /*scan=*/false);
+}
+
+TEST_CASE("ring: the entries come sorted as std::sort sorts them, past the huge-page size too",
+          "[ring]") {
+  // 2.7 x 10^6 entries of 16 bytes: above kHugeAdviceMinBytes, so that the
+  // entries and the ring's tokens are advised huge pages.
+  const auto nodes = chbench::default_nodes(27'000, 100);
+  const auto entries = chbench::ring_entries(nodes);
+  REQUIRE(entries.size() * sizeof(entries[0]) >= chbench::kHugeAdviceMinBytes);
+  auto shuffled = entries;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(kSeed));
+  std::sort(shuffled.begin(), shuffled.end());
+  CHECK(shuffled == entries);
+  const auto ring = SortedRing<uint64_t>::from_entries(entries);
+  const auto huge = SortedRing<uint64_t>::from_entries(entries, /*huge_pages=*/true);
+  CHECK(huge.tokens == ring.tokens);
+  CHECK(huge.owners == ring.owners);
+  CHECK(ring.tokens.size() > entries.size() - 10);  // few 64-bit tokens collide
 }
 
 TEST_CASE("ring: docs/spec.md's 64-bit ring on three nodes, tokens computed here", "[ring][spec]") {

@@ -52,15 +52,23 @@ inline void advise_huge_pages([[maybe_unused]] void* p,
 #endif
 }
 
-// v.reserve(count), with advise_huge_pages over the new capacity when the
-// vector was empty (memory not touched yet). For build-time arrays that no
-// kernel times (a kernel's timed table keeps the pages its own layout asks
-// for). Throws as std::vector::reserve.
+// The least array reserve_huge advises: above glibc's largest dynamic mmap
+// threshold (32 MiB on 64-bit systems), so that malloc gives the array a mapping
+// of its own, unmapped when it is freed, and the advice cannot outlive it
+// into a later allocation at the same addresses (a kernel's table copied
+// there would then be timed on huge pages it never asked for).
+inline constexpr std::size_t kHugeAdviceMinBytes = std::size_t{40} << 20;
+
+// v.reserve(count), with advise_huge_pages over the new capacity when v had
+// none (its memory not touched yet) and it is kHugeAdviceMinBytes or more.
+// For build-time arrays that no kernel times (a kernel's timed table keeps
+// the pages its own layout asks for). Throws as std::vector::reserve.
 template <class Vector>
 void reserve_huge(Vector& v, std::size_t count) {
   const bool fresh = v.capacity() == 0;
   v.reserve(count);
-  if (fresh) advise_huge_pages(v.data(), v.capacity() * sizeof(*v.data()));
+  const std::size_t bytes = v.capacity() * sizeof(*v.data());
+  if (fresh && bytes >= kHugeAdviceMinBytes) advise_huge_pages(v.data(), bytes);
 }
 
 // `count` uninitialised elements of a trivially copyable T, aligned to 64 bytes

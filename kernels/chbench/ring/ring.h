@@ -65,10 +65,11 @@ struct SortedRing {
   std::vector<uint32_t> owners;  // tokens.size() + 1 entries
 
   // `entries` must be sorted by (token, node) and non-empty; throws
-  // std::invalid_argument otherwise. `huge_pages`: the vectors ask for
-  // transparent huge pages (reserve_huge), for a ring that kernels only
-  // build their tables from; a kernel that times the vectors themselves
-  // (ring/lower_bound) keeps the default, the pages a std::vector gets.
+  // std::invalid_argument otherwise. `huge_pages`: vectors of 40 MiB or more
+  // ask for transparent huge pages (reserve_huge), for a ring that kernels
+  // build their tables from; a kernel that keeps the ring as its table
+  // (ring/lower_bound, ring/branchless: a copy) gets the pages a std::vector
+  // gets either way.
   static SortedRing from_entries(std::span<const RingEntry<Token>> entries,
                                  bool huge_pages = false) {
     if (entries.empty()) throw std::invalid_argument("ring: no tokens");
