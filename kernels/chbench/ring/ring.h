@@ -79,9 +79,10 @@ struct SortedRing {
     if (huge_pages) {
       reserve_huge(ring.tokens, entries.size());
       reserve_huge(ring.owners, entries.size() + 1);
+    } else {
+      ring.tokens.reserve(entries.size());
+      ring.owners.reserve(entries.size() + 1);
     }
-    ring.tokens.reserve(entries.size());
-    ring.owners.reserve(entries.size() + 1);
     for (std::size_t i = 0; i < entries.size(); ++i) {
       if (i > 0 && entries[i].token == entries[i - 1].token) continue;
       ring.tokens.push_back(entries[i].token);
