@@ -14,6 +14,7 @@
 #include "batch.h"
 #include "chbench/simd.h"
 #include "fastest_rounds.h"
+#include "round_order.h"
 
 namespace chbench::bench {
 
@@ -119,14 +120,19 @@ std::vector<Member> prepare_members(std::span<const Config> configs, GroupSpan g
   return members;
 }
 
-// The rounds: every member once a round, in a fresh random order.
+// A member's block in a round's order (round_order.h): its kernel's scheme,
+// which its reference shares; -1 for a configuration without a kernel.
+int block_of(const Member& m) { return m.c->kernel ? static_cast<int>(m.c->kernel->scheme) : -1; }
+
+// The rounds: every member once a round, in a fresh random order of the
+// group's schemes and of each scheme's members (round_order.h).
 void run_rounds(std::vector<Member>& members, unsigned rounds, std::mt19937_64& rng,
                 std::vector<MemberRounds>& out) {
-  std::vector<std::size_t> order(members.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::vector<int> blocks(members.size());
+  std::transform(members.begin(), members.end(), blocks.begin(), block_of);
+  RoundOrder order(blocks);
   for (unsigned r = 0; r < rounds; ++r) {
-    std::shuffle(order.begin(), order.end(), rng);
-    for (std::size_t k : order) {
+    for (std::size_t k : order.next(rng)) {
       Member& m = members[k];
       const double ns = run_slice(m, m.batches, true);
       out[m.index].ns_per_key.push_back(ns / static_cast<double>(m.batches * m.c->keys));
@@ -479,6 +485,7 @@ std::string groups_json(std::span<const Config> configs, std::span<const MemberR
 
 std::string timing_json(const TimeModel& model) {
   return nlohmann::json{{"method", "interleaved rounds"},
+                        {"order", kBlockedOrder},
                         {"rounds", model.rounds},
                         {"visits", group_visits(model, model.rounds)},
                         {"revisit_margin", model.revisit_margin},

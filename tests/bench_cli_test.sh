@@ -437,6 +437,7 @@ assert runs and all(b["noisy"] in (0, 1) and b["canary_compute_ns"] > 0
 assert all(b["run_type"] == "aggregate" for b in data["benchmarks"])
 timing = json.loads(data["context"]["chbench_timing"])
 assert timing["method"] == "interleaved rounds" and timing["rounds"] == 2, timing
+assert timing["order"] == "schemes as blocks", timing
 assert timing["visits"] == 2, timing
 groups = json.loads(data["context"]["chbench_groups"])["groups"]
 assert len(groups) == 1, len(groups)  # a custom run is one comparison group

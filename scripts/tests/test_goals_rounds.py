@@ -14,7 +14,7 @@ from support import PYTHON, run
 from plot_support import PLOT, section, table_rows
 from test_rounds import load_groups
 
-from chbench_plots import goal_specs, goals  # noqa: E402
+from chbench_plots import goal_specs, goals, report  # noqa: E402
 
 # jump/interleaved ÷ jump/scalar at N = 1,000: per-round ratios 2.0 in 14
 # rounds, 6.0 in 7; median 2.0, interval (ranks 6 and 16 of 21) 2.0 to 6.0.
@@ -149,6 +149,17 @@ class Plots(unittest.TestCase):
                       "timed once a round, in a fresh random order, shared between 2 visits of "
                       "the run with the tables built anew), with its 95 % interval.", report)
 
+
+    def test_report_names_the_blocked_order(self):
+        """A run whose rounds ran each scheme's kernels side by side says so;
+        one without the record (older runs) keeps the plain shuffle's words."""
+        bench = load_groups(rf.plotted_groups())
+        self.assertIn("timed once a round, in a fresh random order), with",
+                      report.figure_text(bench))
+        bench.timing = dict(bench.timing, order=report.BLOCKED_ORDER)
+        self.assertIn("timed once a round, in a fresh random order of the group's schemes, "
+                      "each scheme's kernels side by side in a fresh random order), with",
+                      report.figure_text(bench))
 
 if __name__ == "__main__":
     unittest.main()
