@@ -1,15 +1,17 @@
 // The order a comparison group's members run in, round by round: blocked
-// randomization. The members a ratio pairs (a kernel and its reference: its
-// scalar rival or its scheme's baseline, rounds.h: reference_of) are of one
-// scheme, so a round runs the group's schemes as blocks, the blocks in a
-// fresh random order and each block's members in a fresh random order within
-// it, next to each other. A disturbance then has to change within a block's
-// few slices to slow one member of a ratio and not the other, where a fully
-// shuffled round of the 40 kernels of a family `nodes` point put the two
-// about a third of a 0.3 to 0.5 s round apart (docs/measurement.md). A group
-// of one scheme is one block: its order is the plain shuffle (Abedi and
-// Brecht, ICPE 2017, section 4), the same permutations from the same
-// generator as before blocks existed.
+// randomization (the randomized complete block design: Montgomery, "Design
+// and Analysis of Experiments", chapter 4). The members a ratio of rounds.h
+// pairs (a kernel and its reference, its scalar rival or its scheme's
+// baseline: reference_of) are of one scheme at one point, a block; a round
+// runs the group's blocks in a fresh random order and each block's members
+// side by side, in a fresh random order of their own. A disturbance then has
+// to change within a block's few slices to slow one member of such a ratio
+// and not the other, where a fully shuffled round of the 40 kernels of a
+// family `nodes` point put the two about a third of a 0.3 to 0.5 s round
+// apart (docs/measurement.md). Ratios across blocks (two schemes, a kernel
+// over a floor) are as far apart as in a plain shuffle. With one block, or
+// one member a block, a round is the plain shuffle (Abedi and Brecht, ICPE
+// 2017, section 4) and draws exactly what it drew.
 #pragma once
 
 #include <cstddef>
@@ -25,17 +27,17 @@ inline constexpr const char* kBlockedOrder = "schemes as blocks";
 
 class RoundOrder {
  public:
-  // block_of[k]: member k's block (any key; the members of a scheme share
-  // one). Throws std::bad_alloc only.
+  // block_of[k]: member k's block (any key, equal for the members of one
+  // block). Throws std::bad_alloc only.
   explicit RoundOrder(std::span<const int> block_of);
 
   // The next round's order: every member index 0 ... block_of.size() - 1
   // once, each block's members contiguous. Each round shuffles the block
   // order and then every block's members, from the previous round's orders
-  // (std::shuffle, so the permutations are those of libstdc++'s shuffle).
-  // Never throws.
+  // (the standard library's std::shuffle). Never throws.
   const std::vector<std::size_t>& next(std::mt19937_64& rng) noexcept;
 
+  // The number of distinct blocks.
   std::size_t blocks() const noexcept { return members_.size(); }
 
  private:

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "batch.h"
 #include "chbench/simd.h"
@@ -120,17 +122,42 @@ std::vector<Member> prepare_members(std::span<const Config> configs, GroupSpan g
   return members;
 }
 
-// A member's block in a round's order (round_order.h): its kernel's scheme,
-// which its reference shares; -1 for a configuration without a kernel.
-int block_of(const Member& m) { return m.c->kernel ? static_cast<int>(m.c->kernel->scheme) : -1; }
+// A member's block in a round's order (round_order.h): its scheme (a
+// profile's, for the profile's kernels and its own lookup, which the
+// profile's table pairs) at its point (its name's parameters, without the
+// kernel's own knob), which its reference (reference_of) shares; a group of
+// a whole family (--interleave family) has a block for each scheme at each
+// point.
+std::string block_key(const Config& c) {
+  Config point = c;
+  point.in_flight = 0;
+  std::ostringstream key;
+  if (c.profile)
+    key << profile_name(*c.profile);
+  else
+    key << scheme_name(c.kernel->scheme);
+  for (const auto& [name, value] : point.segments()) key << '/' << name << ':' << value;
+  return key.str();
+}
+
+// The members' blocks, numbered by first appearance.
+std::vector<int> member_blocks(const std::vector<Member>& members) {
+  std::vector<std::string> keys;
+  std::vector<int> blocks;
+  for (const Member& m : members) {
+    const std::string key = block_key(*m.c);
+    const auto at = std::find(keys.begin(), keys.end(), key);
+    blocks.push_back(static_cast<int>(at - keys.begin()));
+    if (at == keys.end()) keys.push_back(key);
+  }
+  return blocks;
+}
 
 // The rounds: every member once a round, in a fresh random order of the
-// group's schemes and of each scheme's members (round_order.h).
+// group's blocks and of each block's members (round_order.h).
 void run_rounds(std::vector<Member>& members, unsigned rounds, std::mt19937_64& rng,
                 std::vector<MemberRounds>& out) {
-  std::vector<int> blocks(members.size());
-  std::transform(members.begin(), members.end(), blocks.begin(), block_of);
-  RoundOrder order(blocks);
+  RoundOrder order(member_blocks(members));
   for (unsigned r = 0; r < rounds; ++r) {
     for (std::size_t k : order.next(rng)) {
       Member& m = members[k];

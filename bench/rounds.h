@@ -3,7 +3,8 @@
 // (families/family.h), or every kernel of a custom run (Config::group). Its
 // members are all prepared and checked first, then timed in rounds: each
 // round runs every member once, for a slice of at least TimeModel::min_time_s
-// (whole batches, after a short warm-up), in a fresh random order, so that a
+// (whole batches, after a short warm-up), in a fresh random order (of its
+// schemes, each scheme's members side by side: round_order.h), so that a
 // disturbance longer than a round hits every member alike (randomized
 // multiple interleaved trials: Abedi and Brecht, "Conducting Repeatable
 // Experiments in Highly Variable Cloud Computing Environments", ICPE 2017,
@@ -72,7 +73,8 @@ struct MemberRounds {
 // into `configs`: its kernel's scalar rival (KernelInfo::rival) at dispatch
 // in the same group; else its scheme's baseline kernel (KernelInfo::baseline,
 // such as ring/lower_bound) when it is not that kernel itself; else none. The
-// two must differ in kernel and target alone.
+// two must differ in kernel and target alone, so they are of one scheme at
+// one point: one block of a round's order (round_order.h).
 std::optional<std::size_t> reference_of(std::span<const Config> configs, GroupSpan group,
                                         std::size_t i);
 
@@ -92,8 +94,9 @@ std::vector<MemberRounds> time_groups(std::span<const Config> configs, Workbench
 // not timed), as a JSON text.
 std::string groups_json(std::span<const Config> configs, std::span<const MemberRounds> rounds);
 
-// The results' "chbench_timing": the method, rounds, minimum slice, seed,
-// warm-up keys and confidence, as a JSON text.
+// The results' "chbench_timing": the method, the order within a round
+// (round_order.h: kBlockedOrder), rounds, visits, margins, minimum slice,
+// seed, warm-up keys and confidence, as a JSON text.
 std::string timing_json(const TimeModel& model);
 
 }  // namespace chbench::bench

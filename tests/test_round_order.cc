@@ -71,13 +71,20 @@ TEST_CASE("a group of one scheme runs the plain shuffle's orders", "[order]") {
   CHECK(a() == b());  // no draw more or fewer
 }
 
-TEST_CASE("a group of one member per scheme runs a fresh order of them each round", "[order]") {
+TEST_CASE("a group of one member a block runs the plain shuffle's orders, all of them", "[order]") {
   const std::vector<int> blocks = {9, 2, 5, -1};
   RoundOrder order(blocks);
   CHECK(order.blocks() == 4);
-  std::mt19937_64 rng(3);
+  std::mt19937_64 rng(3), plain_rng(3);
+  std::vector<std::size_t> plain = {0, 1, 2, 3};
   std::set<std::vector<std::size_t>> orders;
-  for (int round = 0; round < 200; ++round) orders.insert(order.next(rng));
+  for (int round = 0; round < 200; ++round) {
+    std::shuffle(plain.begin(), plain.end(), plain_rng);
+    const auto& o = order.next(rng);
+    REQUIRE(o == plain);
+    orders.insert(o);
+  }
+  CHECK(rng() == plain_rng());
   CHECK(orders.size() == 24);  // every permutation of four
 }
 

@@ -170,7 +170,22 @@ def host_lines(a: Run, b: Run) -> list:
     return out
 
 
+def order_lines(a: Run, b: Run) -> list:
+    """A warning when the runs ordered their rounds differently (chbench_timing's
+    "order": "schemes as blocks", or none for a plain shuffle): what runs
+    before a slice can change a ratio (docs/measurement.md), so such runs
+    differ by more than the host; none when both ran in rounds alike."""
+    if not (a.has_rounds and b.has_rounds):
+        return []
+    orders = [(run.timing or {}).get("order") or "every member shuffled alike" for run in (a, b)]
+    if orders[0] == orders[1]:
+        return []
+    return [f"the runs ordered their rounds differently ({orders[0]}; {orders[1]}): what runs "
+            "before a slice can change a ratio, so compare runs of one order"]
+
+
 def summary(a: Run, b: Run, goals: Optional[Goals], tolerance: float) -> list:
-    """host_lines, ratio_lines, then verdict_lines when goals are given."""
-    return (host_lines(a, b) + ratio_lines(a, b, tolerance) +
+    """order_lines, host_lines, ratio_lines, then verdict_lines when goals are
+    given."""
+    return (order_lines(a, b) + host_lines(a, b) + ratio_lines(a, b, tolerance) +
             (verdict_lines(a, b, goals) if goals else []))

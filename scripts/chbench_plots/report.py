@@ -114,7 +114,7 @@ def figure_text(run: Run) -> str:
     visits = run.visits_count()
     shared = (f", shared between {visits} visits of the run with the tables built anew"
               if visits and visits > 1 else "")
-    blocked = ((run.timing or {}).get("order") == BLOCKED_ORDER)
+    blocked = (run.timing or {}).get("order") == BLOCKED_ORDER
     order = ("in a fresh random order of the group's schemes, each scheme's kernels side by "
              "side in a fresh random order" if blocked else "in a fresh random order")
     return (f"the median over {rounds} (each comparison group's members timed once a "

@@ -4,8 +4,9 @@ figures computed from them.
 
 A comparison group is one point of a family: the kernels compared at one
 configuration, timed in R interleaved rounds (each round runs every member
-once, in a fresh random order), so round k of one member pairs with round k
-of another. `chbench_groups` is a JSON string {"groups": [{"members":
+once, in a fresh random order; with chbench_timing's "order" "schemes as
+blocks", each scheme's members side by side: the bench's round_order.h), so
+round k of one member pairs with round k of another. `chbench_groups` is a JSON string {"groups": [{"members":
 [bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
 of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
 A group whose figures leave out a visit the host slowed (the bench's
@@ -55,7 +56,8 @@ def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
 
 
 def timing(context: dict, warnings: list) -> Optional[dict]:
-    """The timing record (method, rounds, min_slice_s, seed, confidence) or None."""
+    """The timing record (method, order, rounds, visits, margins,
+    min_slice_s, seed, confidence) or None."""
     return context_json(context, TIMING_KEY, warnings)
 
 

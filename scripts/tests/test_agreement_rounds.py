@@ -158,6 +158,24 @@ class Hosts(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         self.assertNotIn("the hosts", out.stdout)
 
+    def test_runs_of_two_orders_are_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            paths = [tmp / "a.json", tmp / "b.json"]
+            runs = [rf.build(rf.SLOWED), rf.build(rf.SLOWED)]
+            timing = json.loads(runs[1]["context"]["chbench_timing"])
+            runs[1]["context"]["chbench_timing"] = json.dumps(dict(timing,
+                                                                   order="schemes as blocks"))
+            for path, data in zip(paths, runs):
+                path.write_text(json.dumps(data))
+            out = run([PYTHON, str(SCRIPTS / "agreement.py"), *map(str, paths)])
+            same = run([PYTHON, str(SCRIPTS / "agreement.py"), str(paths[1]), str(paths[1])])
+        self.assertEqual(out.returncode, 0, out.stderr)
+        self.assertIn("the runs ordered their rounds differently (every member shuffled alike; "
+                      "schemes as blocks): what runs before a slice can change a ratio, so "
+                      "compare runs of one order", out.stdout)
+        self.assertNotIn("ordered their rounds differently", same.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -149,17 +149,17 @@ class Plots(unittest.TestCase):
                       "timed once a round, in a fresh random order, shared between 2 visits of "
                       "the run with the tables built anew), with its 95 % interval.", report)
 
-
     def test_report_names_the_blocked_order(self):
         """A run whose rounds ran each scheme's kernels side by side says so;
         one without the record (older runs) keeps the plain shuffle's words."""
         bench = load_groups(rf.plotted_groups())
         self.assertIn("timed once a round, in a fresh random order), with",
                       report.figure_text(bench))
-        bench.timing = dict(bench.timing, order=report.BLOCKED_ORDER)
+        bench.timing = dict(bench.timing, order="schemes as blocks")  # the bench's kBlockedOrder
         self.assertIn("timed once a round, in a fresh random order of the group's schemes, "
                       "each scheme's kernels side by side in a fresh random order), with",
                       report.figure_text(bench))
+
 
 if __name__ == "__main__":
     unittest.main()
