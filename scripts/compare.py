@@ -11,7 +11,8 @@ the first set. A set is one run: an older run of the same CPU and build never
 fills in what a newer one lacks (it is left out, with a note). Runs of two
 different CPUs are never one set, even in one folder: such a folder's CPUs
 are compared apart as `<machine> #1`, `#2`, ..., and a warning (stderr and
-compare.md) says so, as it does for a run recorded under another folder name.
+compare.md) says so, as it does for a run recorded under another folder name
+and for sets whose rounds ran in different orders (chbench_timing's "order").
 For each family that two or more sets measured, compare.py keeps the
 configurations (scheme/kernel, N, V, K, threads, ...) that every one of those
 sets measured and writes to --out:
@@ -57,6 +58,7 @@ from typing import Optional
 import cli
 from compare_inputs import ResultSet, find_sets, is_run_folder
 from chbench_plots import intervals
+from chbench_plots import rounds as rounds_mod
 from chbench_plots.errors import InputError
 from chbench_plots.load import Result
 from chbench_plots.numeric import sig3
@@ -382,6 +384,25 @@ def check_out(out: Path) -> None:
         raise InputError(f"output folder {out} is not writable ({reason})")
 
 
+def order_warning(sets: list) -> Optional[str]:
+    """A warning when the sets timed in rounds ordered their rounds
+    differently (chbench_timing's "order", "schemes as blocks"; none: every
+    member shuffled alike): what runs before a slice can change a ratio
+    (docs/measurement.md), so a ratio between such sets carries that too;
+    None when they agree or at most one was timed in rounds."""
+    orders: dict = {}
+    for s in sets:
+        timing = rounds_mod.timing(s.context, [])
+        if timing is not None:
+            order = timing.get("order") or "every member shuffled alike"
+            orders.setdefault(order, []).append(s.label)
+    if len(orders) < 2:
+        return None
+    parts = "; ".join(f"{', '.join(labels)}: {order}" for order, labels in orders.items())
+    return (f"the sets ordered their rounds differently ({parts}): what runs before a slice "
+            "can change a ratio, so the ratios between them carry that too")
+
+
 def comparisons_of(args, notes: list, warnings: list) -> tuple:
     """(sets, comparisons) of the command line. Raises InputError."""
     families = [f for f in args.families.split(",") if f] if args.families is not None else None
@@ -393,6 +414,8 @@ def comparisons_of(args, notes: list, warnings: list) -> tuple:
         where = ", ".join(str(p) for p in ([args.baseline] if args.baseline else []) + args.runs)
         raise InputError(f"{where} holds {len(sets)} result set(s); a comparison needs two "
                          "(another machine, or another build: scripts/run.sh --preset x86-64-v2)")
+    if warning := order_warning(sets):
+        warnings.append(warning)
     comparisons = compare(sets, families, baseline=args.baseline is not None)
     if not comparisons and args.baseline is not None:
         raise InputError(f"the baseline {args.baseline} measured no configuration of a family "

@@ -279,6 +279,23 @@ class Identities(unittest.TestCase):
         self.assertIn("compare.py: warning: amd-epyc-zen5-avx512-2c/ and zen5-copy/ hold the same "
                       "CPU identity under two names", result.stderr)
 
+    def test_sets_of_two_round_orders_are_named(self):
+        # Two builds of one CPU timed in rounds, one in the older plain order.
+        for name, preset, timing in (
+                ("20260101-000000-aaaaaaa", "release", {"method": "interleaved rounds"}),
+                ("20260102-000000-bbbbbbb-x86-64-v2", "x86-64-v2",
+                 {"method": "interleaved rounds", "order": "schemes as blocks"})):
+            write_run(self.root, "amd-epyc-zen5-avx512-2c", name,
+                      context(preset, chbench_timing=json.dumps(timing),
+                              **cpu_context("amd-epyc-zen5-2c")), self.ZEN5_TIMES)
+        result, report = self.compare()
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("compare.py: warning: the sets ordered their rounds differently "
+                      "(amd-epyc-zen5-avx512-2c · release: every member shuffled alike; "
+                      "amd-epyc-zen5-avx512-2c · x86-64-v2: schemes as blocks): what runs "
+                      "before a slice can change a ratio", result.stderr)
+        self.assertIn("- **Warning:** the sets ordered their rounds differently", report)
+
 
 class BadInput(unittest.TestCase):
     """One clear message, exit status 2, nothing written."""
