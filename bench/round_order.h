@@ -14,9 +14,10 @@
 // 2017, section 4) and draws exactly what it drew.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <random>
-#include <span>
 #include <vector>
 
 namespace chbench::bench {
@@ -27,9 +28,23 @@ inline constexpr const char* kBlockedOrder = "schemes as blocks";
 
 class RoundOrder {
  public:
-  // block_of[k]: member k's block (any key, equal for the members of one
-  // block). Throws std::bad_alloc only.
-  explicit RoundOrder(std::span<const int> block_of);
+  // block_of[k]: member k's block (any equality-comparable key, equal for
+  // the members of one block). Throws std::bad_alloc only.
+  template <class Key>
+  explicit RoundOrder(const std::vector<Key>& block_of) : order_(block_of.size()) {
+    std::vector<Key> keys;  // first seen first
+    for (std::size_t k = 0; k < block_of.size(); ++k) {
+      const auto b =
+          static_cast<std::size_t>(std::find(keys.begin(), keys.end(), block_of[k]) - keys.begin());
+      if (b == keys.size()) {
+        keys.push_back(block_of[k]);
+        members_.emplace_back();
+      }
+      members_[b].push_back(k);
+    }
+    block_order_.resize(members_.size());
+    std::iota(block_order_.begin(), block_order_.end(), std::size_t{0});
+  }
 
   // The next round's order: every member index 0 ... block_of.size() - 1
   // once, each block's members contiguous. Each round shuffles the block

@@ -140,24 +140,13 @@ std::string block_key(const Config& c) {
   return key.str();
 }
 
-// The members' blocks, numbered by first appearance.
-std::vector<int> member_blocks(const std::vector<Member>& members) {
-  std::vector<std::string> keys;
-  std::vector<int> blocks;
-  for (const Member& m : members) {
-    const std::string key = block_key(*m.c);
-    const auto at = std::find(keys.begin(), keys.end(), key);
-    blocks.push_back(static_cast<int>(at - keys.begin()));
-    if (at == keys.end()) keys.push_back(key);
-  }
-  return blocks;
-}
-
 // The rounds: every member once a round, in a fresh random order of the
 // group's blocks and of each block's members (round_order.h).
 void run_rounds(std::vector<Member>& members, unsigned rounds, std::mt19937_64& rng,
                 std::vector<MemberRounds>& out) {
-  RoundOrder order(member_blocks(members));
+  std::vector<std::string> blocks;
+  for (const Member& m : members) blocks.push_back(block_key(*m.c));
+  RoundOrder order(blocks);
   for (unsigned r = 0; r < rounds; ++r) {
     for (std::size_t k : order.next(rng)) {
       Member& m = members[k];

@@ -386,16 +386,14 @@ def check_out(out: Path) -> None:
 
 def order_warning(sets: list) -> Optional[str]:
     """A warning when the sets timed in rounds ordered their rounds
-    differently (chbench_timing's "order", "schemes as blocks"; none: every
-    member shuffled alike): what runs before a slice can change a ratio
+    differently (rounds.round_order): what runs before a slice can change a ratio
     (docs/measurement.md), so a ratio between such sets carries that too;
     None when they agree or at most one was timed in rounds."""
     orders: dict = {}
     for s in sets:
         timing = rounds_mod.timing(s.context, [])
         if timing is not None:
-            order = timing.get("order") or "every member shuffled alike"
-            orders.setdefault(order, []).append(s.label)
+            orders.setdefault(rounds_mod.round_order(timing), []).append(s.label)
     if len(orders) < 2:
         return None
     parts = "; ".join(f"{', '.join(labels)}: {order}" for order, labels in orders.items())

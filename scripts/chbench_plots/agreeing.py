@@ -11,6 +11,7 @@ from typing import Optional
 
 from . import intervals
 from . import registry as registry_mod
+from . import rounds as rounds_mod
 from .errors import InputError
 from .goal_specs import Goals
 from .goals import evaluate
@@ -171,13 +172,13 @@ def host_lines(a: Run, b: Run) -> list:
 
 
 def order_lines(a: Run, b: Run) -> list:
-    """A warning when the runs ordered their rounds differently (chbench_timing's
-    "order": "schemes as blocks", or none for a plain shuffle): what runs
-    before a slice can change a ratio (docs/measurement.md), so such runs
-    differ by more than the host; none when both ran in rounds alike."""
+    """A warning when the runs ordered their rounds differently
+    (rounds.round_order): what runs before a slice can change a ratio
+    (docs/measurement.md), so such runs differ by more than the host; none
+    when both ran in rounds alike."""
     if not (a.has_rounds and b.has_rounds):
         return []
-    orders = [(run.timing or {}).get("order") or "every member shuffled alike" for run in (a, b)]
+    orders = [rounds_mod.round_order(run.timing) for run in (a, b)]
     if orders[0] == orders[1]:
         return []
     return [f"the runs ordered their rounds differently ({orders[0]}; {orders[1]}): what runs "

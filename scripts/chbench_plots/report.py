@@ -16,12 +16,10 @@ from .load import Run, number
 from .numeric import binary_size, cv_cell, integer, sig3, si
 from .registry import CONTEXT_KEY
 from .rings import ring_points
+from .rounds import BLOCKED_ORDER, round_order
 
 # Above this coefficient of variation a figure is flagged as noisy.
 NOISY_CV = 0.05
-# chbench_timing's "order" of a run whose rounds ran a group's schemes as
-# blocks (bench/round_order.h: kBlockedOrder); older runs have none.
-BLOCKED_ORDER = "schemes as blocks"
 
 CONTEXT_ROWS = (
     ("CPU", "chbench_cpu_model"),
@@ -114,7 +112,7 @@ def figure_text(run: Run) -> str:
     visits = run.visits_count()
     shared = (f", shared between {visits} visits of the run with the tables built anew"
               if visits and visits > 1 else "")
-    blocked = (run.timing or {}).get("order") == BLOCKED_ORDER
+    blocked = round_order(run.timing) == BLOCKED_ORDER
     order = ("in a fresh random order of the group's schemes, each scheme's kernels side by "
              "side in a fresh random order" if blocked else "in a fresh random order")
     return (f"the median over {rounds} (each comparison group's members timed once a "

@@ -6,8 +6,8 @@ A comparison group is one point of a family: the kernels compared at one
 configuration, timed in R interleaved rounds (each round runs every member
 once, in a fresh random order; with chbench_timing's "order" "schemes as
 blocks", each scheme's members side by side: the bench's round_order.h), so
-round k of one member pairs with round k of another. `chbench_groups` is a JSON string {"groups": [{"members":
-[bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
+round k of one member pairs with round k of another. `chbench_groups` is a
+JSON string {"groups": [{"members": [bare configuration name (names.config_name), ...], "ns_per_key": [[ns/key
 of round 0, ..., round R-1] or null for a member that failed, ...]}, ...]}.
 A group whose figures leave out a visit the host slowed (the bench's
 revisits.h) also holds "visit_rounds" (each visit's count of rounds, in
@@ -37,6 +37,11 @@ from .names import config_name
 
 TIMING_KEY = "chbench_timing"
 GROUPS_KEY = "chbench_groups"
+# chbench_timing's "order" of a run whose rounds ran each scheme's members
+# side by side (the bench's round_order.h: kBlockedOrder), and what a run
+# without one did.
+BLOCKED_ORDER = "schemes as blocks"
+PLAIN_ORDER = "every member shuffled alike"
 
 
 def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
@@ -53,6 +58,13 @@ def context_json(context: dict, key: str, warnings: list) -> Optional[dict]:
         warnings.append(f"context {key} is not a JSON object; read as a run without rounds")
         return None
     return value
+
+
+def round_order(timing_record: Optional[dict]) -> str:
+    """How a run ordered each round's members: chbench_timing's "order"
+    (BLOCKED_ORDER), or PLAIN_ORDER for a run that records none (older runs,
+    every member shuffled alike)."""
+    return (timing_record or {}).get("order") or PLAIN_ORDER
 
 
 def timing(context: dict, warnings: list) -> Optional[dict]:
