@@ -297,10 +297,18 @@ def nodes_table(group: list) -> list:
                           intervals.figure_text(j.estimate)]
             cells.append(outcome_cell(v, j))
             if show_noise:
-                cells.append(" ".join(filter(None, (noise.table_cell(r)
-                                                    for r in (first, second) if r))))
+                cells.append(noise_cells(first, second))
             lines.append("| " + " | ".join(cells) + " |")
     return lines + [""] + [goal_line(v) for v in group] + [""]
+
+
+def noise_cells(first, second) -> str:
+    """A row's noise cell: each flagged member's mark, once where both members
+    ran at one point and read alike (one comparison group, one canary)."""
+    marks = [noise.table_cell(r) for r in (first, second) if r]
+    if second is not None and first.nodes == second.nodes and marks[0] == marks[1]:
+        marks = marks[:1]
+    return " ".join(filter(None, marks))
 
 
 def replicas_table(group: list) -> list:

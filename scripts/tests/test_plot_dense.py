@@ -218,6 +218,18 @@ class SmallRuns(unittest.TestCase):
         self.assertIn("**noisy**", table_rows(text)[0][-1])
         self.assertIn("1 of the configurations behind it flagged noisy", text)
 
+    def test_one_noise_mark_for_one_group(self):
+        # A kernel and its rival ran in one group at each N: one canary, so
+        # the row names it once; where only one member was flagged, its mark.
+        entries = [entry(DENSE.format(k, n), ns, noisy=1.0, canary_ratio=2.5, label="AVX3")
+                   for k, n, ns in (("jump/scalar", 1000, 20.0), ("jump/simd", 1000, 5.0))]
+        entries += [entry(DENSE.format("jump/scalar", 1000000), 40.0, noisy=0.0),
+                    entry(DENSE.format("jump/simd", 1000000), 8.0, noisy=1.0, canary_ratio=1.5,
+                          label="AVX3")]
+        report, _, _ = self.render(entries)
+        rows = table_rows(section(report, "### Jump family: SIMD ÷ scalar rival"))
+        self.assertEqual([r[-1] for r in rows], ["**noisy** 2.50×", "**noisy** 1.50×"])
+
     def test_scalar_only(self):
         report, files, _ = self.render([entry(DENSE.format("jump/scalar", n), 10.0 + n / 1e8)
                                         for n in (7, 8, 9, 2 ** 31 - 1)])
