@@ -37,7 +37,13 @@
 // 0.95-0.96 in that run; one or three fixed draws, 0.96 and 0.90 against
 // 0.87 with two; deciding the jump back after the draws rather than at each,
 // 0.87-0.88 against 0.88-0.90, but 3 % slower for XorshiftL7R9 there and
-// 2-9 % slower with one draw (N = 1,331 and 1,536).
+// 2-9 % slower with one draw (N = 1,331 and 1,536). Measured and lost
+// too: carrying the drawing keys from draw to draw in lists (key, jump back,
+// place), each list drawn once in full groups and its keys still drawing
+// listed again, so no key is looked up twice: at N = 2^20 + 1, 1.74-1.76 ns
+// a key with the lists collected from bitmaps and 1.66-1.81 with AVX-512
+// compress, against 0.90-0.92 (0.42 and 0.96 against 0.35 at N = 1,000):
+// listing half the keys costs more than the two draws it saves.
 // Earlier, with the loop alone: the branch before any draw cost 0.70
 // and 0.98 at N = 1,000 and 10^6 against 0.51 with one draw first; queueing
 // the drawing lanes across groups to draw them in full vectors, 2.2 at
