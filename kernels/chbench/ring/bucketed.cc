@@ -22,9 +22,9 @@ namespace chbench::simd::HWY_NAMESPACE {
 // where a suffix equals x (bucketed.h: SuffixRecord). The tie goes to a
 // branch that predicts well; counting the equal suffixes into the owner's
 // index instead, with no branch, cost 10 % at 16M tokens.
-HWY_INLINE uint32_t SuffixOwner(const SuffixRecord& rec, uint32_t x) {
+HWY_INLINE uint32_t SuffixOwner(const SuffixRecord& rec, uint16_t x) {
   constexpr std::size_t kValid = SuffixRecord::kTokens;
-  const hn::CappedTag<uint32_t, 8> d;
+  const hn::CappedTag<uint16_t, 16> d;
   const std::size_t lanes = hn::Lanes(d);
   const auto vx = hn::Set(d, x);
   std::size_t below = 0;

@@ -30,22 +30,28 @@ namespace chbench {
 // bucket record that does not hold its bucket's tokens.
 inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 
-// The record of a 64-bit ring's table of over 4 MiB: 7 32-bit suffixes, the
-// 32 bits of each token just below the bucket's `bits` top bits
-// (bucket_suffix), instead of 5 whole tokens. Within a bucket, where a key's
-// suffix differs from a token's, the suffixes order the two as the whole
-// values do; where they are equal the record cannot say, and the key is
-// answered as an overfull bucket's (a chance of about 7 in 2^32 a key). At
-// two tokens a bucket, 1.7 % of the buckets overflow 5 tokens and 0.1 % 7.
+// The record of a 64-bit ring's table of over 4 MiB: 10 16-bit suffixes, the
+// 16 bits of each token just below the bucket's `bits` top bits
+// (bucket_suffix), instead of 5 whole tokens, so that a bucket holds 2 to 4
+// tokens on average and the table takes half the memory of one of 32-bit
+// suffixes at 1 to 2. Within a bucket, where a key's suffix differs from a
+// token's, the suffixes order the two as the whole values do; where they are
+// equal the record cannot say, and the key is answered as an overfull
+// bucket's (a chance of at most about 10 in 2^16 a key). Of 16M uniform
+// tokens' buckets 0.2 % overflow 10 tokens (of 2^23 records of 7 32-bit
+// suffixes, 0.08 %). Timed beside ring/random_read in one group, a binary of
+// the 32-bit layout and one of this alternated (Zen 5, AVX3, six pairs), the
+// kernel took 1.70-2.29 times the floor's time at 16M tokens against
+// 2.42-2.94, and 2.26-2.70 against 3.27-3.65 at 300,000 (no change at 10^6).
 // Smaller tables keep whole tokens: at half a token a bucket few overflow,
 // and the suffix's tie check cost 28 % at 10,000 tokens and 5 to 10 % at
 // 65,500 (Zen 5, AVX3).
-using SuffixRecord = TokenRecord<uint32_t>;
+using SuffixRecord = TokenRecord<uint16_t>;
 
 // The suffix of a 64-bit x in its bucket of a table of 2^bits buckets (1 <=
-// bits <= 32): bits 63 - bits down to 32 - bits.
-constexpr uint32_t bucket_suffix(uint64_t x, unsigned bits) noexcept {
-  return static_cast<uint32_t>(x >> (32 - bits));
+// bits <= 48): bits 63 - bits down to 48 - bits.
+constexpr uint16_t bucket_suffix(uint64_t x, unsigned bits) noexcept {
+  return static_cast<uint16_t>(x >> (48 - bits));
 }
 
 // What the SIMD batch loop reads of a bucket index: one of records and
@@ -71,17 +77,18 @@ void bucketed_owners(const BucketView<uint32_t>& index, std::span<const uint32_t
 
 // Bucket index over a ring: 2^b buckets (2^b = max(2, bit_ceil(n) / 2), one to
 // two tokens per bucket on average, or twice that many buckets while the table
-// stays within 4 MiB), bucket i covering the key hashes
+// stays within 4 MiB, or half as many for a 64-bit ring's larger table of
+// suffixes), bucket i covering the key hashes
 // with top b bits equal to i. Record i holds the tokens of bucket i and, after
 // them, the owner of the first token past the bucket, so a key's owner is read
 // from the one record its top bits select: no search, one cache line. A
 // bucket with more than a record holds (5 64-bit tokens, 7 32-bit tokens or
-// 7 suffixes: SuffixRecord; about 0.1 % of buckets for uniform tokens; all
+// 10 suffixes: SuffixRecord; 0.2 % of buckets or fewer for uniform tokens; all
 // keys' buckets when the tokens cluster) is marked overfull and
 // its keys are answered by an S-tree over the whole ring: the worst case is
 // one record plus one S-tree descent, and when most tokens are in overfull
 // buckets (clustered tokens) the index is bypassed: one S-tree descent.
-// Memory: 64 bytes per bucket (32 to 64 bytes per token) plus the S-tree.
+// Memory: 64 bytes per bucket (16 to 64 bytes per token) plus the S-tree.
 template <class Token>
 class RingBucketed {
  public:
@@ -104,9 +111,11 @@ class RingBucketed {
     // bucket or less, ~0.06% of buckets overfull instead of ~1.5%) while the
     // table stays within 4 MiB, where overfull buckets cost most: at 1,000
     // tokens 0.72 ns/key instead of 1.17, at 65,500 1.13 instead of 1.8.
+    // Beyond that a 64-bit ring's records hold suffixes, one bit fewer.
     const std::size_t wide = std::max<std::size_t>(2, std::bit_width(n - 1));
-    const unsigned bits = static_cast<unsigned>(
-        (std::size_t{1} << wide) * sizeof(Record) <= (std::size_t{4} << 20) ? wide : wide - 1);
+    const bool small = (std::size_t{1} << wide) * sizeof(Record) <= (std::size_t{4} << 20);
+    const bool suffixes = sizeof(Token) == 8 && !small;
+    const unsigned bits = static_cast<unsigned>(small ? wide : suffixes ? wide - 2 : wide - 1);
     if (bits >= kBits || bits > 32) throw std::bad_alloc();
     buckets_ = std::size_t{1} << bits;
     view_.shift = kBits - bits;
@@ -114,7 +123,7 @@ class RingBucketed {
     view_.distance = distance.value_or(table_bytes <= (std::size_t{256} << 10)  ? 0
                                        : table_bytes <= (std::size_t{16} << 20) ? 32
                                                                                 : 128);
-    if (sizeof(Token) == 8 && bits < wide) {
+    if (suffixes) {
       suffix_records_ = allocate_table<SuffixRecord>(buckets_);
       fill(suffix_records_.get(), ring, [&](Token t) { return bucket_suffix(t, bits); });
       view_.suffix_records = suffix_records_.get();
@@ -135,7 +144,7 @@ class RingBucketed {
     uint32_t o;
     if (suffix_records_) {
       const SuffixRecord& rec = suffix_records_[x >> view_.shift];
-      const uint32_t v = bucket_suffix(x, kBits - view_.shift);
+      const uint16_t v = bucket_suffix(x, kBits - view_.shift);
       const bool tie =
           std::find(std::begin(rec.tokens), std::end(rec.tokens), v) != std::end(rec.tokens);
       o = tie ? kOverfullBucket : rec.owner(v);
@@ -156,7 +165,7 @@ class RingBucketed {
   std::size_t memory_bytes() const noexcept {
     return buckets_ * sizeof(Record) + fallback_.memory_bytes();
   }
-  // True when the records hold 32-bit suffixes (SuffixRecord).
+  // True when the records hold 16-bit suffixes (SuffixRecord).
   bool suffixes() const noexcept { return suffix_records_ != nullptr; }
   std::size_t buckets() const noexcept { return buckets_; }
   unsigned distance() const noexcept { return view_.distance; }

@@ -30,7 +30,8 @@ namespace chbench {
 // the largest Token (never below a key), and kTokens + 1 owners: owners[c] is
 // the owner of a key with c record tokens below it, so owners[count] (count:
 // the real tokens) is the owner of the first token after the record. 64-bit
-// tokens: 5 tokens + 6 owners = 64 bytes; 32-bit: 7 + 8 = 60 bytes.
+// tokens: 5 tokens + 6 owners = 64 bytes; 32-bit: 7 + 8 = 60 bytes; 16-bit
+// (bucketed.h's suffixes): 10 + 11 = 64 bytes.
 template <class Token>
 struct alignas(64) TokenRecord {
   static_assert(std::is_unsigned_v<Token>);
@@ -48,7 +49,8 @@ struct alignas(64) TokenRecord {
   }
   uint32_t owner(Token x) const noexcept { return owners[count_below(x)]; }
 };
-static_assert(sizeof(TokenRecord<uint64_t>) == 64 && sizeof(TokenRecord<uint32_t>) == 64);
+static_assert(sizeof(TokenRecord<uint64_t>) == 64 && sizeof(TokenRecord<uint32_t>) == 64 &&
+              sizeof(TokenRecord<uint16_t>) == 64);
 
 // What the SIMD batch loops (stree.cc) read of an S-tree. Internal
 // levels top (root) first; level l's node k is the kNode tokens at
