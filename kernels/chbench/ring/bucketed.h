@@ -45,7 +45,9 @@ inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 // 2.42-2.94, and 2.26-2.70 against 3.27-3.65 at 300,000 (no change at 10^6).
 // Smaller tables keep whole tokens: at half a token a bucket few overflow,
 // and the suffix's tie check cost 28 % at 10,000 tokens and 5 to 10 % at
-// 65,500 (Zen 5, AVX3).
+// 65,500 (Zen 5, AVX3). Tables of 16-bit suffixes there, a quarter to a
+// sixteenth of the size, cost 1.4 to 2.0 times as much at 10,000 tokens and
+// 0.9 to 2.5 times at 65,500 (same CPU, alternated).
 using SuffixRecord = TokenRecord<uint16_t>;
 
 // The suffix of a 64-bit x in its bucket of a table of 2^bits buckets (1 <=
