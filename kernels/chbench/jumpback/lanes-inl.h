@@ -85,7 +85,13 @@ using MJ32 = hn::Mask<DJ32>;
 // (AVX3, SVE, SCALAR). Where 32-bit lanes multiply in one instruction (AVX2,
 // SSE4, NEON) the cross products need only their low halves, which one 32-bit
 // multiply of a by c with its halves swapped gives: two multiplies instead
-// of MulConst64's three. Elsewhere MulConst64.
+// of MulConst64's three. Elsewhere MulConst64. On AVX3 even on Intel, where
+// vpmullq is three uops of latency 15 (simd.h: Mul64Path): llvm-mca (LLVM 14,
+// -mcpu=sapphirerapids) put this file's first candidates at 22.2 cycles a
+// group of 16 keys with vpmullq against 25.9 with three vpmuludq a product,
+// and two draws at 67.4 against 80.6: the groups overlap, and port 0, not
+// the multiply's latency, bounds them. On the Zen 5 (AVX3) the split cost
+// 1.5 to 1.6 times as much.
 HWY_INLINE V64 MulBy(V64 a, uint64_t c) {
   const D64 d;
 #if HWY_TARGET == HWY_SCALAR || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL || \
