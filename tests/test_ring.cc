@@ -21,7 +21,9 @@
 #include "chbench/ring/ring.h"
 #include "chbench/ring/stree.h"
 #include "chbench/scheme.h"
+#include "chbench/simd.h"
 #include "support.h"
+#include "targets.h"
 
 using chbench::RingEntry;
 using chbench::SortedRing;
@@ -461,7 +463,69 @@ TEST_CASE("ring: a large 64-bit ring's bucket records of suffixes, ties included
     for (const uint64_t delta : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 32, uint64_t{1} << 33})
       for (const uint64_t k : {entries[i].token - delta, entries[i].token + delta})
         keys.push_back(k);
+  // Each edge of every 13th bucket (bits 63 to 49), and that bucket's keys of
+  // suffix 0xffff, which tie with a record's unused slots.
+  for (uint64_t b = 0; b < 32'768; b += 13)
+    for (const uint64_t k : {b << 49, (b << 49) - 1, (b << 49) | (uint64_t{0xffff} << 33),
+                             (b << 49) | (uint64_t{0xffff} << 33) | 12345})
+      keys.push_back(k);
   check_ring<uint64_t>(entries, keys, rng, false);
+}
+
+TEST_CASE("ring: bucket records of suffixes on every target", "[ring][bucketed][targets]") {
+  // 70,000 tokens: 2^15 buckets of suffixes (bits 63 to 49, suffix bits 48 to
+  // 33). SuffixOwner compares a record's ten suffixes in one vector, or in two
+  // on 128-bit targets; the keys tie with tokens, sit beside them and at
+  // bucket edges, or tie with unused slots (suffix 0xffff).
+  std::mt19937_64 rng(kSeed + 13);
+  std::vector<RingEntry<uint64_t>> entries;
+  for (std::size_t i = 0; i < 70'000; ++i)
+    entries.push_back({rng(), static_cast<uint32_t>(rng() % 300)});
+  std::sort(entries.begin(), entries.end());
+  const auto ring = SortedRing<uint64_t>::from_entries(entries);
+  const chbench::RingBucketed<uint64_t> index(ring);
+  REQUIRE(index.suffixes());
+  REQUIRE(index.buckets() == 32'768);
+  std::vector<uint64_t> keys;
+  chbench_test::append_random(keys, 5'000, rng);
+  for (std::size_t i = 0; i < entries.size(); i += 7)
+    for (const uint64_t delta : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 33})
+      for (const uint64_t k : {entries[i].token - delta, entries[i].token + delta})
+        keys.push_back(k);
+  for (uint64_t b = 0; b < 32'768; b += 13)
+    for (const uint64_t k : {b << 49, (b << 49) - 1, (b << 49) | (uint64_t{0xffff} << 33)})
+      keys.push_back(k);
+  std::vector<uint32_t> expected(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    expected[i] = chbench::ring_reference_owner<uint64_t>(entries, keys[i]);
+  for (const int64_t target : chbench_test::test_targets()) {
+    const chbench::simd::ForcedTarget forced(target);
+    INFO("target " << chbench::simd::target_name(target));
+    std::vector<uint32_t> out(keys.size());
+    index.owners(keys, out);
+    CHECK(first_mismatch<uint64_t>(keys, expected, out) == "");
+  }
+}
+
+TEST_CASE("ring: a 64-bit ring's records hold suffixes from 65,537 tokens on", "[ring][bucketed]") {
+  // Up to 2^16 tokens the whole-token table of 2^16 buckets takes 4 MiB and is
+  // kept; one token more would need 8 MiB, so the records hold suffixes, 2^15
+  // buckets of them.
+  std::mt19937_64 rng(kSeed + 12);
+  for (const std::size_t n : {std::size_t{65'536}, std::size_t{65'537}}) {
+    std::vector<RingEntry<uint64_t>> entries;
+    for (std::size_t i = 0; i < n; ++i) entries.push_back({rng(), static_cast<uint32_t>(i % 50)});
+    std::sort(entries.begin(), entries.end());
+    const auto ring = SortedRing<uint64_t>::from_entries(entries);
+    REQUIRE(ring.tokens.size() == n);
+    const chbench::RingBucketed<uint64_t> index(ring);
+    INFO(n << " tokens");
+    CHECK(index.suffixes() == (n > 65'536));
+    CHECK(index.buckets() == (n > 65'536 ? 32'768u : 65'536u));
+    std::vector<uint64_t> keys;
+    chbench_test::append_random(keys, 5'000, rng);
+    check_ring<uint64_t>(entries, keys, rng, false);
+  }
 }
 
 TEMPLATE_TEST_CASE("ring: S-tree shapes, one to four internal levels", "[ring][stree]", uint32_t,

@@ -158,8 +158,9 @@ constinit const Knob kBucketDistance{"prefetch distance",
                                      "none up to a 256 KiB table, 32 up to 16 MiB, 128 above", 1,
                                      1024, kDistanceSweep};
 
-// The bucket index: up to 64 + 16 B/token, twice the buckets (2 * 64 + 16)
-// for tables of up to 4 MiB.
+// The bucket index: up to 2 * 64 + 16 B/token for tables of up to 4 MiB
+// (twice the buckets), up to 64 + 16 above: a bound, since a 64-bit ring's
+// records of suffixes take at most 32 B/token there.
 uint64_t bucketed_bytes(const Fleet& f) {
   const uint64_t tokens = glue::ring_tokens(f);
   return glue::saturating_add(glue::saturating_mul(tokens, 16 + 12 + (tokens <= 65536 ? 144 : 80)),

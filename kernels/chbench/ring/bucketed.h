@@ -30,7 +30,8 @@ namespace chbench {
 // bucket record that does not hold its bucket's tokens.
 inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 
-// The record of a 64-bit ring's table of over 4 MiB: 10 16-bit suffixes, the
+// The record of a 64-bit ring whose table of whole tokens would take over
+// 4 MiB: 10 16-bit suffixes, the
 // 16 bits of each token just below the bucket's `bits` top bits
 // (bucket_suffix), instead of 5 whole tokens, so that a bucket holds 2 to 4
 // tokens on average and the table takes half the memory of one of 32-bit
@@ -57,7 +58,7 @@ constexpr uint16_t bucket_suffix(uint64_t x, unsigned bits) noexcept {
 }
 
 // What the SIMD batch loop reads of a bucket index: one of records and
-// suffix_records (a 64-bit ring's table of over 4 MiB).
+// suffix_records (a 64-bit ring whose whole tokens would take over 4 MiB).
 template <class Token>
 struct BucketView {
   const TokenRecord<Token>* records = nullptr;
@@ -85,12 +86,13 @@ void bucketed_owners(const BucketView<uint32_t>& index, std::span<const uint32_t
 // them, the owner of the first token past the bucket, so a key's owner is read
 // from the one record its top bits select: no search, one cache line. A
 // bucket with more than a record holds (5 64-bit tokens, 7 32-bit tokens or
-// 10 suffixes: SuffixRecord; 0.2 % of buckets or fewer for uniform tokens; all
+// 10 suffixes: SuffixRecord; up to about 0.3 % of buckets for uniform tokens; all
 // keys' buckets when the tokens cluster) is marked overfull and
 // its keys are answered by an S-tree over the whole ring: the worst case is
 // one record plus one S-tree descent, and when most tokens are in overfull
 // buckets (clustered tokens) the index is bypassed: one S-tree descent.
-// Memory: 64 bytes per bucket (16 to 64 bytes per token) plus the S-tree.
+// Memory: 64 bytes per bucket (64 to 128 bytes per token up to 4 MiB, 16 to
+// 32 for suffixes, 32 to 64 for a 32-bit ring's larger tables) plus the S-tree.
 template <class Token>
 class RingBucketed {
  public:
