@@ -41,8 +41,9 @@
 // too: carrying the drawing keys from draw to draw in lists (key, jump back,
 // place), each list drawn once in full groups and its keys still drawing
 // listed again, so no key is looked up twice: at N = 2^20 + 1, 1.74-1.76 ns
-// a key with the lists collected from bitmaps and 1.66-1.81 with AVX-512
-// compress, against 0.90-0.92 (0.42 and 0.96 against 0.35 at N = 1,000):
+// a key with the lists collected from bitmaps and 1.48-1.81 with AVX-512
+// compress, against 0.90-0.92 (0.42-0.43 and 0.76-0.98 against 0.35-0.36 at
+// N = 1,000):
 // listing half the keys costs more than the two draws it saves.
 // Earlier, with the loop alone: the branch before any draw cost 0.70
 // and 0.98 at N = 1,000 and 10^6 against 0.51 with one draw first; queueing

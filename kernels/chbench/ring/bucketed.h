@@ -31,11 +31,10 @@ namespace chbench {
 inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 
 // The record of a 64-bit ring whose table of whole tokens would take over
-// 4 MiB: 10 16-bit suffixes, the
-// 16 bits of each token just below the bucket's `bits` top bits
-// (bucket_suffix), instead of 5 whole tokens, so that a bucket holds 2 to 4
-// tokens on average and the table takes half the memory of one of 32-bit
-// suffixes at 1 to 2. Within a bucket, where a key's suffix differs from a
+// 4 MiB: 10 16-bit suffixes, the 16 bits of each token just below the
+// bucket's `bits` top bits (bucket_suffix), instead of 5 whole tokens, so
+// that a bucket holds 2 to 4 tokens on average and the table takes half the
+// memory of one of 32-bit suffixes at 1 to 2. Within a bucket, where a key's suffix differs from a
 // token's, the suffixes order the two as the whole values do; where they are
 // equal the record cannot say, and the key is answered as an overfull
 // bucket's (a chance of at most about 10 in 2^16 a key). Of 16M uniform
@@ -46,9 +45,9 @@ inline constexpr uint32_t kOverfullBucket = 0xffffffffu;
 // 2.42-2.94, and 2.26-2.70 against 3.27-3.65 at 300,000 (no change at 10^6).
 // Smaller tables keep whole tokens: at half a token a bucket few overflow,
 // and the suffix's tie check cost 28 % at 10,000 tokens and 5 to 10 % at
-// 65,500 (Zen 5, AVX3). Tables of 16-bit suffixes there, a quarter to a
-// sixteenth of the size, cost 1.4 to 2.0 times as much at 10,000 tokens and
-// 0.9 to 2.5 times at 65,500 (same CPU, alternated).
+// 65,500 (Zen 5, AVX3). Tables of 16-bit suffixes there, a half to an
+// eighth of the size, cost 1.3 to 2.0 times as much at 10,000 tokens and
+// 0.9 to 3.1 times at 65,500 (same CPU, alternated).
 using SuffixRecord = TokenRecord<uint16_t>;
 
 // The suffix of a 64-bit x in its bucket of a table of 2^bits buckets (1 <=
