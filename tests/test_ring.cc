@@ -420,7 +420,8 @@ TEMPLATE_TEST_CASE("ring: bucket index with full, overfull and empty buckets", "
     place(entries, 7, Record::kTokens + 1);
     for (uint64_t b = 8; entries.size() < 64; ++b) place(entries, b, 1);
     // Over 512 keys in the overfull bucket: the batch loop's list of them
-    // fills, and goes to the S-tree, in the middle of the batch and at its end.
+    // fills and goes to the S-tree in the middle of the batch, and the keys
+    // left go at its end.
     for (std::size_t i = 0; i < 1'500; ++i)
       keys.push_back(static_cast<T>((uint64_t{7} << shift) + rng() % (T{1} << shift)));
     std::sort(entries.begin(), entries.end());

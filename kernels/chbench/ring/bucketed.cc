@@ -76,12 +76,13 @@ HWY_INLINE void RecordPass(const Rec* HWY_RESTRICT records, unsigned shift, std:
 // The keys whose record gave the overfull mark, listed across chunks and
 // answered by the S-tree in one call when the list fills or the batch ends,
 // so that their descents overlap (up to the S-tree's group in lockstep). A
-// chunk's own one or two spilled keys, answered at the chunk's end, descended
-// alone while no record was read: the two ways as two kernels of one
-// comparison group (Zen 5, AVX3, K = 10^5, two to four processes a ring), the
-// per-round ratio of this one to that was 0.92-0.97 at 16M tokens, 0.97-0.98
-// at 10^7, 0.91-0.94 at 10^6, 0.99 at 300,000, 0.90-0.98 at 65,500 and
-// 0.97-1.02 at 10,000.
+// chunk's own spilled keys (one or two for uniform tokens), answered at the
+// chunk's end, descended alone while no record was read: the two ways as two
+// kernels of one comparison group (Zen 5, AVX3, K = 10^5, two to four runs at
+// each ring size), the per-round ratio of this one to that was 0.92-0.97 at
+// 16M tokens, 0.97-0.98 at 10^7, 0.91-0.94 at 10^6, 0.99 at 300,000,
+// 0.90-0.98 at 65,500 and 0.97-1.02 at 10,000. 512 keys: twice the largest
+// S-tree group, 10 KiB of stack for 64-bit keys.
 template <class Token>
 class SpillList {
  public:
