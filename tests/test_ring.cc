@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <span>
@@ -118,6 +119,29 @@ void check_ring(std::vector<RingEntry<T>> entries, std::vector<T> keys, std::mt1
 template <class T>
 T random_token(std::mt19937_64& rng) {
   return static_cast<T>(rng());
+}
+
+// Keys that probe a 64-bit ring's suffix records of 2^15 buckets (bits 63 to
+// 49, suffixes bits 48 to 33): `random` random keys; every 7th token and the
+// keys `deltas` away on either side; the two edges of every 13th bucket, and
+// that bucket's keys whose bits below the bucket are each of `tails` (a
+// suffix of 0xffff ties with a record's unused slots).
+std::vector<uint64_t> suffix_record_keys(const std::vector<RingEntry<uint64_t>>& entries,
+                                         std::size_t random, std::initializer_list<uint64_t> deltas,
+                                         std::initializer_list<uint64_t> tails,
+                                         std::mt19937_64& rng) {
+  std::vector<uint64_t> keys;
+  chbench_test::append_random(keys, random, rng);
+  for (std::size_t i = 0; i < entries.size(); i += 7)
+    for (const uint64_t delta : deltas)
+      for (const uint64_t k : {entries[i].token - delta, entries[i].token + delta})
+        keys.push_back(k);
+  for (uint64_t b = 0; b < 32'768; b += 13) {
+    keys.push_back(b << 49);
+    keys.push_back((b << 49) - 1);
+    for (const uint64_t tail : tails) keys.push_back((b << 49) | tail);
+  }
+  return keys;
 }
 
 }  // namespace
@@ -462,18 +486,9 @@ TEST_CASE("ring: a large 64-bit ring's bucket records of suffixes, ties included
   CHECK(index.suffixes());
   CHECK(index.buckets() == 32'768);
   CHECK(index.overfull_buckets() < 100);
-  std::vector<uint64_t> keys;
-  chbench_test::append_random(keys, 20'000, rng);
-  for (std::size_t i = 0; i < entries.size(); i += 7)
-    for (const uint64_t delta : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 32, uint64_t{1} << 33})
-      for (const uint64_t k : {entries[i].token - delta, entries[i].token + delta})
-        keys.push_back(k);
-  // Each edge of every 13th bucket (bits 63 to 49), and that bucket's keys of
-  // suffix 0xffff, which tie with a record's unused slots.
-  for (uint64_t b = 0; b < 32'768; b += 13)
-    for (const uint64_t k : {b << 49, (b << 49) - 1, (b << 49) | (uint64_t{0xffff} << 33),
-                             (b << 49) | (uint64_t{0xffff} << 33) | 12345})
-      keys.push_back(k);
+  const auto keys =
+      suffix_record_keys(entries, 20'000, {0, 1, uint64_t{1} << 32, uint64_t{1} << 33},
+                         {uint64_t{0xffff} << 33, uint64_t{0xffff} << 33 | 12345}, rng);
   check_ring<uint64_t>(entries, keys, rng, false);
 }
 
@@ -491,15 +506,8 @@ TEST_CASE("ring: bucket records of suffixes on every target", "[ring][bucketed][
   const chbench::RingBucketed<uint64_t> index(ring);
   REQUIRE(index.suffixes());
   REQUIRE(index.buckets() == 32'768);
-  std::vector<uint64_t> keys;
-  chbench_test::append_random(keys, 5'000, rng);
-  for (std::size_t i = 0; i < entries.size(); i += 7)
-    for (const uint64_t delta : {uint64_t{0}, uint64_t{1}, uint64_t{1} << 33})
-      for (const uint64_t k : {entries[i].token - delta, entries[i].token + delta})
-        keys.push_back(k);
-  for (uint64_t b = 0; b < 32'768; b += 13)
-    for (const uint64_t k : {b << 49, (b << 49) - 1, (b << 49) | (uint64_t{0xffff} << 33)})
-      keys.push_back(k);
+  const auto keys =
+      suffix_record_keys(entries, 5'000, {0, 1, uint64_t{1} << 33}, {uint64_t{0xffff} << 33}, rng);
   std::vector<uint32_t> expected(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     expected[i] = chbench::ring_reference_owner<uint64_t>(entries, keys[i]);
